@@ -1,0 +1,60 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// System libraries exist as Debian packages on Linux; on Apple platforms the SDK's SQLite3, CryptoKit and
+/// ImageIO take their place, so these dependencies apply on Linux only.
+let onLinux = TargetDependencyCondition.when(platforms: [Platform.linux])
+
+let package = Package(
+  name: "PhotoIntake",
+  platforms: [.iOS(.v16), .macOS(.v13)],
+  products: [
+    .library(name: "PhotoMetadata", targets: ["PhotoMetadata"]),
+    .library(name: "PhotoIntake", targets: ["PhotoIntake"]),
+    .library(name: "PhotoIntakeTesting", targets: ["PhotoIntakeTesting"]),
+    .library(name: "PhotoIntakeUI", targets: ["PhotoIntakeUI"]),
+    .library(name: "PhotoIntakeAudit", targets: ["PhotoIntakeAudit"]),
+    .executable(name: "intake", targets: ["intake"]),
+  ],
+  targets: [
+    // MARK: C system libraries (Linux)
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(
+      name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(
+      name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+
+    // MARK: Library targets
+    .target(name: "PhotoMetadata"),
+    .target(
+      name: "PhotoIntake",
+      dependencies: [
+        "PhotoMetadata",
+        .target(name: "CSQLite", condition: onLinux),
+        .target(name: "CCrypto", condition: onLinux),
+        .target(name: "CVips", condition: onLinux),
+      ]),
+    .target(name: "PhotoIntakeTesting", dependencies: ["PhotoIntake", "PhotoMetadata"]),
+    .target(name: "PhotoIntakeUI", dependencies: ["PhotoIntake", "PhotoMetadata"]),
+    .target(name: "PhotoIntakeAudit"),
+
+    // MARK: The command-line tool
+    .target(
+      name: "IntakeCLI",
+      dependencies: ["PhotoIntake", "PhotoMetadata", "PhotoIntakeAudit", "PhotoIntakeTesting"]),
+    .executableTarget(name: "intake", dependencies: ["IntakeCLI"]),
+
+    // MARK: Tests
+    .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"]),
+    .testTarget(
+      name: "PhotoIntakeTests",
+      dependencies: ["PhotoIntake", "PhotoMetadata", "PhotoIntakeTesting"]),
+    .testTarget(
+      name: "PhotoIntakeTestingTests",
+      dependencies: ["PhotoIntakeTesting", "PhotoIntake", "PhotoMetadata"]),
+    .testTarget(name: "PhotoIntakeAuditTests", dependencies: ["PhotoIntakeAudit"]),
+    .testTarget(name: "IntakeCLITests", dependencies: ["IntakeCLI", "PhotoIntake"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

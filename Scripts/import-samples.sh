@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# import-samples.sh [intake import options]
+# Installs what is missing, builds intake, and imports the bundled sample photos into the default library
+# ($XDG_DATA_HOME/photointake, else ~/.local/share/photointake), then lists it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/install-deps.sh
+swift build -c release --product intake
+.build/release/intake import Samples "$@"
+.build/release/intake list

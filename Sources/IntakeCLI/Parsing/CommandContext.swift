@@ -1,0 +1,56 @@
+import Foundation
+
+/// Where a command writes, and what it knows of its surroundings. Tests give it buffers.
+public struct CommandContext: Sendable {
+  public var stdout: TextSink
+  public var stderr: TextSink
+  public var environment: [String: String]
+  /// Whether stderr is a terminal: progress bars are drawn only then.
+  public var stderrIsTerminal: Bool
+  public var currentDirectory: String
+
+  public init(
+    stdout: TextSink, stderr: TextSink, environment: [String: String], stderrIsTerminal: Bool,
+    currentDirectory: String
+  ) {
+    self.stdout = stdout
+    self.stderr = stderr
+    self.environment = environment
+    self.stderrIsTerminal = stderrIsTerminal
+    self.currentDirectory = currentDirectory
+  }
+
+  /// The process's own standard output and error.
+  public static func process() -> CommandContext {
+    CommandContext(
+      stdout: .standardOutput, stderr: .standardError,
+      environment: ProcessInfo.processInfo.environment,
+      stderrIsTerminal: isatty(STDERR_FILENO) == 1,
+      currentDirectory: FileManager.default.currentDirectoryPath)
+  }
+
+  /// An absolute path for `path`, relative to ``currentDirectory``.
+  func absolute(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    if path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] {
+      return home + path.dropFirst()
+    }
+    return currentDirectory + "/" + path
+  }
+}
+
+/// A destination for text, line-buffered by its writer.
+public struct TextSink: Sendable {
+  public let write: @Sendable (String) -> Void
+
+  public init(write: @escaping @Sendable (String) -> Void) { self.write = write }
+
+  public static let standardOutput = TextSink { text in
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+  public static let standardError = TextSink { text in
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+
+  func line(_ text: String) { write(text + "\n") }
+}

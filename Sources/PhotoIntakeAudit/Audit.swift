@@ -1,0 +1,2 @@
+/// Namespace for the audit.
+public enum Audit {}

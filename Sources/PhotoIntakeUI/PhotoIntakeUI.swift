@@ -1,0 +1,1 @@
+// The Apple-only layer; see DESIGN.md. Every file is guarded by `#if canImport(PhotosUI)`.

@@ -1,0 +1,161 @@
+/// The facts of one photo or movie, read from its container headers and metadata segments.
+///
+/// Every field is optional where the file may not carry it. Values are as the file states them, except
+/// ``width`` and ``height``, which come from the codec headers (SOF, IHDR, `ispe`, VP8*, `tkhd`) rather than
+/// from EXIF, which editors often leave stale.
+public struct MediaMetadata: Sendable, Hashable, Codable {
+  /// The format, decided from the bytes.
+  public var type: MediaType
+  /// Stored pixel width, before orientation is applied.
+  public var width: Int?
+  /// Stored pixel height, before orientation is applied.
+  public var height: Int?
+  /// How the stored pixels must be turned to show the picture upright.
+  public var orientation: Orientation
+  /// When the photo was taken, as the camera recorded it.
+  public var captureDate: CaptureDate?
+  /// Where the photo was taken.
+  public var location: GPSLocation?
+  public var make: String?
+  public var model: String?
+  public var lens: String?
+  /// Whether an ICC colour profile is embedded.
+  public var hasICCProfile: Bool
+  /// Whether an HDR gain map is embedded (Apple HDR gain map, ISO 21496-1, or Ultra HDR).
+  public var hasGainMap: Bool
+  /// Embedded reduced-size images, for the rendition fast path.
+  public var previews: [EmbeddedPreview]
+  /// Pairs a Live Photo's still with its movie (Apple MakerNote 0x11 / `com.apple.quicktime.content.identifier`).
+  public var livePhotoID: String?
+  /// Movie duration in seconds.
+  public var duration: Double?
+
+  public init(
+    type: MediaType, width: Int? = nil, height: Int? = nil, orientation: Orientation = .up,
+    captureDate: CaptureDate? = nil, location: GPSLocation? = nil, make: String? = nil,
+    model: String? = nil, lens: String? = nil, hasICCProfile: Bool = false, hasGainMap: Bool = false,
+    previews: [EmbeddedPreview] = [], livePhotoID: String? = nil, duration: Double? = nil
+  ) {
+    self.type = type
+    self.width = width
+    self.height = height
+    self.orientation = orientation
+    self.captureDate = captureDate
+    self.location = location
+    self.make = make
+    self.model = model
+    self.lens = lens
+    self.hasICCProfile = hasICCProfile
+    self.hasGainMap = hasGainMap
+    self.previews = previews
+    self.livePhotoID = livePhotoID
+    self.duration = duration
+  }
+
+  /// Declared pixel count (width × height), used to refuse decompression bombs before any decode.
+  public var declaredPixelCount: Int? {
+    guard let width, let height else { return nil }
+    let (product, overflow) = width.multipliedReportingOverflow(by: height)
+    return overflow ? Int.max : product
+  }
+}
+
+/// EXIF orientation (EXIF 2.32 §4.6.5, tag 0x0112): how to transform stored pixels to display them upright.
+public enum Orientation: Int, Sendable, Hashable, Codable, CaseIterable {
+  /// 1: as stored.
+  case up = 1
+  /// 2: mirrored left to right.
+  case upMirrored = 2
+  /// 3: turned 180°.
+  case down = 3
+  /// 4: mirrored top to bottom.
+  case downMirrored = 4
+  /// 5: mirrored along the top-left to bottom-right diagonal.
+  case leftMirrored = 5
+  /// 6: stored turned 90° counter-clockwise; display by turning 90° clockwise.
+  case right = 6
+  /// 7: mirrored along the top-right to bottom-left diagonal.
+  case rightMirrored = 7
+  /// 8: stored turned 90° clockwise; display by turning 90° counter-clockwise.
+  case left = 8
+
+  /// Whether width and height swap when the orientation is applied.
+  public var swapsDimensions: Bool { rawValue >= 5 }
+}
+
+/// A capture time as the camera wrote it, with its UTC offset when the file records one.
+public struct CaptureDate: Sendable, Hashable, Codable {
+  /// The local date and time as written, normalised to `YYYY-MM-DDTHH:MM:SS[.fff]` (ISO 8601, no offset).
+  public var local: String
+  /// The offset from UTC in seconds east (e.g. +02:00 → 7200), when known.
+  public var offsetSeconds: Int?
+  /// Seconds since 1970-01-01T00:00:00Z, when the offset is known (or the source is in UTC, as QuickTime is).
+  public var utcTimestamp: Double?
+
+  public init(local: String, offsetSeconds: Int? = nil, utcTimestamp: Double? = nil) {
+    self.local = local
+    self.offsetSeconds = offsetSeconds
+    self.utcTimestamp = utcTimestamp
+  }
+
+  /// The offset as `+HH:MM` / `-HH:MM`, as EXIF OffsetTimeOriginal spells it.
+  public var offsetString: String? {
+    guard let offsetSeconds else { return nil }
+    let sign = offsetSeconds < 0 ? "-" : "+"
+    let minutes = abs(offsetSeconds) / 60
+    let hh = String(minutes / 60), mm = String(minutes % 60)
+    return sign + String(repeating: "0", count: 2 - min(2, hh.count)) + hh + ":"
+      + String(repeating: "0", count: 2 - min(2, mm.count)) + mm
+  }
+}
+
+/// A position on Earth in WGS 84 decimal degrees (south and west negative).
+public struct GPSLocation: Sendable, Hashable, Codable {
+  public var latitude: Double
+  public var longitude: Double
+  /// Metres above sea level (negative below).
+  public var altitude: Double?
+  /// The GPS fix time as `YYYY-MM-DDTHH:MM:SSZ`, when recorded.
+  public var timestamp: String?
+
+  public init(latitude: Double, longitude: Double, altitude: Double? = nil, timestamp: String? = nil) {
+    self.latitude = latitude
+    self.longitude = longitude
+    self.altitude = altitude
+    self.timestamp = timestamp
+  }
+}
+
+/// A reduced-size image stored inside a file, which can be decoded instead of the full image.
+public struct EmbeddedPreview: Sendable, Hashable, Codable {
+  public enum Kind: String, Sendable, Hashable, Codable {
+    /// The EXIF IFD1 JPEG thumbnail (EXIF 2.32 §4.5.4), usually 160×120.
+    case exifThumbnail
+    /// An image of a Multi-Picture Format file (CIPA DC-007), e.g. a large preview or a gain map.
+    case mpfImage
+    /// A HEIF thumbnail item (`thmb` reference, ISO/IEC 23008-12 §6.4.2).
+    case heifThumbnail
+  }
+
+  public var kind: Kind
+  /// The preview's coded format (`.jpeg` for EXIF/MPF; `.heic` or `.avif` for HEIF thumbnail items).
+  public var type: MediaType
+  public var width: Int?
+  public var height: Int?
+  /// Absolute byte offset of the preview's coded data in the file, when it is one contiguous range.
+  public var offset: Int?
+  /// Byte length of that range.
+  public var length: Int?
+
+  public init(
+    kind: Kind, type: MediaType, width: Int? = nil, height: Int? = nil, offset: Int? = nil,
+    length: Int? = nil
+  ) {
+    self.kind = kind
+    self.type = type
+    self.width = width
+    self.height = height
+    self.offset = offset
+    self.length = length
+  }
+}

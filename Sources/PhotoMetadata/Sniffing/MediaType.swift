@@ -1,0 +1,108 @@
+/// A media format, decided from the bytes of a file and never from its name or a type hint.
+///
+/// The raw value is the short name used in the library manifest, in JSON output and on the command line.
+public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
+  case jpeg
+  case png
+  case gif
+  case webp
+  case heic
+  case heif
+  case avif
+  case tiff
+  case dng
+  case cr2
+  case nef
+  case arw
+  case cr3
+  case mov
+  case mp4
+  case m4v
+
+  /// Whether the format holds a still image (as opposed to a movie).
+  public var isImage: Bool {
+    switch self {
+    case .mov, .mp4, .m4v: false
+    default: true
+    }
+  }
+
+  /// Whether the format holds a movie.
+  public var isMovie: Bool { !isImage }
+
+  /// The usual file-name extension, without the dot.
+  public var preferredFilenameExtension: String {
+    switch self {
+    case .jpeg: "jpg"
+    case .tiff: "tif"
+    default: rawValue
+    }
+  }
+
+  /// The Uniform Type Identifier Apple platforms use for the format.
+  public var uniformTypeIdentifier: String {
+    switch self {
+    case .jpeg: "public.jpeg"
+    case .png: "public.png"
+    case .gif: "com.compuserve.gif"
+    case .webp: "org.webmproject.webp"
+    case .heic: "public.heic"
+    case .heif: "public.heif"
+    case .avif: "public.avif"
+    case .tiff: "public.tiff"
+    case .dng: "com.adobe.raw-image"
+    case .cr2: "com.canon.cr2-raw-image"
+    case .nef: "com.nikon.raw-image"
+    case .arw: "com.sony.arw-raw-image"
+    case .cr3: "com.canon.cr3-raw-image"
+    case .mov: "com.apple.quicktime-movie"
+    case .mp4: "public.mpeg-4"
+    case .m4v: "com.apple.m4v-video"
+    }
+  }
+
+  /// The MIME type, for HTML and HTTP.
+  public var mimeType: String {
+    switch self {
+    case .jpeg: "image/jpeg"
+    case .png: "image/png"
+    case .gif: "image/gif"
+    case .webp: "image/webp"
+    case .heic: "image/heic"
+    case .heif: "image/heif"
+    case .avif: "image/avif"
+    case .tiff, .dng, .cr2, .nef, .arw: "image/tiff"
+    case .cr3: "image/x-canon-cr3"
+    case .mov: "video/quicktime"
+    case .mp4: "video/mp4"
+    case .m4v: "video/x-m4v"
+    }
+  }
+
+  /// The media type a file-name extension or a type identifier suggests, if any.
+  ///
+  /// Use it only to report a disagreement with the bytes (``sniff(_:)`` decides the type).
+  public init?(hint: String) {
+    let lowered = hint.lowercased()
+    let key = lowered.hasPrefix(".") ? String(lowered.dropFirst()) : lowered
+    switch key {
+    case "jpg", "jpeg", "jpe", "public.jpeg", "image/jpeg": self = .jpeg
+    case "png", "public.png", "image/png": self = .png
+    case "gif", "com.compuserve.gif", "image/gif": self = .gif
+    case "webp", "org.webmproject.webp", "image/webp": self = .webp
+    case "heic", "heics", "public.heic", "image/heic": self = .heic
+    case "heif", "hif", "public.heif", "image/heif": self = .heif
+    case "avif", "public.avif", "image/avif": self = .avif
+    case "tif", "tiff", "public.tiff", "image/tiff": self = .tiff
+    case "dng", "com.adobe.raw-image": self = .dng
+    case "cr2", "com.canon.cr2-raw-image": self = .cr2
+    case "nef", "com.nikon.raw-image": self = .nef
+    case "arw", "com.sony.arw-raw-image": self = .arw
+    case "cr3", "com.canon.cr3-raw-image": self = .cr3
+    case "mov", "qt", "com.apple.quicktime-movie", "video/quicktime": self = .mov
+    case "mp4", "public.mpeg-4", "video/mp4": self = .mp4
+    case "m4v", "com.apple.m4v-video", "video/x-m4v": self = .m4v
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,10 @@
+import IntakeCLI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let status = await Intake.main(Array(CommandLine.arguments.dropFirst()))
+exit(status)
