@@ -1,0 +1,117 @@
+import Foundation
+import PhotoIntake
+
+let importCommand = CommandSpec(
+  name: "import", abstract: "Import photos and movies (files or folders) into the library.",
+  discussion: """
+    Each file is copied into the library durably (fsync, atomic rename, SQLite manifest) and named by its
+    SHA-256; the same bytes are stored once. Folders are walked recursively, in name order; hidden files are
+    skipped; symbolic links, FIFOs and devices inside folders are refused. The content decides the type, never
+    the file name.
+
+    Exit status: 0 when every item was imported or was a duplicate, 1 when some items failed, 2 for usage errors,
+    3 when the library could not be opened.
+    """,
+  options: [
+    .library, .json,
+    .value("--max-size", "BYTES", "Refuse files larger than this (default 4 GiB)."),
+    .value("--jobs", "N", "Items copied at once (default: the number of cores)."),
+  ],
+  arguments: [ArgumentSpec(name: "PATH", arity: .oneOrMore, help: "Files or folders to import.")],
+  run: { parsed, context in await ImportRun(parsed: parsed, context: context).run() })
+
+/// One `intake import` invocation.
+struct ImportRun {
+  var parsed: ParsedCommand
+  var context: CommandContext
+
+  func run() async -> Int32 {
+    var configuration = Importer.Configuration()
+    if let text = parsed.value("--max-size") {
+      guard let size = Int64(text), size > 0 else {
+        context.stderr.line("intake import: --max-size needs a positive number of bytes.")
+        return 2
+      }
+      configuration.maximumFileSize = size
+    }
+    if let text = parsed.value("--jobs") {
+      guard let jobs = Int(text), jobs > 0 else {
+        context.stderr.line("intake import: --jobs needs a positive number.")
+        return 2
+      }
+      configuration.maximumConcurrentItems = jobs
+    }
+    let paths = parsed.positionals.map(context.absolute)
+    let sources = FileItemSource.walk(paths)
+    guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
+    defer { Task { await library.close() } }
+    let json = parsed.flag("--json")
+    let bar = context.stderrIsTerminal && !json ? ProgressBar(sink: context.stderr) : nil
+    let session = Importer(library: library, configuration: configuration).start(sources)
+    var summary: ImportSummary?
+    // Items finish in any order; they are reported in the user's order, each as soon as those before it are.
+    var finished: [Int: ItemReport] = [:]
+    var nextToReport = 0
+    for await event in session {
+      switch event {
+      case .itemFinished(let report):
+        finished[report.index] = report
+        while let next = finished.removeValue(forKey: nextToReport) {
+          bar?.clear()
+          print(next, source: sources[next.index], json: json)
+          nextToReport += 1
+        }
+      case .progress(let progress):
+        bar?.draw(progress)
+      case .finished(let result):
+        summary = result
+      case .started, .itemProgress:
+        break
+      }
+    }
+    bar?.clear()
+    guard let summary else { return 3 }
+    let line =
+      "imported \(summary.importedCount), duplicates \(summary.duplicateCount), failed \(summary.failedCount)"
+    if json { context.stderr.line(line) } else { context.stdout.line(line) }
+    await library.close()
+    return summary.failedCount == 0 ? 0 : 1
+  }
+
+  private func print(_ report: ItemReport, source: FileItemSource, json: Bool) {
+    let path = display(source.path)
+    if json {
+      context.stdout.line(JSON.object(Self.jsonFields(path: path, report: report)))
+    } else if let error = report.result.error {
+      context.stderr.line("intake import: \(path): \(error.description)")
+    } else if let mismatch = report.typeHintMismatch {
+      context.stderr.line(
+        "intake import: \(path): named .\(mismatch.hint) but the content is \(mismatch.detected.rawValue); "
+          + "stored as \(mismatch.detected.rawValue).")
+    }
+  }
+
+  /// Paths as the user gave them: relative to the current folder when under it.
+  private func display(_ path: String) -> String {
+    let prefix = context.currentDirectory.hasSuffix("/") ? context.currentDirectory : context.currentDirectory + "/"
+    return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+  }
+
+  static func jsonFields(path: String, report: ItemReport) -> [(String, JSON)] {
+    var fields: [(String, JSON)] = [("path", .string(path))]
+    switch report.result {
+    case .imported(let asset), .duplicate(let asset):
+      let status = if case .imported = report.result { "imported" } else { "duplicate" }
+      fields += [
+        ("status", .string(status)), ("id", .string(asset.id.rawValue)), ("sha256", .string(asset.sha256.hex)),
+        ("type", .string(asset.type.rawValue)), ("size", .int(Int(asset.size))),
+      ]
+      if let mismatch = report.typeHintMismatch {
+        fields.append(("warning", .string("named .\(mismatch.hint) but the content is \(mismatch.detected.rawValue)")))
+      }
+    case .failed(let error):
+      fields += [("status", .string("failed")), ("error", .string(error.description)), ("code", .string(error.code))]
+    }
+    return fields
+  }
+}

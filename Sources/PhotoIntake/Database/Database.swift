@@ -1,0 +1,162 @@
+/// One SQLite connection. Owned by one actor (``Library``), so it is never used from two threads at once.
+///
+/// Opened in WAL mode with `synchronous=FULL`: every committed transaction is fsynced to the WAL before
+/// `COMMIT` returns, which is what lets the library acknowledge an import only after its row is durable
+/// (https://sqlite.org/pragma.html#pragma_synchronous).
+final class Database {
+  /// The connection handle; freed in `deinit`.
+  let handle: OpaquePointer
+  let path: String
+
+  init(path: String) throws(DatabaseError) {
+    var handle: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    guard code == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      if let handle { sqlite3_close_v2(handle) }
+      throw DatabaseError(code: code, message: message)
+    }
+    self.handle = handle
+    self.path = path
+    sqlite3_extended_result_codes(handle, 1)
+    // Wait rather than fail when another connection (a reader in another process) holds a lock briefly.
+    sqlite3_busy_timeout(handle, 5_000)
+    try execute("PRAGMA journal_mode=WAL")
+    try execute("PRAGMA synchronous=FULL")
+    try execute("PRAGMA foreign_keys=ON")
+  }
+
+  deinit {
+    sqlite3_close_v2(handle)
+  }
+
+  /// Runs SQL that returns no rows (may hold several statements).
+  func execute(_ sql: String) throws(DatabaseError) {
+    var message: UnsafeMutablePointer<CChar>?
+    let code = sqlite3_exec(handle, sql, nil, nil, &message)
+    if code != SQLITE_OK {
+      let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+      sqlite3_free(message)
+      throw DatabaseError(code: code, message: text)
+    }
+  }
+
+  func prepare(_ sql: String) throws(DatabaseError) -> Statement {
+    try Statement(database: self, sql: sql)
+  }
+
+  /// Runs `body` in an `IMMEDIATE` transaction, committing if it returns and rolling back if it throws.
+  func transaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
+    try execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  var userVersion: Int {
+    get throws(DatabaseError) {
+      let statement = try prepare("PRAGMA user_version")
+      return try statement.step() ? Int(statement.int(0)) : 0
+    }
+  }
+
+  var lastError: DatabaseError {
+    DatabaseError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+  }
+}
+
+/// A prepared statement; finalized in `deinit`.
+final class Statement {
+  let handle: OpaquePointer
+  private let database: Database
+
+  init(database: Database, sql: String) throws(DatabaseError) {
+    var handle: OpaquePointer?
+    let code = sqlite3_prepare_v2(database.handle, sql, -1, &handle, nil)
+    guard code == SQLITE_OK, let handle else { throw database.lastError }
+    self.handle = handle
+    self.database = database
+  }
+
+  deinit {
+    sqlite3_finalize(handle)
+  }
+
+  /// Binds values to `?1`, `?2`… in order.
+  @discardableResult
+  func bind(_ values: SQLValue...) throws(DatabaseError) -> Statement {
+    try bind(values)
+  }
+
+  @discardableResult
+  func bind(_ values: [SQLValue]) throws(DatabaseError) -> Statement {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let code: Int32
+      switch value {
+      case .null: code = sqlite3_bind_null(handle, index)
+      case .int(let number): code = sqlite3_bind_int64(handle, index, number)
+      case .double(let number): code = sqlite3_bind_double(handle, index, number)
+      case .text(let text): code = sqliteBindText(handle, index, text)
+      }
+      if code != SQLITE_OK { throw database.lastError }
+    }
+    return self
+  }
+
+  /// Advances to the next row; false when there are no more.
+  func step() throws(DatabaseError) -> Bool {
+    switch sqlite3_step(handle) {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default: throw database.lastError
+    }
+  }
+
+  /// Runs a statement that returns no rows.
+  func run() throws(DatabaseError) {
+    _ = try step()
+    sqlite3_reset(handle)
+  }
+
+  func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+  func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+  func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+  func text(_ column: Int32) -> String? {
+    guard let pointer = sqlite3_column_text(handle, column) else { return nil }
+    return String(cString: pointer)
+  }
+  func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+  func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
+}
+
+/// A value bound to a statement parameter.
+enum SQLValue {
+  case null
+  case int(Int64)
+  case double(Double)
+  case text(String)
+
+  static func optional(_ text: String?) -> SQLValue { text.map(SQLValue.text) ?? .null }
+  static func optional(_ number: Int?) -> SQLValue { number.map { .int(Int64($0)) } ?? .null }
+  static func optional(_ number: Double?) -> SQLValue { number.map(SQLValue.double) ?? .null }
+}
+
+/// An SQLite failure: the extended result code and SQLite's message.
+struct DatabaseError: Error, Sendable, CustomStringConvertible {
+  var code: Int32
+  var message: String
+
+  /// SQLITE_FULL (the disk or `max_page_count` is full) or an I/O error caused by a full disk.
+  var isDiskFull: Bool { code & 0xFF == SQLITE_FULL }
+
+  var description: String { "SQLite error \(code): \(message)" }
+}

@@ -1,0 +1,29 @@
+// The SQLite C API: Debian's libsqlite3 through the CSQLite system library on Linux, the SDK's SQLite3 module
+// on Apple platforms. Only this file and the two below differ between them.
+#if canImport(CSQLite)
+  @_exported import CSQLite
+
+  /// Binds text that SQLite copies at once (SQLITE_TRANSIENT), through the C shim because Swift cannot spell
+  /// the `(sqlite3_destructor_type)-1` constant.
+  func sqliteBindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) -> Int32 {
+    var text = text
+    return text.withUTF8 { utf8 in
+      utf8.withMemoryRebound(to: CChar.self) {
+        photointake_sqlite3_bind_text_transient(statement, index, $0.baseAddress, Int32($0.count))
+      }
+    }
+  }
+#elseif canImport(SQLite3)
+  @_exported import SQLite3
+
+  private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+  func sqliteBindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) -> Int32 {
+    var text = text
+    return text.withUTF8 { utf8 in
+      utf8.withMemoryRebound(to: CChar.self) {
+        sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT)
+      }
+    }
+  }
+#endif

@@ -1,0 +1,135 @@
+extension Importer {
+  /// Why one item could not be imported. Each case reads as a sentence a user can act on.
+  ///
+  /// The batch goes on after any of these; nothing already imported is affected.
+  public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+    /// The item has no bytes.
+    case emptyFile
+    /// The bytes are not a photo or movie format PhotoIntake supports (the name or type hint is ignored).
+    case unsupportedContent(hint: String?)
+    /// The item is larger than ``Importer/Configuration/maximumFileSize``.
+    case tooLarge(limit: Int64)
+    /// The image declares more pixels than ``Importer/Configuration/maximumPixelCount``.
+    case tooManyPixels(declared: Int, limit: Int)
+    /// The source changed (size or modification time) while it was being copied.
+    case sourceChanged
+    /// The source disappeared before or while it was copied.
+    case sourceVanished
+    /// The source or the library could not be read or written for lack of permission.
+    case permissionDenied
+    /// The device holding the library is full (ENOSPC, EDQUOT or SQLITE_FULL).
+    case diskFull
+    /// A read, write or flush failed. A failed fsync is final: it is never retried.
+    case ioError(operation: String, code: Int32)
+    /// The source is not a regular file (a symbolic link, FIFO, device, socket or folder).
+    case notRegularFile(FileKind)
+    /// The photo is only in iCloud and the device is offline (PHPhotosError 3164 on Apple platforms).
+    case networkRequired
+    /// The provider could not produce the item (NSItemProvider error -1000, or the asset is gone).
+    case itemUnavailable(reason: String)
+    /// The provider could not convert the item to a type we asked for (NSItemProvider error -1200).
+    case conversionFailed(reason: String)
+    /// The metadata of the file could not be read or rewritten (e.g. while stripping location).
+    case metadata(reason: String)
+    /// The library's manifest could not be updated.
+    case database(reason: String)
+    /// The import was cancelled before this item was committed; nothing of it was kept.
+    case cancelled
+    /// The source failed in a way PhotoIntake does not know; `reason` is the source's own sentence.
+    case sourceFailed(reason: String)
+
+    public var description: String {
+      switch self {
+      case .emptyFile:
+        "The file is empty (0 bytes). Pick the photo again; if it is in iCloud, let it finish downloading."
+      case .unsupportedContent(let hint):
+        "The content is not a supported photo or movie format"
+          + (hint.map { " (whatever its name says: \($0))" } ?? "")
+          + ". Supported: JPEG, HEIC/HEIF, AVIF, PNG, GIF, WebP, TIFF, DNG and raw, MOV, MP4."
+      case .tooLarge(let limit):
+        "The file is larger than the \(Self.bytes(limit)) limit. Raise the limit or import it another way."
+      case .tooManyPixels(let declared, let limit):
+        "The image declares \(declared / 1_000_000) megapixels, more than the \(limit / 1_000_000) MP limit; "
+          + "it was refused so that decoding it cannot exhaust memory."
+      case .sourceChanged:
+        "The file changed while it was being copied. Wait until the program writing it has finished, then import again."
+      case .sourceVanished:
+        "The file disappeared before it could be copied. Check that it still exists and import it again."
+      case .permissionDenied:
+        "Permission was denied reading the file or writing the library. Check the file's and the library folder's permissions."
+      case .diskFull:
+        "The disk holding the library is full. Free some space and import again; nothing was lost."
+      case .ioError(let operation, let code):
+        "A storage error stopped the copy (\(operation): \(String(cString: strerror(code)))). "
+          + "The item was not kept; check the disk and import it again."
+      case .notRegularFile(let kind):
+        "This is \(kind.phrase), not a regular file; it was not followed or read. Import the file itself."
+      case .networkRequired:
+        "The photo is in iCloud and the device is offline. Connect to the network and import it again."
+      case .itemUnavailable(let reason):
+        "The item could not be loaded (\(reason)). It may have been deleted or is not available on this device."
+      case .conversionFailed(let reason):
+        "The item could not be provided in a supported format (\(reason)). Try picking it again."
+      case .metadata(let reason):
+        "The file's metadata could not be processed: \(reason)"
+      case .database(let reason):
+        "The library's manifest could not be updated (\(reason)). Run 'intake verify'; nothing acknowledged was lost."
+      case .cancelled:
+        "The import was cancelled before this item was saved; nothing of it was kept."
+      case .sourceFailed(let reason):
+        "The item could not be read: \(reason)"
+      }
+    }
+
+    /// A short stable code for JSON output and logs.
+    public var code: String {
+      switch self {
+      case .emptyFile: "empty-file"
+      case .unsupportedContent: "unsupported-content"
+      case .tooLarge: "too-large"
+      case .tooManyPixels: "too-many-pixels"
+      case .sourceChanged: "source-changed"
+      case .sourceVanished: "source-vanished"
+      case .permissionDenied: "permission-denied"
+      case .diskFull: "disk-full"
+      case .ioError: "io-error"
+      case .notRegularFile: "not-regular-file"
+      case .networkRequired: "network-required"
+      case .itemUnavailable: "item-unavailable"
+      case .conversionFailed: "conversion-failed"
+      case .metadata: "metadata"
+      case .database: "database"
+      case .cancelled: "cancelled"
+      case .sourceFailed: "source-failed"
+      }
+    }
+
+    /// Maps a failed system call on the library side (staging, objects) to an import error.
+    init(libraryFailure error: SystemError) {
+      if error.isDiskFull {
+        self = .diskFull
+      } else if error.code == EACCES || error.code == EPERM || error.code == EROFS {
+        self = .permissionDenied
+      } else {
+        self = .ioError(operation: error.operation.rawValue, code: error.code)
+      }
+    }
+
+    /// Maps a failed system call on the source side to an import error.
+    init(sourceFailure error: SystemError) {
+      switch error.code {
+      case ENOENT, ENOTDIR: self = .sourceVanished
+      case EACCES, EPERM: self = .permissionDenied
+      case ELOOP: self = .notRegularFile(.symbolicLink)
+      case EISDIR: self = .notRegularFile(.directory)
+      default: self = .ioError(operation: error.operation.rawValue, code: error.code)
+      }
+    }
+
+    private static func bytes(_ count: Int64) -> String {
+      if count >= 1 << 30, count % (1 << 30) == 0 { return "\(count >> 30) GiB" }
+      if count >= 1 << 20 { return "\(count >> 20) MiB" }
+      return "\(count) byte"
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import PhotoMetadata
+
+/// What an ``ImportSession`` reports, in the order things happen.
+public enum ImportEvent: Sendable {
+  /// The batch was recorded; `count` items will be imported.
+  case started(batch: BatchID, count: Int)
+  /// An item's download or copy advanced (0…1).
+  case itemProgress(index: Int, fraction: Double)
+  /// An item is done: imported, a duplicate, or failed. `.imported` is sent only once the asset is durable.
+  case itemFinished(ItemReport)
+  /// The whole batch advanced.
+  case progress(ImportProgress)
+  /// Every item is done (or cancelled). Always the last event.
+  case finished(ImportSummary)
+}
+
+/// The outcome of one item.
+public enum ItemResult: Sendable {
+  /// New bytes, now a durable asset.
+  case imported(Asset)
+  /// Bytes the library already had; the existing asset is now listed in this batch too.
+  case duplicate(Asset)
+  /// The item was not imported; nothing of it was kept.
+  case failed(Importer.Error)
+
+  /// The asset the item resolved to, if any.
+  public var asset: Asset? {
+    switch self {
+    case .imported(let asset), .duplicate(let asset): asset
+    case .failed: nil
+    }
+  }
+
+  /// The error, if the item failed.
+  public var error: Importer.Error? {
+    if case .failed(let error) = self { error } else { nil }
+  }
+}
+
+/// One finished item.
+public struct ItemReport: Sendable {
+  /// Position of the item in the list given to the importer (the user's order).
+  public var index: Int
+  public var result: ItemResult
+  /// Set when the source's name or type hint disagreed with the bytes; the bytes won.
+  public var typeHintMismatch: TypeHintMismatch?
+}
+
+/// A name or type hint that disagrees with the content.
+public struct TypeHintMismatch: Sendable, Hashable {
+  /// The hint as given ("jpg", "public.png").
+  public var hint: String
+  /// What the bytes are.
+  public var detected: MediaType
+}
+
+/// Progress of a whole batch.
+public struct ImportProgress: Sendable, Hashable {
+  /// Items finished (in any way).
+  public var completed: Int
+  public var total: Int
+  /// 0…1, counting partial progress of items in flight.
+  public var fraction: Double
+}
+
+/// The result of a whole batch, in the user's order.
+public struct ImportSummary: Sendable {
+  public var batch: BatchID?
+  /// One report per item, in the order the items were given.
+  public var items: [ItemReport]
+  /// Whether the session was cancelled (some items then report ``Importer/Error/cancelled``).
+  public var wasCancelled: Bool
+
+  public var importedCount: Int { items.count { if case .imported = $0.result { true } else { false } } }
+  public var duplicateCount: Int { items.count { if case .duplicate = $0.result { true } else { false } } }
+  public var failedCount: Int { items.count { $0.result.error != nil } }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// One batch being imported: an `AsyncSequence` of ``ImportEvent``s, cancellable, in the user's order.
+///
+/// Items are imported with bounded concurrency; events of different items interleave, and each carries the
+/// item's index. Cancelling stops items that have not been committed: their staging files are deleted and
+/// they report ``Importer/Error/cancelled``. Items already reported as imported stay imported.
+///
+/// A session is meant to be iterated once; ``summary()`` may be awaited as well, from anywhere.
+public final class ImportSession: AsyncSequence, Sendable {
+  public typealias Element = ImportEvent
+
+  private let events: AsyncStream<ImportEvent>
+  private let task: Task<ImportSummary, Never>
+
+  init(importer: Importer, items: [any ItemSource]) {
+    let (stream, continuation) = AsyncStream.makeStream(of: ImportEvent.self)
+    events = stream
+    task = Task {
+      let summary = await Self.run(importer: importer, items: items, continuation: continuation)
+      continuation.yield(.finished(summary))
+      continuation.finish()
+      return summary
+    }
+  }
+
+  public func makeAsyncIterator() -> AsyncStream<ImportEvent>.Iterator {
+    events.makeAsyncIterator()
+  }
+
+  /// Stops the import. Items not yet committed are dropped; nothing partial is left.
+  public func cancel() { task.cancel() }
+
+  /// Waits for the batch to finish.
+  public func summary() async -> ImportSummary { await task.value }
+
+  private static func run(
+    importer: Importer, items: [any ItemSource], continuation: AsyncStream<ImportEvent>.Continuation
+  ) async -> ImportSummary {
+    let batch: BatchRecord
+    do {
+      batch = try await importer.library.beginBatch()
+    } catch {
+      let reports = items.indices.map { ItemReport(index: $0, result: .failed(error)) }
+      for report in reports { continuation.yield(.itemFinished(report)) }
+      return ImportSummary(batch: nil, items: reports, wasCancelled: Task.isCancelled)
+    }
+    continuation.yield(.started(batch: batch.id, count: items.count))
+    let tracker = ProgressTracker(total: items.count, continuation: continuation)
+    var reports = [ItemReport?](repeating: nil, count: items.count)
+    let width = Swift.max(1, importer.configuration.maximumConcurrentItems)
+    await withTaskGroup(of: ItemReport.self) { group in
+      var next = 0
+      func addNext() {
+        guard next < items.count else { return }
+        let index = next
+        next += 1
+        group.addTask {
+          await importer.importItem(items[index], index: index, batch: batch) { fraction in
+            tracker.update(index: index, fraction: fraction)
+          }
+        }
+      }
+      for _ in 0..<Swift.min(width, items.count) { addNext() }
+      while let report = await group.next() {
+        reports[report.index] = report
+        tracker.finish(index: report.index)
+        continuation.yield(.itemFinished(report))
+        tracker.emitOverall()
+        addNext()
+      }
+    }
+    let final = reports.enumerated().map { index, report in
+      report ?? ItemReport(index: index, result: .failed(.cancelled))
+    }
+    return ImportSummary(batch: batch.id, items: final, wasCancelled: Task.isCancelled)
+  }
+}
+
+extension ItemReport {
+  init(index: Int, result: ItemResult) {
+    self.init(index: index, result: result, typeHintMismatch: nil)
+  }
+}
+
+/// Per-item fractions and the events they produce, throttled to steps of 1 %.
+private final class ProgressTracker: Sendable {
+  private struct State {
+    var fractions: [Double]
+    var reported: [Double]
+    var completed = 0
+    var lastOverall = -1.0
+  }
+
+  private let state: Protected<State>
+  private let continuation: AsyncStream<ImportEvent>.Continuation
+  private let total: Int
+
+  init(total: Int, continuation: AsyncStream<ImportEvent>.Continuation) {
+    self.total = total
+    self.continuation = continuation
+    state = Protected(
+      State(
+        fractions: .init(repeating: 0, count: total), reported: .init(repeating: -1, count: total)))
+  }
+
+  func update(index: Int, fraction: Double) {
+    let emit = state.withLock { state -> Bool in
+      state.fractions[index] = fraction
+      guard fraction >= 1 || fraction - state.reported[index] >= 0.01 else { return false }
+      state.reported[index] = fraction
+      return true
+    }
+    if emit {
+      continuation.yield(.itemProgress(index: index, fraction: fraction))
+      emitOverall()
+    }
+  }
+
+  func finish(index: Int) {
+    state.withLock { state in
+      state.fractions[index] = 1
+      state.completed += 1
+    }
+  }
+
+  func emitOverall() {
+    let progress = state.withLock { state -> ImportProgress? in
+      let fraction = total == 0 ? 1 : state.fractions.reduce(0, +) / Double(total)
+      guard fraction - state.lastOverall >= 0.01 || state.completed == total else { return nil }
+      state.lastOverall = fraction
+      return ImportProgress(completed: state.completed, total: total, fraction: fraction)
+    }
+    if let progress { continuation.yield(.progress(progress)) }
+  }
+}

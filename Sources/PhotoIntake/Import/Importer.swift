@@ -1,0 +1,117 @@
+import Foundation
+import PhotoMetadata
+
+/// Imports batches of items into a ``Library``: each item is streamed into staging, hashed, checked, and
+/// committed durably before it is reported as imported.
+///
+/// ```swift
+/// let importer = Importer(library: library)
+/// let session = importer.start(urls.map { FileItemSource(path: $0.path) })
+/// for await event in session {
+///   if case .itemFinished(let report) = event { print(report.index, report.result) }
+/// }
+/// ```
+public struct Importer: Sendable {
+  /// Limits and policies of an import.
+  public struct Configuration: Sendable {
+    /// How many items are copied at once. Default: the active processor count.
+    public var maximumConcurrentItems = ProcessInfo.processInfo.activeProcessorCount
+    /// Items larger than this fail with ``Importer/Error/tooLarge(limit:)``. Default 4 GiB.
+    public var maximumFileSize: Int64 = 4 << 30
+    /// Bytes read or written per system call.
+    public var chunkSize = 1 << 20
+
+    public init() {}
+  }
+
+  public let library: Library
+  public var configuration: Configuration
+
+  public init(library: Library, configuration: Configuration = Configuration()) {
+    self.library = library
+    self.configuration = configuration
+  }
+
+  /// Starts importing `items` as one batch, in their order. Iterate the session for events, or await
+  /// ``ImportSession/summary()``.
+  public func start(_ items: [any ItemSource]) -> ImportSession {
+    ImportSession(importer: self, items: items)
+  }
+
+  /// Imports `items` as one batch and returns when every item is done.
+  public func importItems(_ items: [any ItemSource]) async -> ImportSummary {
+    await start(items).summary()
+  }
+
+  /// Imports one item: deliver → fsync → sniff → commit. Never throws: a failure is the item's result.
+  func importItem(
+    _ source: any ItemSource, index: Int, batch: BatchRecord, progress: @escaping @Sendable (Double) -> Void
+  ) async -> ItemReport {
+    let sink = StagingSink(
+      path: library.newStagingPath(), maximumSize: configuration.maximumFileSize,
+      chunkSize: configuration.chunkSize, progress: progress)
+    var mismatch: TypeHintMismatch?
+    do throws(Importer.Error) {
+      if Task.isCancelled { throw .cancelled }
+      try await Self.deliver(source, to: sink)
+      let staged = try sink.finish()
+      guard let type = MediaType.sniff(staged.prefix) else {
+        throw .unsupportedContent(hint: Self.hints(of: source).first)
+      }
+      mismatch = Self.mismatch(of: source, with: type)
+      // The last point at which cancelling drops the item; once the commit starts it completes.
+      if Task.isCancelled { throw .cancelled }
+      let outcome = try await library.commit(
+        staged, type: type, name: NameSanitizer.sanitize(source.suggestedName), batch: batch,
+        position: index)
+      switch outcome {
+      case .imported(let asset):
+        return ItemReport(index: index, result: .imported(asset), typeHintMismatch: mismatch)
+      case .duplicate(let asset):
+        return ItemReport(index: index, result: .duplicate(asset), typeHintMismatch: mismatch)
+      }
+    } catch {
+      sink.discard()
+      return ItemReport(index: index, result: .failed(error), typeHintMismatch: mismatch)
+    }
+  }
+
+  private static func deliver(_ source: any ItemSource, to sink: StagingSink) async throws(Importer.Error) {
+    // Cancellation reaches a source blocked in a write through the sink's flag.
+    let result: Result<Void, Importer.Error> = await withTaskCancellationHandler {
+      do throws(Importer.Error) {
+        try await source.deliver(to: sink)
+        return .success(())
+      } catch {
+        return .failure(error)
+      }
+    } onCancel: {
+      sink.cancel()
+    }
+    try result.get()
+    if sink.isCancelled { throw .cancelled }
+  }
+
+  private static func hints(of source: any ItemSource) -> [String] {
+    var hints = source.typeHints
+    if let name = source.suggestedName, let dot = name.lastIndex(of: "."), dot != name.startIndex {
+      hints.append(String(name[name.index(after: dot)...]))
+    }
+    return hints
+  }
+
+  private static func mismatch(of source: any ItemSource, with type: MediaType) -> TypeHintMismatch? {
+    for hint in hints(of: source) {
+      guard let claimed = MediaType(hint: hint) else { continue }
+      if claimed != type && !(claimed.isHEIFFamily && type.isHEIFFamily) {
+        return TypeHintMismatch(hint: hint, detected: type)
+      }
+    }
+    return nil
+  }
+}
+
+extension MediaType {
+  /// HEIC and HEIF are often used for each other's files; that is no disagreement worth reporting.
+  fileprivate var isHEIFFamily: Bool { self == .heic || self == .heif }
+}

@@ -1,0 +1,239 @@
+import PhotoMetadata
+
+/// Where an ``ItemSource`` puts the bytes of one item: a new file in the library's `staging/` folder,
+/// hashed (SHA-256) and size-checked as the bytes arrive.
+///
+/// A sink is given to one source for one delivery and used from one thread at a time; the importer fsyncs and
+/// commits it after ``ItemSource/deliver(to:)`` returns, or deletes it on any failure.
+public final class StagingSink: @unchecked Sendable {
+  // @unchecked: the mutable state below is touched by one delivering source at a time (the importer awaits
+  // `deliver(to:)`, and a callback-based source resumes the importer only after its callback finished with the
+  // sink, which orders the accesses). The cancellation flag, set from another task, is in a `Protected`.
+
+  /// The staging file's path (`staging/<uuid>.part`).
+  public let path: String
+  /// Bytes received so far.
+  public private(set) var byteCount: Int64 = 0
+  /// The size the source expects to deliver, when known; used for progress.
+  public var expectedByteCount: Int64?
+
+  let maximumSize: Int64
+  private let chunkSize: Int
+  private var descriptor: Int32 = -1
+  private var hasher = SHA256Hasher()
+  private(set) var prefix: [UInt8] = []
+  private let cancelled = Protected(false)
+  private let progressHandler: @Sendable (Double) -> Void
+
+  init(
+    path: String, maximumSize: Int64, chunkSize: Int = 1 << 20,
+    progress: @escaping @Sendable (Double) -> Void = { _ in }
+  ) {
+    self.path = path
+    self.maximumSize = maximumSize
+    self.chunkSize = chunkSize
+    self.progressHandler = progress
+  }
+
+  deinit {
+    if descriptor >= 0 { Syscalls.close(descriptor) }
+  }
+
+  /// Reports how far a download or conversion has come, from 0 to 1.
+  public func reportProgress(_ fraction: Double) {
+    progressHandler(min(max(fraction, 0), 1))
+  }
+
+  /// Appends bytes to the staged file.
+  ///
+  /// - Throws: ``Importer/Error/tooLarge(limit:)``, ``Importer/Error/diskFull``, ``Importer/Error/cancelled``…
+  public func write(_ buffer: UnsafeRawBufferPointer) throws(Importer.Error) {
+    if cancelled.current { throw .cancelled }
+    guard buffer.count > 0 else { return }
+    if byteCount + Int64(buffer.count) > maximumSize { throw .tooLarge(limit: maximumSize) }
+    if descriptor < 0 { try create() }
+    do {
+      try Syscalls.writeAll(descriptor, buffer, path: path)
+    } catch {
+      throw Importer.Error(libraryFailure: error)
+    }
+    absorb(buffer)
+  }
+
+  /// Appends bytes to the staged file.
+  public func write(_ bytes: [UInt8]) throws(Importer.Error) {
+    let result = bytes.withUnsafeBytes { buffer in
+      Result { () throws(Importer.Error) in try write(buffer) }
+    }
+    try result.get()
+  }
+
+  /// Takes over a file that will be deleted when the caller's scope ends (a picker's temporary file).
+  ///
+  /// Makes a hard link in the staging folder when the file is on the same volume, so nothing is copied; falls
+  /// back to a streaming copy otherwise. Either way the bytes are then the library's, whatever happens to the
+  /// original path. Call it before the scope that owns the file returns.
+  public func adoptFile(atPath source: String) throws(Importer.Error) {
+    if cancelled.current { throw .cancelled }
+    if byteCount == 0, descriptor < 0 {
+      do {
+        let info = try Syscalls.lstat(source)
+        let kind = Platform.fileType(info.st_mode)
+        guard kind == .regular else { throw Importer.Error.notRegularFile(kind) }
+        if Int64(info.st_size) > maximumSize { throw Importer.Error.tooLarge(limit: maximumSize) }
+        try Syscalls.link(source, path)
+        // The link is ours now; hash what it holds, reading through our own name.
+        try hashLinkedFile()
+        return
+      } catch let error as Importer.Error {
+        throw error
+      } catch let error as SystemError where error.operation == .link {
+        // EXDEV (another volume), EPERM (file system without hard links): copy instead.
+      } catch let error as SystemError {
+        throw Importer.Error(sourceFailure: error)
+      } catch {
+        throw .sourceFailed(reason: "\(error)")
+      }
+    }
+    try copyFile(atPath: source)
+  }
+
+  /// Copies a regular file into the staged file, refusing symbolic links, FIFOs and devices, and detecting a
+  /// source that changes or disappears during the copy.
+  public func copyFile(atPath source: String) throws(Importer.Error) {
+    let before: stat
+    let input: Int32
+    do {
+      // lstat first so that a FIFO or device is never opened (opening a FIFO blocks; opening some devices has
+      // side effects). O_NOFOLLOW + fstat then close the race where the path is swapped after the lstat.
+      let info = try Syscalls.lstat(source)
+      let kind = Platform.fileType(info.st_mode)
+      guard kind == .regular else { throw Importer.Error.notRegularFile(kind) }
+      input = try Syscalls.open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+      before = try Syscalls.fstat(input, path: source)
+      let openedKind = Platform.fileType(before.st_mode)
+      guard openedKind == .regular, before.st_ino == info.st_ino else {
+        Syscalls.close(input)
+        throw Importer.Error.notRegularFile(openedKind == .regular ? .unknown : openedKind)
+      }
+    } catch let error as Importer.Error {
+      throw error
+    } catch let error as SystemError {
+      throw Importer.Error(sourceFailure: error)
+    } catch {
+      throw .sourceFailed(reason: "\(error)")
+    }
+    defer { Syscalls.close(input) }
+    let size = Int64(before.st_size)
+    if size > maximumSize { throw .tooLarge(limit: maximumSize) }
+    if expectedByteCount == nil { expectedByteCount = size }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+    defer { buffer.deallocate() }
+    var copied: Int64 = 0
+    while true {
+      let count: Int
+      do {
+        count = try Syscalls.read(input, into: buffer, path: source)
+      } catch {
+        throw Importer.Error(sourceFailure: error)
+      }
+      if count == 0 { break }
+      try write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+      copied += Int64(count)
+      if size > 0 { reportProgress(Double(copied) / Double(size)) }
+    }
+    let after: stat
+    do {
+      after = try Syscalls.fstat(input, path: source)
+    } catch {
+      throw Importer.Error(sourceFailure: error)
+    }
+    // st_nlink == 0: the file was deleted while we read it. Size/mtime/ctime: it was written to.
+    if after.st_nlink == 0 { throw .sourceVanished }
+    if copied != size || Int64(after.st_size) != size
+      || Platform.modificationNanoseconds(after) != Platform.modificationNanoseconds(before)
+      || Platform.changeNanoseconds(after) != Platform.changeNanoseconds(before)
+    {
+      throw .sourceChanged
+    }
+  }
+
+  /// Stops the delivery: the next write throws ``Importer/Error/cancelled``.
+  func cancel() { cancelled.withLock { $0 = true } }
+
+  var isCancelled: Bool { cancelled.current }
+
+  /// Flushes the staged file to stable storage and closes it.
+  ///
+  /// - Returns: what the importer needs to commit it.
+  func finish() throws(Importer.Error) -> StagedFile {
+    if cancelled.current { throw .cancelled }
+    guard byteCount > 0, descriptor >= 0 else { throw .emptyFile }
+    do {
+      try Syscalls.fsync(descriptor, path: path)
+    } catch {
+      // Never retried: see Syscalls.fsync.
+      throw Importer.Error(libraryFailure: error)
+    }
+    Syscalls.close(descriptor)
+    descriptor = -1
+    return StagedFile(path: path, digest: hasher.finalize(), size: byteCount, prefix: prefix)
+  }
+
+  /// Closes and deletes the staged file (after a failure or cancellation).
+  func discard() {
+    if descriptor >= 0 {
+      Syscalls.close(descriptor)
+      descriptor = -1
+    }
+    try? Syscalls.unlink(path)
+  }
+
+  private func create() throws(Importer.Error) {
+    do {
+      descriptor = try Syscalls.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+    } catch {
+      throw Importer.Error(libraryFailure: error)
+    }
+  }
+
+  private func absorb(_ buffer: UnsafeRawBufferPointer) {
+    hasher.update(buffer)
+    if prefix.count < MediaType.sniffLength {
+      prefix.append(contentsOf: buffer.prefix(MediaType.sniffLength - prefix.count))
+    }
+    byteCount += Int64(buffer.count)
+  }
+
+  /// Hashes a file that was hard-linked to ``path`` and keeps it open for the final fsync.
+  private func hashLinkedFile() throws(Importer.Error) {
+    do {
+      descriptor = try Syscalls.open(path, O_RDWR | O_NOFOLLOW)
+    } catch {
+      throw Importer.Error(libraryFailure: error)
+    }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      if cancelled.current { throw .cancelled }
+      let count: Int
+      do {
+        count = try Syscalls.read(descriptor, into: buffer, path: path)
+      } catch {
+        throw Importer.Error(libraryFailure: error)
+      }
+      if count == 0 { break }
+      absorb(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+      if byteCount > maximumSize { throw .tooLarge(limit: maximumSize) }
+    }
+  }
+}
+
+/// A fully received, fsynced item in `staging/`, ready to be committed.
+struct StagedFile: Sendable {
+  var path: String
+  var digest: SHA256Digest
+  var size: Int64
+  /// The first bytes, for sniffing.
+  var prefix: [UInt8]
+}

@@ -1,0 +1,82 @@
+import Foundation
+import PhotoMetadata
+
+/// The stable identity of an asset in a library (a UUID), independent of its bytes and its name.
+public struct AssetID: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible, Comparable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  static func make() -> AssetID { AssetID(rawValue: UUID().uuidString.lowercased()) }
+  public var description: String { rawValue }
+  public static func < (lhs: AssetID, rhs: AssetID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One import session (one picker session, one `intake import` run).
+public struct BatchID: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  static func make() -> BatchID { BatchID(rawValue: UUID().uuidString.lowercased()) }
+  public var description: String { rawValue }
+}
+
+/// A photo or movie the library owns: its bytes are in `objects/ab/<sha256>`, exactly as received.
+public struct Asset: Sendable, Hashable, Codable, Identifiable {
+  public var id: AssetID
+  public var sha256: SHA256Digest
+  /// Size in bytes.
+  public var size: Int64
+  /// The format, decided from the bytes.
+  public var type: MediaType
+  /// The sanitized original name, for display only.
+  public var name: String?
+  public var importedAt: Date
+  /// The batch this listing row is about (the first batch for ``Library/asset(_:)``).
+  public var batch: BatchID
+  /// Position in that batch, in the user's order (0-based).
+  public var position: Int
+  /// Set when the library found the asset's bytes missing or altered; such assets are never dropped silently.
+  public var damage: Damage?
+
+  public enum Damage: String, Sendable, Hashable, Codable {
+    /// The object file is gone.
+    case missing
+    /// The object's bytes no longer hash to ``Asset/sha256``.
+    case hashMismatch
+  }
+}
+
+/// What changed in a library, for a grid to update without reloading.
+public struct LibraryChange: Sendable, Hashable {
+  public var inserted: [AssetID] = []
+  public var removed: [AssetID] = []
+  public var updated: [AssetID] = []
+
+  public init(inserted: [AssetID] = [], removed: [AssetID] = [], updated: [AssetID] = []) {
+    self.inserted = inserted
+    self.removed = removed
+    self.updated = updated
+  }
+}
+
+/// What opening a library repaired or found.
+public struct RecoveryReport: Sendable, Hashable, Codable {
+  /// Staging files of interrupted imports that were deleted.
+  public var removedStagingFiles = 0
+  /// Objects no manifest row referenced (a crash between rename and commit), deleted.
+  public var removedOrphanObjects = 0
+  /// Assets whose object file is missing: reported, kept, and marked damaged.
+  public var missingObjects: [AssetID] = []
+
+  public init() {}
+}
+
+/// The outcome of ``Library/verify(progress:)``.
+public struct VerificationReport: Sendable, Hashable, Codable {
+  public var checked = 0
+  public var damaged: [DamagedAsset] = []
+  public var isClean: Bool { damaged.isEmpty }
+
+  public struct DamagedAsset: Sendable, Hashable, Codable {
+    public var id: AssetID
+    public var damage: Asset.Damage
+  }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import PhotoMetadata
+
+extension Library {
+  /// The order of ``list(order:limit:after:)``.
+  public enum ListOrder: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Batches in import order, each in the user's order. An asset in several batches is listed in each.
+    case batch
+    /// By capture date when known, else import date, oldest first; each asset once.
+    case date
+  }
+
+  /// Where the next page starts; opaque to callers.
+  public struct ListCursor: Sendable, Hashable, Codable {
+    var order: ListOrder
+    var primary: Double
+    var secondary: String
+  }
+
+  /// One page of assets and the cursor of the next page (nil on the last page).
+  public struct Page: Sendable {
+    public var assets: [Asset]
+    public var next: ListCursor?
+  }
+
+  static let assetColumns = """
+    a.id, a.sha256, a.size, a.type, a.name, a.imported_at, b.id, bi.position, d.kind
+    """
+
+  /// Lists assets a page at a time. Each page costs O(log n + limit): the cursor is a key, not an offset.
+  public func list(order: ListOrder = .batch, limit: Int = 100, after cursor: ListCursor? = nil)
+    throws(Error) -> Page
+  {
+    let limit = max(1, limit)
+    do {
+      let statement: Statement
+      switch order {
+      case .batch:
+        statement = try database.prepare(
+          """
+          SELECT \(Self.assetColumns), bi.batch_seq
+          FROM batch_items bi JOIN assets a ON a.id = bi.asset_id JOIN batches b ON b.seq = bi.batch_seq
+          LEFT JOIN damage d ON d.asset_id = a.id
+          WHERE (bi.batch_seq, bi.position) > (?1, ?2)
+          ORDER BY bi.batch_seq, bi.position LIMIT ?3
+          """)
+        try statement.bind(
+          .double(cursor?.primary ?? -1), .int(Int64(cursor?.secondary ?? "") ?? -1),
+          .int(Int64(limit)))
+      case .date:
+        statement = try database.prepare(
+          """
+          SELECT \(Self.assetColumns), a.sort_date
+          FROM assets a JOIN batches b ON b.seq = a.batch_seq
+          JOIN batch_items bi ON bi.batch_seq = a.batch_seq AND bi.position = a.position
+          LEFT JOIN damage d ON d.asset_id = a.id
+          WHERE (a.sort_date, a.id) > (?1, ?2)
+          ORDER BY a.sort_date, a.id LIMIT ?3
+          """)
+        try statement.bind(
+          .double(cursor?.primary ?? -Double.greatestFiniteMagnitude), .text(cursor?.secondary ?? ""),
+          .int(Int64(limit)))
+      }
+      var assets: [Asset] = []
+      var last: ListCursor?
+      while try statement.step() {
+        let asset = Self.asset(from: statement)
+        assets.append(asset)
+        switch order {
+        case .batch:
+          last = ListCursor(order: order, primary: statement.double(9), secondary: String(asset.position))
+        case .date:
+          last = ListCursor(order: order, primary: statement.double(9), secondary: asset.id.rawValue)
+        }
+      }
+      return Page(assets: assets, next: assets.count == limit ? last : nil)
+    } catch {
+      throw Error(error)
+    }
+  }
+
+  /// Every asset in the given order (convenience over ``list(order:limit:after:)``).
+  public func all(order: ListOrder = .batch) throws(Error) -> [Asset] {
+    var result: [Asset] = []
+    var cursor: ListCursor?
+    repeat {
+      let page = try list(order: order, limit: 500, after: cursor)
+      result += page.assets
+      cursor = page.next
+    } while cursor != nil
+    return result
+  }
+
+  /// The asset with this identifier, with its first batch and position; nil if there is none.
+  public func asset(_ id: AssetID) throws(Error) -> Asset? {
+    do {
+      let statement = try database.prepare(
+        """
+        SELECT \(Self.assetColumns)
+        FROM assets a JOIN batches b ON b.seq = a.batch_seq
+        JOIN batch_items bi ON bi.batch_seq = a.batch_seq AND bi.position = a.position
+        LEFT JOIN damage d ON d.asset_id = a.id
+        WHERE a.id = ?1
+        """)
+      try statement.bind(.text(id.rawValue))
+      return try statement.step() ? Self.asset(from: statement) : nil
+    } catch {
+      throw Error(error)
+    }
+  }
+
+  /// The asset whose bytes hash to `digest`, if any.
+  public func asset(withSHA256 digest: SHA256Digest) throws(Error) -> Asset? {
+    let id: String?
+    do {
+      let statement = try database.prepare("SELECT id FROM assets WHERE sha256 = ?1")
+      try statement.bind(.text(digest.hex))
+      id = try statement.step() ? statement.text(0) : nil
+    } catch {
+      throw Error(error)
+    }
+    guard let id else { return nil }
+    return try asset(AssetID(rawValue: id))
+  }
+
+  /// Resolves a full identifier, or a unique prefix of an identifier or of a SHA-256 (at least 4 characters),
+  /// as people type them on a command line.
+  public func resolve(_ text: String) throws(Error) -> Asset? {
+    let key = text.lowercased()
+    if let asset = try asset(AssetID(rawValue: key)) { return asset }
+    guard key.count >= 4, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
+    var ids: [String] = []
+    do {
+      let statement = try database.prepare(
+        "SELECT id FROM assets WHERE (id >= ?1 AND id < ?2) OR (sha256 >= ?1 AND sha256 < ?2) LIMIT 2")
+      try statement.bind(.text(key), .text(key + "\u{10FFFF}"))
+      while try statement.step() { ids.append(statement.text(0) ?? "") }
+    } catch {
+      throw Error(error)
+    }
+    guard ids.count == 1 else { return nil }
+    return try asset(AssetID(rawValue: ids[0]))
+  }
+
+  /// How many assets the library holds.
+  public func count() throws(Error) -> Int {
+    do {
+      let statement = try database.prepare("SELECT count(*) FROM assets")
+      return try statement.step() ? Int(statement.int(0)) : 0
+    } catch {
+      throw Error(error)
+    }
+  }
+
+  static func asset(from row: Statement) -> Asset {
+    Asset(
+      id: AssetID(rawValue: row.text(0) ?? ""),
+      sha256: SHA256Digest(hex: row.text(1) ?? "") ?? SHA256Digest.of([]),
+      size: row.int(2),
+      type: MediaType(rawValue: row.text(3) ?? "") ?? .jpeg,
+      name: row.text(4),
+      importedAt: Date(timeIntervalSince1970: row.double(5)),
+      batch: BatchID(rawValue: row.text(6) ?? ""),
+      position: Int(row.int(7)),
+      damage: row.text(8).flatMap(Asset.Damage.init(rawValue:)))
+  }
+}

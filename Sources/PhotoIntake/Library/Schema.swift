@@ -1,0 +1,60 @@
+/// The manifest's schema and its migrations, tracked in `PRAGMA user_version`.
+///
+/// Migrations only ever append: a released migration is never edited. Each runs in its own transaction, so a
+/// crash leaves the manifest at the previous version, and the next open runs the migration again.
+enum Schema {
+  static let migrations: [(version: Int, sql: String)] = [
+    (
+      1,
+      """
+      CREATE TABLE batches (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        created_at REAL NOT NULL
+      );
+      CREATE TABLE assets (
+        id TEXT PRIMARY KEY,
+        sha256 TEXT NOT NULL UNIQUE,
+        size INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        name TEXT,
+        imported_at REAL NOT NULL,
+        sort_date REAL NOT NULL,
+        batch_seq INTEGER NOT NULL REFERENCES batches(seq),
+        position INTEGER NOT NULL
+      );
+      CREATE INDEX assets_by_date ON assets(sort_date, id);
+      CREATE TABLE batch_items (
+        batch_seq INTEGER NOT NULL REFERENCES batches(seq),
+        position INTEGER NOT NULL,
+        asset_id TEXT NOT NULL REFERENCES assets(id) ON DELETE CASCADE,
+        PRIMARY KEY (batch_seq, position)
+      ) WITHOUT ROWID;
+      CREATE INDEX batch_items_by_asset ON batch_items(asset_id);
+      CREATE TABLE damage (
+        asset_id TEXT PRIMARY KEY REFERENCES assets(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        detected_at REAL NOT NULL
+      );
+      """
+    )
+  ]
+
+  static var currentVersion: Int { migrations.last?.version ?? 0 }
+
+  static func migrate(_ database: Database) throws(DatabaseError) {
+    let version = try database.userVersion
+    if version > currentVersion {
+      throw DatabaseError(
+        code: SQLITE_ERROR,
+        message: "the manifest has schema version \(version), newer than this PhotoIntake knows "
+          + "(\(currentVersion)); update PhotoIntake")
+    }
+    for migration in migrations where migration.version > version {
+      try database.transaction { () throws(DatabaseError) in
+        try database.execute(migration.sql)
+        try database.execute("PRAGMA user_version=\(migration.version)")
+      }
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/// Failures to inject into ``Syscalls`` for tests: "the 3rd write to a staging file fails with ENOSPC",
+/// "fsync fails with EIO", "run this closure after the first read of a source".
+///
+/// Public test API lives in `PhotoIntakeTesting` (`FaultInjection`); this is the mechanism.
+package final class FaultInjector: Sendable {
+  package struct Rule: Sendable {
+    package var operation: SystemError.Operation
+    /// Only paths containing this text (e.g. "/staging/"); nil matches every path.
+    package var pathContains: String?
+    package var code: Int32
+    /// For writes: fail once this many bytes have been written to matching paths.
+    package var afterBytes: Int
+    /// How many times the rule fires; nil for every time.
+    package var times: Int?
+
+    package init(
+      _ operation: SystemError.Operation, pathContains: String? = nil, code: Int32, afterBytes: Int = 0,
+      times: Int? = nil
+    ) {
+      self.operation = operation
+      self.pathContains = pathContains
+      self.code = code
+      self.afterBytes = afterBytes
+      self.times = times
+    }
+  }
+
+  private struct State {
+    var rules: [Rule]
+    var bytesWritten: [Int: Int] = [:]
+    var fired: [Int: Int] = [:]
+  }
+
+  private let state: Protected<State>
+  private let readHook: (@Sendable (_ path: String, _ count: Int) -> Void)?
+
+  /// - Parameter afterRead: called after each successful read, e.g. to change a source while it is copied.
+  package init(_ rules: [Rule], afterRead: (@Sendable (_ path: String, _ count: Int) -> Void)? = nil) {
+    state = Protected(State(rules: rules))
+    readHook = afterRead
+  }
+
+  /// How many times each rule (by index) has fired.
+  package var firedCounts: [Int: Int] { state.current.fired }
+
+  func error(for operation: SystemError.Operation, path: String, bytes: Int) -> Int32? {
+    state.withLock { state in
+      for (index, rule) in state.rules.enumerated() where rule.operation == operation {
+        if let needle = rule.pathContains, !path.contains(needle) { continue }
+        if let times = rule.times, state.fired[index, default: 0] >= times { continue }
+        if operation == .write {
+          let before = state.bytesWritten[index, default: 0]
+          if before + bytes <= rule.afterBytes {
+            state.bytesWritten[index] = before + bytes
+            continue
+          }
+        }
+        state.fired[index, default: 0] += 1
+        return rule.code
+      }
+      return nil
+    }
+  }
+
+  func didRead(path: String, count: Int) {
+    readHook?(path, count)
+  }
+}

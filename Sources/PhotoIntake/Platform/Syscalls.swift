@@ -1,0 +1,193 @@
+/// Thin wrappers over the system calls the durable store makes: each retries on `EINTR`, turns a failure into a
+/// ``SystemError`` that names the operation, and consults ``Syscalls/faults`` so tests can inject failures
+/// (ENOSPC on the n-th byte, EIO from fsync, …) without a special file system.
+///
+/// Modelled on swift-system's `Internals/Syscalls.swift` and `Mocking.swift`.
+package enum Syscalls {
+  /// The failures to inject for the current task and its children; nil in production.
+  ///
+  /// A task-local rather than a global, so tests running in parallel each see only their own faults.
+  @TaskLocal package static var faults: FaultInjector?
+
+  package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> Int32 {
+    try inject(.open, path)
+    while true {
+      let descriptor = libc_open(path, flags | O_CLOEXEC, mode)
+      if descriptor >= 0 { return descriptor }
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.open, error, path: path) }
+    }
+  }
+
+  /// Reads up to `buffer.count` bytes; 0 means end of file.
+  package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String)
+    throws(SystemError) -> Int
+  {
+    try inject(.read, path)
+    while true {
+      let count = libc_read(descriptor, buffer.baseAddress, buffer.count)
+      if count >= 0 {
+        faults?.didRead(path: path, count: count)
+        return count
+      }
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.read, error, path: path) }
+    }
+  }
+
+  /// Reads up to `buffer.count` bytes at `offset`.
+  package static func pread(
+    _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64, path: String
+  ) throws(SystemError) -> Int {
+    try inject(.read, path)
+    while true {
+      let count = libc_pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+      if count >= 0 { return count }
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.read, error, path: path) }
+    }
+  }
+
+  /// Writes the whole buffer, looping over short writes.
+  package static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, path: String)
+    throws(SystemError)
+  {
+    var done = 0
+    while done < buffer.count {
+      try inject(.write, path, bytes: buffer.count - done)
+      let count = libc_write(descriptor, buffer.baseAddress! + done, buffer.count - done)
+      if count > 0 {
+        done += count
+        continue
+      }
+      let error = count == 0 ? EIO : Platform.errno
+      if error != EINTR { throw SystemError(.write, error, path: path) }
+    }
+  }
+
+  /// Flushes the file to stable storage (`F_FULLFSYNC` on Apple platforms).
+  ///
+  /// Never retry a failed fsync: on Linux the kernel marks the dirty pages clean after reporting the error, so a
+  /// second fsync can succeed although the data is lost ("fsyncgate", PostgreSQL 2018). The caller treats the
+  /// failure as final for that file.
+  package static func fsync(_ descriptor: Int32, path: String) throws(SystemError) {
+    try inject(.fsync, path)
+    if Platform.flushToStableStorage(descriptor) != 0 {
+      throw SystemError(.fsync, Platform.errno, path: path)
+    }
+  }
+
+  /// Makes a directory's entries (a rename, a new file) durable by fsyncing the directory itself.
+  package static func fsyncDirectory(_ path: String) throws(SystemError) {
+    let descriptor = try open(path, O_RDONLY | O_DIRECTORY)
+    defer { close(descriptor) }
+    try fsync(descriptor, path: path)
+  }
+
+  /// `rename(2)`: atomic replacement of `destination` within one file system.
+  package static func rename(_ source: String, _ destination: String) throws(SystemError) {
+    try inject(.rename, destination)
+    while libc_rename(source, destination) != 0 {
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.rename, error, path: destination) }
+    }
+  }
+
+  /// `link(2)`: a second name for the same inode.
+  package static func link(_ source: String, _ destination: String) throws(SystemError) {
+    try inject(.link, destination)
+    while libc_link(source, destination) != 0 {
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.link, error, path: destination) }
+    }
+  }
+
+  /// Removes a file; a file that is already gone is not an error.
+  package static func unlink(_ path: String) throws(SystemError) {
+    try inject(.unlink, path)
+    while libc_unlink(path) != 0 {
+      let error = Platform.errno
+      if error == ENOENT { return }
+      if error != EINTR { throw SystemError(.unlink, error, path: path) }
+    }
+  }
+
+  /// Creates a directory; one that already exists is not an error.
+  package static func makeDirectory(_ path: String, mode: mode_t = 0o755) throws(SystemError) {
+    try inject(.mkdir, path)
+    while libc_mkdir(path, mode) != 0 {
+      let error = Platform.errno
+      if error == EEXIST { return }
+      if error != EINTR { throw SystemError(.mkdir, error, path: path) }
+    }
+  }
+
+  package static func fstat(_ descriptor: Int32, path: String) throws(SystemError) -> stat {
+    var info = stat()
+    while libc_fstat(descriptor, &info) != 0 {
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.stat, error, path: path) }
+    }
+    return info
+  }
+
+  /// `lstat(2)`: describes a symbolic link itself rather than its target.
+  package static func lstat(_ path: String) throws(SystemError) -> stat {
+    try inject(.stat, path)
+    var info = stat()
+    while libc_lstat(path, &info) != 0 {
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.stat, error, path: path) }
+    }
+    return info
+  }
+
+  /// Closes a descriptor. `close` is not retried on EINTR: on Linux the descriptor is already released.
+  package static func close(_ descriptor: Int32) {
+    _ = libc_close(descriptor)
+  }
+
+  /// The names in a directory, without `.` and `..`.
+  package static func contentsOfDirectory(_ path: String) throws(SystemError) -> [String] {
+    try inject(.open, path)
+    guard let stream = opendir(path) else { throw SystemError(.open, Platform.errno, path: path) }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  private static func inject(_ operation: SystemError.Operation, _ path: String, bytes: Int = 0)
+    throws(SystemError)
+  {
+    guard let faults else { return }
+    if let error = faults.error(for: operation, path: path, bytes: bytes) {
+      throw SystemError(operation, error, path: path)
+    }
+  }
+}
+
+// The libc functions under names that do not collide with the wrappers above.
+private func libc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func libc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(fd, buffer, count)
+}
+private func libc_pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: off_t) -> Int
+{
+  pread(fd, buffer, count, offset)
+}
+private func libc_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(fd, buffer, count)
+}
+private func libc_rename(_ a: String, _ b: String) -> Int32 { rename(a, b) }
+private func libc_link(_ a: String, _ b: String) -> Int32 { link(a, b) }
+private func libc_unlink(_ path: String) -> Int32 { unlink(path) }
+private func libc_mkdir(_ path: String, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
+private func libc_fstat(_ fd: Int32, _ info: UnsafeMutablePointer<stat>) -> Int32 { fstat(fd, info) }
+private func libc_lstat(_ path: String, _ info: UnsafeMutablePointer<stat>) -> Int32 { lstat(path, info) }
+private func libc_close(_ fd: Int32) -> Int32 { close(fd) }

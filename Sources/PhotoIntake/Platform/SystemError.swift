@@ -1,0 +1,26 @@
+/// A failed system call: which operation, the `errno` it returned, and the path it was about.
+///
+/// The path is kept for logs and `--verbose` output; ``description`` leaves it out, as user paths may be
+/// personal data.
+package struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
+  package enum Operation: String, Sendable, Hashable {
+    case open, read, write, fsync, rename, link, unlink, mkdir, stat
+  }
+
+  package var operation: Operation
+  package var code: Int32
+  package var path: String?
+
+  package init(_ operation: Operation, _ code: Int32, path: String? = nil) {
+    self.operation = operation
+    self.code = code
+    self.path = path
+  }
+
+  package var description: String {
+    "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
+  }
+
+  /// Whether the failure means the storage is full (ENOSPC, or EDQUOT for a user quota).
+  package var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+}
