@@ -54,7 +54,7 @@ let package = Package(
       name: "PhotoIntakeTestingTests",
       dependencies: ["PhotoIntakeTesting", "PhotoIntake", "PhotoMetadata"]),
     .testTarget(name: "PhotoIntakeAuditTests", dependencies: ["PhotoIntakeAudit"]),
-    .testTarget(name: "IntakeCLITests", dependencies: ["IntakeCLI", "PhotoIntake"]),
+    .testTarget(name: "IntakeCLITests", dependencies: ["IntakeCLI", "PhotoIntake", "PhotoIntakeTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

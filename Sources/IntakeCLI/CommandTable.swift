@@ -4,6 +4,11 @@
 enum CommandTable {
   static let all: [CommandSpec] = [
     importCommand,
+    listCommand,
+    showCommand,
+    exportCommand,
+    removeCommand,
+    verifyCommand,
     versionCommand,
   ]
 

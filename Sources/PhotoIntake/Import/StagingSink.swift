@@ -169,12 +169,16 @@ public final class StagingSink: @unchecked Sendable {
   func finish() throws(Importer.Error) -> StagedFile {
     if cancelled.current { throw .cancelled }
     guard byteCount > 0, descriptor >= 0 else { throw .emptyFile }
+    CrashPoint.afterStagingWrite.reach()
+    // Objects are read-only: apps get their path to read, and a stray write must fail loudly.
+    _ = fchmod(descriptor, 0o444)
     do {
       try Syscalls.fsync(descriptor, path: path)
     } catch {
       // Never retried: see Syscalls.fsync.
       throw Importer.Error(libraryFailure: error)
     }
+    CrashPoint.afterStagingFsync.reach()
     Syscalls.close(descriptor)
     descriptor = -1
     return StagedFile(path: path, digest: hasher.finalize(), size: byteCount, prefix: prefix)

@@ -80,6 +80,7 @@ extension Library {
 
     do {
       try Syscalls.rename(staged.path, destination)
+      CrashPoint.afterRename.reach()
       try Syscalls.fsyncDirectory(folder)
     } catch {
       try? Syscalls.unlink(staged.path)
@@ -111,6 +112,7 @@ extension Library {
       try? Syscalls.unlink(destination)
       throw Self.importError(error)
     }
+    CrashPoint.afterCommit.reach()
     publish(LibraryChange(inserted: [asset.id]))
     return .imported(asset)
   }

@@ -1,0 +1,206 @@
+import Foundation
+import PhotoIntake
+
+let listCommand = CommandSpec(
+  name: "list", abstract: "List the assets in the library.",
+  discussion: """
+    Text output has one asset per line: id, type, size, batch:position, name. With --json, one JSON object per
+    line (JSON Lines) with id, sha256, size, type, name, batch, position, importedAt and damage.
+    """,
+  options: [
+    .library, .json,
+    .value("--order", "ORDER", "batch (import batches in the user's order; the default) or date."),
+    .value("--limit", "N", "List at most N assets."),
+  ],
+  run: { parsed, context in
+    guard let order = Library.ListOrder(rawValue: parsed.value("--order") ?? "batch") else {
+      context.stderr.line("intake list: --order must be 'batch' or 'date'.")
+      return 2
+    }
+    var remaining = Int.max
+    if let text = parsed.value("--limit") {
+      guard let limit = Int(text), limit > 0 else {
+        context.stderr.line("intake list: --limit needs a positive number.")
+        return 2
+      }
+      remaining = limit
+    }
+    guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
+    do {
+      var cursor: Library.ListCursor?
+      repeat {
+        let page = try await library.list(order: order, limit: min(remaining, 500), after: cursor)
+        for asset in page.assets {
+          context.stdout.line(
+            parsed.flag("--json") ? JSON.object(AssetFields.json(asset)) : AssetFields.line(asset))
+        }
+        remaining -= page.assets.count
+        cursor = page.next
+      } while cursor != nil && remaining > 0
+    } catch {
+      context.stderr.line("intake list: \(error)")
+      await library.close()
+      return 3
+    }
+    await library.close()
+    return 0
+  })
+
+let showCommand = CommandSpec(
+  name: "show", abstract: "Show one asset.",
+  options: [.library, .json],
+  arguments: [ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256.")],
+  run: { parsed, context in
+    await withAsset(parsed, context, command: "show") { library, asset in
+      if parsed.flag("--json") {
+        var fields = AssetFields.json(asset)
+        fields.append(("path", .string(library.objectPath(for: asset))))
+        context.stdout.line(JSON.object(fields))
+      } else {
+        for (key, value) in AssetFields.pairs(asset) + [("path", library.objectPath(for: asset))] {
+          context.stdout.line(key.padding(toLength: 11, withPad: " ", startingAt: 0) + value)
+        }
+      }
+      return 0
+    }
+  })
+
+let exportCommand = CommandSpec(
+  name: "export", abstract: "Copy an asset's bytes out of the library.",
+  discussion: """
+    DEST is a file path or an existing folder (the asset's name is used inside it). Nothing is overwritten:
+    an existing DEST is an error. The copy is fsynced before it appears under its name.
+    """,
+  options: [.library],
+  arguments: [
+    ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256."),
+    ArgumentSpec(name: "DEST", arity: .one, help: "A file path or an existing folder."),
+  ],
+  run: { parsed, context in
+    await withAsset(parsed, context, command: "export") { library, asset in
+      do {
+        let written = try await library.export(asset.id, to: context.absolute(parsed.positionals[1]))
+        context.stdout.line(written)
+        return 0
+      } catch {
+        context.stderr.line("intake export: \(error)")
+        return 1
+      }
+    }
+  })
+
+let removeCommand = CommandSpec(
+  name: "remove", abstract: "Remove an asset from the library (its bytes and renditions too).",
+  options: [.library],
+  arguments: [ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256.")],
+  run: { parsed, context in
+    await withAsset(parsed, context, command: "remove") { library, asset in
+      do {
+        try await library.remove(asset.id)
+        context.stdout.line("removed \(asset.id)")
+        return 0
+      } catch {
+        context.stderr.line("intake remove: \(error)")
+        return 1
+      }
+    }
+  })
+
+let verifyCommand = CommandSpec(
+  name: "verify", abstract: "Re-hash every asset and report damage (exit 1 if any).",
+  options: [.library, .json],
+  run: { parsed, context in
+    guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
+    let report: VerificationReport
+    do {
+      report = try await library.verify()
+    } catch {
+      context.stderr.line("intake verify: \(error)")
+      await library.close()
+      return 3
+    }
+    await library.close()
+    if parsed.flag("--json") {
+      context.stdout.line(
+        JSON.object([
+          ("checked", .int(report.checked)),
+          (
+            "damaged",
+            .array(
+              report.damaged.map {
+                .object([("id", .string($0.id.rawValue)), ("damage", .string($0.damage.rawValue))])
+              })
+          ),
+        ]))
+    } else {
+      for damaged in report.damaged {
+        context.stdout.line("damaged \(damaged.id): \(damaged.damage.sentence)")
+      }
+      context.stdout.line("verified \(report.checked), damaged \(report.damaged.count)")
+    }
+    return report.isClean ? 0 : 1
+  })
+
+/// Opens the library, resolves the ID argument, and runs `body`; reports "not found" as exit 1.
+private func withAsset(
+  _ parsed: ParsedCommand, _ context: CommandContext, command: String,
+  _ body: (Library, Asset) async -> Int32
+) async -> Int32 {
+  guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
+  defer { Task { await library.close() } }
+  let key = parsed.positionals[0]
+  do {
+    guard let asset = try await library.resolve(key) else {
+      context.stderr.line(
+        "intake \(command): no asset matches '\(key)' (or the prefix is ambiguous). Run 'intake list'.")
+      await library.close()
+      return 1
+    }
+    let status = await body(library, asset)
+    await library.close()
+    return status
+  } catch {
+    context.stderr.line("intake \(command): \(error)")
+    await library.close()
+    return 3
+  }
+}
+
+extension Asset.Damage {
+  var sentence: String {
+    switch self {
+    case .missing: "its bytes are missing from the library folder"
+    case .hashMismatch: "its bytes no longer match their SHA-256"
+    }
+  }
+}
+
+/// How assets are printed.
+enum AssetFields {
+  static func json(_ asset: Asset) -> [(String, JSON)] {
+    [
+      ("id", .string(asset.id.rawValue)), ("sha256", .string(asset.sha256.hex)), ("size", .int(Int(asset.size))),
+      ("type", .string(asset.type.rawValue)), ("name", .optional(asset.name)),
+      ("batch", .string(asset.batch.rawValue)), ("position", .int(asset.position)),
+      ("importedAt", .string(ISO8601DateFormatter().string(from: asset.importedAt))),
+      ("damage", .optional(asset.damage?.rawValue)),
+    ]
+  }
+
+  static func pairs(_ asset: Asset) -> [(String, String)] {
+    [
+      ("id", asset.id.rawValue), ("sha256", asset.sha256.hex), ("size", "\(asset.size) bytes"),
+      ("type", asset.type.rawValue), ("name", asset.name ?? "-"), ("batch", asset.batch.rawValue),
+      ("position", String(asset.position)),
+      ("imported", ISO8601DateFormatter().string(from: asset.importedAt)),
+    ] + (asset.damage.map { [("damage", $0.sentence)] } ?? [])
+  }
+
+  static func line(_ asset: Asset) -> String {
+    [
+      asset.id.rawValue, asset.type.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0),
+      String(asset.size), "\(asset.batch.rawValue.prefix(8)):\(asset.position)", asset.name ?? "-",
+      asset.damage.map { "DAMAGED (\($0.rawValue))" } ?? "",
+    ].joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+  }
+}

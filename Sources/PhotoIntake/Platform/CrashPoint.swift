@@ -1,0 +1,37 @@
+import Foundation
+
+/// Named places in the commit sequence where a test can make the process die as if the power were cut.
+///
+/// Set `PHOTOINTAKE_CRASH_AT=<point>[:<n>]` in a child process's environment: the n-th time (default the first)
+/// the process reaches that point, it sends itself SIGKILL. Unset, each check is one load of a constant.
+/// The crash test in the suite uses it to hit every window of the commit order deterministically, besides
+/// killing at random moments.
+package enum CrashPoint: String, CaseIterable, Sendable {
+  /// Bytes are in `staging/<uuid>.part` but not yet fsynced.
+  case afterStagingWrite = "after-staging-write"
+  /// The staged file is fsynced, not yet renamed.
+  case afterStagingFsync = "after-staging-fsync"
+  /// The object has its final name; its folder is not yet fsynced and it has no row.
+  case afterRename = "after-rename"
+  /// The row is committed; the import is not yet acknowledged.
+  case afterCommit = "after-commit"
+
+  private static let armed: (point: CrashPoint, count: Int)? = {
+    guard let spec = ProcessInfo.processInfo.environment["PHOTOINTAKE_CRASH_AT"] else { return nil }
+    let parts = spec.split(separator: ":")
+    guard let first = parts.first, let point = CrashPoint(rawValue: String(first)) else { return nil }
+    return (point, parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
+  }()
+
+  private static let reached = Protected(0)
+
+  /// Dies here if this point is armed and this is the chosen time.
+  package func reach() {
+    guard let armed = Self.armed, armed.point == self else { return }
+    let count = Self.reached.withLock { value -> Int in
+      value += 1
+      return value
+    }
+    if count == armed.count { kill(getpid(), SIGKILL) }
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A fresh folder per test, deleted when the value goes away.
+///
+/// ```swift
+/// let folder = TemporaryDirectory()
+/// let library = try await Library.open(at: folder.at("library"))
+/// ```
+public final class TemporaryDirectory: Sendable {
+  /// The folder's absolute path.
+  public let path: String
+
+  /// Creates the folder under the system temporary directory; `label` (default: the calling function) is
+  /// part of its name, to find it when a test leaves it behind.
+  public init(_ label: String = #function) {
+    let safe = label.filter { $0.isLetter || $0.isNumber }.prefix(40)
+    let template = NSTemporaryDirectory() + "photointake-\(safe)-XXXXXX"
+    var bytes = Array(template.utf8CString)
+    let made = bytes.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    precondition(made != nil, "mkdtemp failed: \(errno)")
+    path = String(cString: bytes.withUnsafeBufferPointer { $0.baseAddress! })
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+
+  /// A path inside the folder.
+  public func at(_ relative: String) -> String { path + "/" + relative }
+
+  /// Writes `bytes` to `relative`, creating folders.
+  @discardableResult
+  public func write(_ relative: String, _ bytes: [UInt8]) throws -> String {
+    let target = at(relative)
+    try FileManager.default.createDirectory(
+      atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(bytes).write(to: URL(fileURLWithPath: target))
+    return target
+  }
+
+  /// Names of the files (not folders) under `relative`, recursively, sorted.
+  public func files(under relative: String) -> [String] {
+    let root = at(relative)
+    guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+    var result: [String] = []
+    while let name = enumerator.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue {
+        result.append(name)
+      }
+    }
+    return result.sorted()
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import PhotoIntake
+import PhotoIntakeTesting
+
+@Suite struct LibraryTests {
+  let folder = TemporaryDirectory()
+  var root: String { folder.at("library") }
+
+  func importSeeds(_ seeds: [UInt64], into library: Library) async -> ImportSummary {
+    await Importer(library: library).importItems(
+      seeds.map { BytesSource(bytes: Fixture.jpeg(seed: $0), suggestedName: "p\($0).jpg") })
+  }
+
+  @Test func recoversFromPartFilesOrphansAndMissingObjects() async throws {
+    var library: Library? = try await Library.open(at: root)
+    let summary = await importSeeds([1, 2, 3], into: library!)
+    let assets = summary.items.compactMap(\.result.asset)
+    await library!.close()
+    library = nil
+    // What a crash and a careless user leave behind:
+    try folder.write("library/staging/0000.part", [1, 2, 3])  // an interrupted copy
+    let orphan = SHA256Digest.of([9, 9])
+    try folder.write("library/objects/\(orphan.hex.prefix(2))/\(orphan.hex)", [9, 9])  // renamed, never committed
+    let lost = assets[1]
+    try FileManager.default.removeItem(atPath: root + "/objects/\(lost.sha256.hex.prefix(2))/\(lost.sha256.hex)")
+
+    let reopened = try await Library.open(at: root)
+    #expect(reopened.recovery.removedStagingFiles == 1)
+    #expect(reopened.recovery.removedOrphanObjects == 1)
+    #expect(reopened.recovery.missingObjects == [lost.id])
+    #expect(folder.files(under: "library/staging").isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: reopened.objectPath(for: orphan)))
+    // The damaged asset is kept and marked, never dropped.
+    #expect(try await reopened.count() == 3)
+    #expect(try await reopened.asset(lost.id)?.damage == .missing)
+    let report = try await reopened.verify()
+    #expect(report.damaged.map(\.id) == [lost.id])
+
+    // Importing the same bytes again repairs it.
+    let repair = await importSeeds([2], into: reopened)
+    #expect(repair.duplicateCount == 1)
+    #expect(try await reopened.asset(lost.id)?.damage == nil)
+    #expect(try await reopened.verify().isClean)
+  }
+
+  @Test func verifyFindsAlteredBytesAndClearsTheMarkWhenRestored() async throws {
+    let library = try await Library.open(at: root)
+    let asset = try #require(await importSeeds([5], into: library).items[0].result.asset)
+    let path = library.objectPath(for: asset)
+    let original = try Data(contentsOf: URL(fileURLWithPath: path))
+    chmod(path, 0o644)
+    var altered = original
+    altered[100] ^= 0xFF
+    try altered.write(to: URL(fileURLWithPath: path))
+    let damaged = try await library.verify()
+    #expect(damaged.damaged.map(\.damage) == [.hashMismatch])
+    #expect(try await library.asset(asset.id)?.damage == .hashMismatch)
+    try original.write(to: URL(fileURLWithPath: path))
+    #expect(try await library.verify().isClean)
+    #expect(try await library.asset(asset.id)?.damage == nil)
+  }
+
+  @Test(arguments: Library.ListOrder.allCases, [1, 3, 7, 100])
+  func pagesCoverEveryAssetOnce(order: Library.ListOrder, pageSize: Int) async throws {
+    let library = try await Library.open(at: root)
+    _ = await importSeeds(Array(0..<10), into: library)
+    _ = await importSeeds([3, 20, 21], into: library)  // a second batch with one duplicate
+    var seen: [Asset] = []
+    var cursor: Library.ListCursor?
+    repeat {
+      let page = try await library.list(order: order, limit: pageSize, after: cursor)
+      #expect(page.assets.count <= pageSize)
+      seen += page.assets
+      cursor = page.next
+    } while cursor != nil
+    switch order {
+    case .batch:
+      #expect(seen.count == 13)  // the duplicate is listed in both batches
+      #expect(seen.map(\.name) == (0..<10).map { "p\($0).jpg" } + ["p3.jpg", "p20.jpg", "p21.jpg"])
+    case .date:
+      #expect(seen.count == 12)
+      #expect(Set(seen.map(\.id)).count == 12)
+      #expect(seen.map(\.importedAt) == seen.map(\.importedAt).sorted())
+    }
+  }
+
+  @Test func removeDeletesTheRowAndTheBytes() async throws {
+    let library = try await Library.open(at: root)
+    let summary = await importSeeds([1, 2], into: library)
+    let removed = try #require(summary.items[0].result.asset)
+    let changes = await library.changes()
+    try await library.remove(removed.id)
+    #expect(try await library.asset(removed.id) == nil)
+    #expect(!FileManager.default.fileExists(atPath: library.objectPath(for: removed)))
+    #expect(try await library.count() == 1)
+    var iterator = changes.makeAsyncIterator()
+    #expect(await iterator.next() == LibraryChange(removed: [removed.id]))
+    await #expect(throws: Library.Error.notFound(removed.id)) { try await library.remove(removed.id) }
+  }
+
+  @Test func changesAnnounceImports() async throws {
+    let library = try await Library.open(at: root)
+    let changes = await library.changes()
+    let summary = await importSeeds([1], into: library)
+    var iterator = changes.makeAsyncIterator()
+    #expect(await iterator.next() == LibraryChange(inserted: [try #require(summary.items[0].result.asset?.id)]))
+  }
+
+  @Test func anotherOpenerIsToldTheLibraryIsBusy() async throws {
+    let library = try await Library.open(at: root)
+    await #expect(throws: Library.Error.busy) { _ = try await Library.open(at: root) }
+    await library.close()
+    _ = try await Library.open(at: root)
+  }
+
+  @Test func aNewerSchemaIsRefusedNotDamaged() async throws {
+    try await Library.open(at: root).close()
+    try Database(path: root + "/manifest.sqlite").execute("PRAGMA user_version=999")
+    await #expect {
+      _ = try await Library.open(at: root)
+    } throws: { error in
+      "\(error)".contains("newer than this PhotoIntake knows")
+    }
+  }
+
+  @Test func exportNeverOverwrites() async throws {
+    let library = try await Library.open(at: root)
+    let asset = try #require(await importSeeds([4], into: library).items[0].result.asset)
+    try FileManager.default.createDirectory(atPath: folder.at("out"), withIntermediateDirectories: true)
+    let written = try await library.export(asset.id, to: folder.at("out"))
+    #expect(written == folder.at("out/p4.jpg"))
+    #expect(Array(try Data(contentsOf: URL(fileURLWithPath: written))) == Fixture.jpeg(seed: 4))
+    await #expect(throws: Library.Error.destinationExists(written)) {
+      try await library.export(asset.id, to: written)
+    }
+    #expect(folder.files(under: "out") == ["p4.jpg"])
+  }
+
+  @Test func resolvesUniquePrefixes() async throws {
+    let library = try await Library.open(at: root)
+    let asset = try #require(await importSeeds([4], into: library).items[0].result.asset)
+    #expect(try await library.resolve(String(asset.id.rawValue.prefix(8)))?.id == asset.id)
+    #expect(try await library.resolve(String(asset.sha256.hex.prefix(10)))?.id == asset.id)
+    #expect(try await library.resolve("zzzz") == nil)
+  }
+}
