@@ -20,7 +20,9 @@ import Testing
   }
 
   /// Runs `intake` as a child; kills it with SIGKILL after `killAfter` unless it ends first.
-  func run(_ arguments: [String], killAfter: Duration? = nil, environment: [String: String] = [:]) throws -> Child {
+  func run(_ arguments: [String], killAfter: Duration? = nil, environment: [String: String] = [:]) throws
+    -> Child
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: intakeExecutable())
     process.arguments = arguments
@@ -57,7 +59,8 @@ import Testing
       try folder.write("\(folderName)/\(index).jpg", bytes)
     }
     if run > 0 {
-      try FileManager.default.copyItem(atPath: folder.at("src/0/0.jpg"), toPath: folder.at("\(folderName)/dup.jpg"))
+      try FileManager.default.copyItem(
+        atPath: folder.at("src/0/0.jpg"), toPath: folder.at("\(folderName)/dup.jpg"))
     }
     return folder.at(folderName)
   }
@@ -95,7 +98,8 @@ import Testing
         ["import", "--library", library, "--json", "--jobs", "2", sources], killAfter: delay)
       if child.signalled { killed += 1 }
       acknowledged.formUnion(try Self.acknowledgedHashes(child.stdout))
-      try checkInvariants(acknowledged: acknowledged, context: "run \(run), kill after \(delay) (seed \(seed))")
+      try checkInvariants(
+        acknowledged: acknowledged, context: "run \(run), kill after \(delay) (seed \(seed))")
     }
     // The kills must actually have interrupted imports for the test to mean anything.
     #expect(killed >= runs / 2, "only \(killed) of \(runs) runs were killed (seed \(seed))")
@@ -111,11 +115,13 @@ import Testing
       environment: ["PHOTOINTAKE_CRASH_AT": "\(point):\(occurrence)"])
     #expect(child.signalled, "the child did not reach \(point) #\(occurrence)")
     let acknowledged = Set(try Self.acknowledgedHashes(child.stdout))
-    #expect(acknowledged.count == occurrence - 1, "with --jobs 1 the items before the crash were acknowledged")
+    #expect(
+      acknowledged.count == occurrence - 1, "with --jobs 1 the items before the crash were acknowledged")
     try checkInvariants(acknowledged: acknowledged, context: "\(point):\(occurrence)")
     // The library works normally afterwards: a re-import completes what was lost.
     let again = try run(["import", "--library", library, "--json", first])
     #expect(again.status == 0)
-    try checkInvariants(acknowledged: acknowledged.union(try Self.acknowledgedHashes(again.stdout)), context: "re-import")
+    try checkInvariants(
+      acknowledged: acknowledged.union(try Self.acknowledgedHashes(again.stdout)), context: "re-import")
   }
 }

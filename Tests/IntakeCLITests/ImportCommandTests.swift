@@ -47,9 +47,10 @@ import Testing
     let result = await runIntake(["import", "--library", "lib", "--json", "photos"], in: folder.path)
     #expect(result.status == 1)
     let objects = try jsonLines(result.stdout)
-    #expect(objects.map { $0["path"] as? String } == [
-      "photos/a.jpg", "photos/b.jpg", "photos/copy-of-a.jpg", "photos/notes.jpg",
-    ])
+    #expect(
+      objects.map { $0["path"] as? String } == [
+        "photos/a.jpg", "photos/b.jpg", "photos/copy-of-a.jpg", "photos/notes.jpg",
+      ])
     #expect(objects.map { $0["status"] as? String } == ["imported", "imported", "duplicate", "failed"])
     #expect(objects[0]["id"] as? String == objects[2]["id"] as? String)
     #expect((objects[0]["sha256"] as? String)?.count == 64)
@@ -58,7 +59,8 @@ import Testing
   }
 
   @Test func everythingImportedExitsZero() async throws {
-    let result = await runIntake(["import", "--library", "lib", "photos/a.jpg", "photos/b.jpg"], in: folder.path)
+    let result = await runIntake(
+      ["import", "--library", "lib", "photos/a.jpg", "photos/b.jpg"], in: folder.path)
     #expect(result.status == 0)
     #expect(result.stdout == "imported 2, duplicates 0, failed 0\n")
     #expect(result.stderr.isEmpty)
@@ -67,7 +69,8 @@ import Testing
   @Test func theDefaultLibraryIsUnderTheDataHome() async throws {
     let result = await runIntake(["import", "photos/a.jpg"], in: folder.path)
     #expect(result.status == 0)
-    #expect(FileManager.default.fileExists(atPath: folder.at("home/.local/share/photointake/manifest.sqlite")))
+    #expect(
+      FileManager.default.fileExists(atPath: folder.at("home/.local/share/photointake/manifest.sqlite")))
   }
 
   @Test func listShowExportRemoveVerify() async throws {
@@ -170,9 +173,11 @@ import Testing
   }
 
   @Test func theProgressBarIsDrawnOnATerminalOnly() async {
-    let quiet = await runIntake(["import", "--library", "lib", "photos/a.jpg"], in: folder.path, terminal: false)
+    let quiet = await runIntake(
+      ["import", "--library", "lib", "photos/a.jpg"], in: folder.path, terminal: false)
     #expect(!quiet.stderr.contains("\r"))
-    let tty = await runIntake(["import", "--library", "lib2", "photos/a.jpg"], in: folder.path, terminal: true)
+    let tty = await runIntake(
+      ["import", "--library", "lib2", "photos/a.jpg"], in: folder.path, terminal: true)
     #expect(tty.stderr.contains("[##############################] 1/1 100%"))
   }
 }

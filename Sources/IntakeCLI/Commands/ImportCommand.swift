@@ -93,7 +93,8 @@ struct ImportRun {
 
   /// Paths as the user gave them: relative to the current folder when under it.
   private func display(_ path: String) -> String {
-    let prefix = context.currentDirectory.hasSuffix("/") ? context.currentDirectory : context.currentDirectory + "/"
+    let prefix =
+      context.currentDirectory.hasSuffix("/") ? context.currentDirectory : context.currentDirectory + "/"
     return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
   }
 
@@ -103,14 +104,18 @@ struct ImportRun {
     case .imported(let asset), .duplicate(let asset):
       let status = if case .imported = report.result { "imported" } else { "duplicate" }
       fields += [
-        ("status", .string(status)), ("id", .string(asset.id.rawValue)), ("sha256", .string(asset.sha256.hex)),
+        ("status", .string(status)), ("id", .string(asset.id.rawValue)),
+        ("sha256", .string(asset.sha256.hex)),
         ("type", .string(asset.type.rawValue)), ("size", .int(Int(asset.size))),
       ]
       if let mismatch = report.typeHintMismatch {
-        fields.append(("warning", .string("named .\(mismatch.hint) but the content is \(mismatch.detected.rawValue)")))
+        fields.append(
+          ("warning", .string("named .\(mismatch.hint) but the content is \(mismatch.detected.rawValue)")))
       }
     case .failed(let error):
-      fields += [("status", .string("failed")), ("error", .string(error.description)), ("code", .string(error.code))]
+      fields += [
+        ("status", .string("failed")), ("error", .string(error.description)), ("code", .string(error.code)),
+      ]
     }
     return fields
   }

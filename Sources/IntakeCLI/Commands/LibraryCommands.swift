@@ -49,7 +49,9 @@ let listCommand = CommandSpec(
 let showCommand = CommandSpec(
   name: "show", abstract: "Show one asset.",
   options: [.library, .json],
-  arguments: [ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256.")],
+  arguments: [
+    ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256.")
+  ],
   run: { parsed, context in
     await withAsset(parsed, context, command: "show") { library, asset in
       if parsed.flag("--json") {
@@ -92,7 +94,9 @@ let exportCommand = CommandSpec(
 let removeCommand = CommandSpec(
   name: "remove", abstract: "Remove an asset from the library (its bytes and renditions too).",
   options: [.library],
-  arguments: [ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256.")],
+  arguments: [
+    ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256.")
+  ],
   run: { parsed, context in
     await withAsset(parsed, context, command: "remove") { library, asset in
       do {
@@ -179,7 +183,8 @@ extension Asset.Damage {
 enum AssetFields {
   static func json(_ asset: Asset) -> [(String, JSON)] {
     [
-      ("id", .string(asset.id.rawValue)), ("sha256", .string(asset.sha256.hex)), ("size", .int(Int(asset.size))),
+      ("id", .string(asset.id.rawValue)), ("sha256", .string(asset.sha256.hex)),
+      ("size", .int(Int(asset.size))),
       ("type", .string(asset.type.rawValue)), ("name", .optional(asset.name)),
       ("batch", .string(asset.batch.rawValue)), ("position", .int(asset.position)),
       ("importedAt", .string(ISO8601DateFormatter().string(from: asset.importedAt))),

@@ -18,7 +18,8 @@ enum LibraryLocation {
       try makeParents(of: path)
       let library = try await Library.open(at: path)
       let recovery = library.recovery
-      if recovery.removedStagingFiles + recovery.removedOrphanObjects > 0 || !recovery.missingObjects.isEmpty {
+      if recovery.removedStagingFiles + recovery.removedOrphanObjects > 0 || !recovery.missingObjects.isEmpty
+      {
         context.stderr.line(
           "intake: recovered the library: removed \(recovery.removedStagingFiles) interrupted staging file(s) "
             + "and \(recovery.removedOrphanObjects) unreferenced object(s); "

@@ -9,7 +9,8 @@ package enum Syscalls {
   /// A task-local rather than a global, so tests running in parallel each see only their own faults.
   @TaskLocal package static var faults: FaultInjector?
 
-  package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> Int32 {
+  package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> Int32
+  {
     try inject(.open, path)
     while true {
       let descriptor = libc_open(path, flags | O_CLOEXEC, mode)

@@ -45,7 +45,9 @@ public final class TemporaryDirectory: Sendable {
     var result: [String] = []
     while let name = enumerator.nextObject() as? String {
       var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue {
+      if FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      {
         result.append(name)
       }
     }

@@ -9,7 +9,9 @@ struct CLIResult: Sendable {
   var stdout: String
   var stderr: String
 
-  var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+  var stdoutLines: [String] {
+    stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+  }
 }
 
 /// Runs `intake` in-process with captured output, in `directory`, with a controlled environment.

@@ -1,8 +1,8 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 @testable import PhotoIntake
-import PhotoIntakeTesting
 
 @Suite struct CancellationTests {
   let folder = TemporaryDirectory()

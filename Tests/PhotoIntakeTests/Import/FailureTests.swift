@@ -1,14 +1,16 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 @testable import PhotoIntake
-import PhotoIntakeTesting
 
 /// Every typed error of the import, produced by real files and by injected system-call failures.
 @Suite struct FailureTests {
   let folder = TemporaryDirectory()
 
-  func importFiles(_ paths: [String], faults: FaultInjector? = nil, configuration: Library.Configuration = .init())
+  func importFiles(
+    _ paths: [String], faults: FaultInjector? = nil, configuration: Library.Configuration = .init()
+  )
     async throws -> (ImportSummary, Library)
   {
     let library = try await Library.open(at: folder.at("library"), configuration: configuration)
@@ -26,7 +28,8 @@ import PhotoIntakeTesting
 
   @Test func diskFullWhileWritingStaging() async throws {
     let good = try folder.write("in/a.jpg", Fixture.jpeg(seed: 1, size: 3_000_000))
-    let faults = FaultInjector([.init(.write, pathContains: "/staging/", code: ENOSPC, afterBytes: 2_000_000)])
+    let faults = FaultInjector([.init(.write, pathContains: "/staging/", code: ENOSPC, afterBytes: 2_000_000)]
+    )
     let (summary, library) = try await importFiles([good], faults: faults)
     #expect(summary.items[0].result.error == .diskFull)
     #expect(try await library.count() == 0)
@@ -37,7 +40,9 @@ import PhotoIntakeTesting
     // SQLite's own writes cannot be intercepted; a page cap makes SQLite report SQLITE_FULL for real.
     var configuration = Library.Configuration()
     configuration.maximumManifestPages = 12
-    let paths = try (0..<400).map { try folder.write("in/\($0).jpg", Fixture.jpeg(seed: UInt64($0), size: 64)) }
+    let paths = try (0..<400).map {
+      try folder.write("in/\($0).jpg", Fixture.jpeg(seed: UInt64($0), size: 64))
+    }
     let (summary, library) = try await importFiles([folder.at("in")], configuration: configuration)
     let errors = summary.items.compactMap(\.result.error)
     #expect(paths.count == 400)
@@ -71,7 +76,11 @@ import PhotoIntakeTesting
     let file = try folder.write("in/a.jpg", Fixture.jpeg(seed: 4, size: 3_000_000))
     let appended = Protected(false)
     let faults = FaultInjector([]) { path, _ in
-      guard path == file, !appended.withLock({ let was = $0; $0 = true; return was }) else { return }
+      guard path == file,
+        !appended.withLock({
+          let was = $0; $0 = true; return was
+        })
+      else { return }
       let handle = FileHandle(forWritingAtPath: file)!
       handle.seekToEndOfFile()
       handle.write(Data([1, 2, 3]))
@@ -86,7 +95,11 @@ import PhotoIntakeTesting
     let file = try folder.write("in/a.jpg", Fixture.jpeg(seed: 5, size: 3_000_000))
     let done = Protected(false)
     let faults = FaultInjector([]) { path, _ in
-      guard path == file, !done.withLock({ let was = $0; $0 = true; return was }) else { return }
+      guard path == file,
+        !done.withLock({
+          let was = $0; $0 = true; return was
+        })
+      else { return }
       usleep(20_000)  // let the clock tick so the modification time differs
       let handle = FileHandle(forWritingAtPath: file)!
       handle.seek(toFileOffset: 2_500_000)

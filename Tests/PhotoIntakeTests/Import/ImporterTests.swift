@@ -1,8 +1,8 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 @testable import PhotoIntake
-import PhotoIntakeTesting
 
 @Suite struct ImporterTests {
   let folder = TemporaryDirectory()
@@ -43,7 +43,10 @@ import PhotoIntakeTesting
     #expect(first.items[1].result.asset?.id == id)
     #expect(second.items[0].result.asset?.id == id)
     #expect(try await library.count() == 1)
-    #expect(folder.files(under: "library/objects") == ["\(SHA256Digest.of(bytes).hex.prefix(2))/\(SHA256Digest.of(bytes).hex)"])
+    #expect(
+      folder.files(under: "library/objects") == [
+        "\(SHA256Digest.of(bytes).hex.prefix(2))/\(SHA256Digest.of(bytes).hex)"
+      ])
     let listed = try await library.all(order: .batch)
     #expect(listed.count == 3)
     #expect(Set(listed.map(\.batch)) == [try #require(first.batch), try #require(second.batch)])
@@ -61,16 +64,17 @@ import PhotoIntakeTesting
     #expect(Array(stored) == bytes)
   }
 
-  @Test(arguments: [
-    ("../../../etc/evil.jpg", "evil.jpg"),
-    ("..", nil),
-    ("/absolute/path/x.png", "x.png"),
-    ("C:\\Users\\me\\IMG_1.HEIC", "IMG_1.HEIC"),
-    (".hidden.jpg", "hidden.jpg"),
-    ("tab\there\u{0}.jpg", "tabhere.jpg"),
-    ("  spaced.jpg  ", "spaced.jpg"),
-    ("", nil),
-  ] as [(String, String?)])
+  @Test(
+    arguments: [
+      ("../../../etc/evil.jpg", "evil.jpg"),
+      ("..", nil),
+      ("/absolute/path/x.png", "x.png"),
+      ("C:\\Users\\me\\IMG_1.HEIC", "IMG_1.HEIC"),
+      (".hidden.jpg", "hidden.jpg"),
+      ("tab\there\u{0}.jpg", "tabhere.jpg"),
+      ("  spaced.jpg  ", "spaced.jpg"),
+      ("", nil),
+    ] as [(String, String?)])
   func namesAreSanitizedAndNeverUsedAsPaths(_ suggested: String, _ expected: String?) async throws {
     let library = try await openLibrary()
     let summary = await Importer(library: library).importItems([
@@ -109,9 +113,10 @@ import PhotoIntakeTesting
       BytesSource(bytes: Fixture.jpeg(seed: 2)),
     ]
     let summary = await Importer(library: library).importItems(sources)
-    #expect(summary.items.map(\.result.error) == [
-      nil, .unsupportedContent(hint: "jpg"), .networkRequired, .emptyFile, nil,
-    ])
+    #expect(
+      summary.items.map(\.result.error) == [
+        nil, .unsupportedContent(hint: "jpg"), .networkRequired, .emptyFile, nil,
+      ])
     #expect(try await library.count() == 2)
     #expect(folder.files(under: "library/staging").isEmpty)
   }

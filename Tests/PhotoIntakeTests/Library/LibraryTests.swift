@@ -1,8 +1,8 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 @testable import PhotoIntake
-import PhotoIntakeTesting
 
 @Suite struct LibraryTests {
   let folder = TemporaryDirectory()
@@ -22,9 +22,11 @@ import PhotoIntakeTesting
     // What a crash and a careless user leave behind:
     try folder.write("library/staging/0000.part", [1, 2, 3])  // an interrupted copy
     let orphan = SHA256Digest.of([9, 9])
-    try folder.write("library/objects/\(orphan.hex.prefix(2))/\(orphan.hex)", [9, 9])  // renamed, never committed
+    // An object renamed into place whose row was never committed:
+    try folder.write("library/objects/\(orphan.hex.prefix(2))/\(orphan.hex)", [9, 9])
     let lost = assets[1]
-    try FileManager.default.removeItem(atPath: root + "/objects/\(lost.sha256.hex.prefix(2))/\(lost.sha256.hex)")
+    try FileManager.default.removeItem(
+      atPath: root + "/objects/\(lost.sha256.hex.prefix(2))/\(lost.sha256.hex)")
 
     let reopened = try await Library.open(at: root)
     #expect(reopened.recovery.removedStagingFiles == 1)
@@ -105,7 +107,8 @@ import PhotoIntakeTesting
     let changes = await library.changes()
     let summary = await importSeeds([1], into: library)
     var iterator = changes.makeAsyncIterator()
-    #expect(await iterator.next() == LibraryChange(inserted: [try #require(summary.items[0].result.asset?.id)]))
+    #expect(
+      await iterator.next() == LibraryChange(inserted: [try #require(summary.items[0].result.asset?.id)]))
   }
 
   @Test func anotherOpenerIsToldTheLibraryIsBusy() async throws {
