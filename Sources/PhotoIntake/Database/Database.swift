@@ -8,7 +8,11 @@ final class Database {
   let handle: OpaquePointer
   let path: String
 
-  init(path: String) throws(DatabaseError) {
+  /// Opens (creating if needed) the database at `path`, in WAL mode with `synchronous=FULL`.
+  ///
+  /// A factory rather than a throwing initializer: typed throws from a class initializer crash the Swift 6.3
+  /// compiler's SIL generation when building for arm64 Apple targets.
+  static func open(path: String) throws(DatabaseError) -> Database {
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let code = sqlite3_open_v2(path, &handle, flags, nil)
@@ -17,14 +21,19 @@ final class Database {
       if let handle { sqlite3_close_v2(handle) }
       throw DatabaseError(code: code, message: message)
     }
-    self.handle = handle
-    self.path = path
+    let database = Database(handle: handle, path: path)
     sqlite3_extended_result_codes(handle, 1)
     // Wait rather than fail when another connection (a reader in another process) holds a lock briefly.
     sqlite3_busy_timeout(handle, 5_000)
-    try execute("PRAGMA journal_mode=WAL")
-    try execute("PRAGMA synchronous=FULL")
-    try execute("PRAGMA foreign_keys=ON")
+    try database.execute("PRAGMA journal_mode=WAL")
+    try database.execute("PRAGMA synchronous=FULL")
+    try database.execute("PRAGMA foreign_keys=ON")
+    return database
+  }
+
+  private init(handle: OpaquePointer, path: String) {
+    self.handle = handle
+    self.path = path
   }
 
   deinit {
@@ -43,7 +52,10 @@ final class Database {
   }
 
   func prepare(_ sql: String) throws(DatabaseError) -> Statement {
-    try Statement(database: self, sql: sql)
+    var statement: OpaquePointer?
+    let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+    guard code == SQLITE_OK, let statement else { throw lastError }
+    return Statement(handle: statement, database: self)
   }
 
   /// Runs `body` in an `IMMEDIATE` transaction, committing if it returns and rolling back if it throws.
@@ -76,10 +88,7 @@ final class Statement {
   let handle: OpaquePointer
   private let database: Database
 
-  init(database: Database, sql: String) throws(DatabaseError) {
-    var handle: OpaquePointer?
-    let code = sqlite3_prepare_v2(database.handle, sql, -1, &handle, nil)
-    guard code == SQLITE_OK, let handle else { throw database.lastError }
+  init(handle: OpaquePointer, database: Database) {
     self.handle = handle
     self.database = database
   }

@@ -71,7 +71,12 @@ public struct ImportSummary: Sendable {
   /// Whether the session was cancelled (some items then report ``Importer/Error/cancelled``).
   public var wasCancelled: Bool
 
-  public var importedCount: Int { items.count { if case .imported = $0.result { true } else { false } } }
-  public var duplicateCount: Int { items.count { if case .duplicate = $0.result { true } else { false } } }
-  public var failedCount: Int { items.count { $0.result.error != nil } }
+  // `filter(_:).count` rather than `count(where:)`, which the Swift 5.10 SDKs we type-check against lack.
+  public var importedCount: Int {
+    items.filter { if case .imported = $0.result { true } else { false } }.count
+  }
+  public var duplicateCount: Int {
+    items.filter { if case .duplicate = $0.result { true } else { false } }.count
+  }
+  public var failedCount: Int { items.filter { $0.result.error != nil }.count }
 }

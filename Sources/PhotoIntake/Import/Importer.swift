@@ -78,18 +78,25 @@ public struct Importer: Sendable {
 
   private static func deliver(_ source: any ItemSource, to sink: StagingSink) async throws(Importer.Error) {
     // Cancellation reaches a source blocked in a write through the sink's flag.
-    let result: Result<Void, Importer.Error> = await withTaskCancellationHandler {
-      do throws(Importer.Error) {
-        try await source.deliver(to: sink)
-        return .success(())
-      } catch {
-        return .failure(error)
-      }
+    let result = await withTaskCancellationHandler {
+      await deliverResult(source, to: sink)
     } onCancel: {
       sink.cancel()
     }
-    try result.get()
+    // A switch, not `result.get()`: `get()` only throws typed errors from Swift 6's standard library on.
+    if case .failure(let error) = result { throw error }
     if sink.isCancelled { throw .cancelled }
+  }
+
+  private static func deliverResult(_ source: any ItemSource, to sink: StagingSink) async
+    -> Result<Void, Importer.Error>
+  {
+    do throws(Importer.Error) {
+      try await source.deliver(to: sink)
+      return .success(())
+    } catch {
+      return .failure(error)
+    }
   }
 
   private static func hints(of source: any ItemSource) -> [String] {

@@ -51,36 +51,36 @@ public actor Library {
   public static func open(at root: String, configuration: Configuration = Configuration()) async throws(Error)
     -> Library
   {
-    try Library(root: root, configuration: configuration)
-  }
-
-  private init(root: String, configuration: Configuration) throws(Error) {
     let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
-    self.root = root
     do {
-      try Self.makeDirectories(root)
+      try makeDirectories(root)
     } catch {
       throw .cannotOpen(reason: error.description)
     }
-    lockDescriptor = try Self.lock(root)
+    let lockDescriptor = try lock(root)
     do {
-      database = try Database(path: root + "/manifest.sqlite")
+      let database = try Database.open(path: root + "/manifest.sqlite")
       try Schema.migrate(database)
       if let pages = configuration.maximumManifestPages {
         try database.execute("PRAGMA max_page_count=\(pages)")
       }
-      recovery = try Self.recover(
-        root: root, database: database, reconcile: configuration.reconcileOnOpen)
-    } catch let error as DatabaseError {
-      Syscalls.close(lockDescriptor)
-      throw .database(reason: error.description)
-    } catch let error as SystemError {
-      Syscalls.close(lockDescriptor)
-      throw .cannotOpen(reason: error.description)
+      let recovery = try recover(root: root, database: database, reconcile: configuration.reconcileOnOpen)
+      return Library(root: root, database: database, lockDescriptor: lockDescriptor, recovery: recovery)
     } catch {
       Syscalls.close(lockDescriptor)
-      throw .cannotOpen(reason: "\(error)")
+      switch error {
+      case let error as DatabaseError: throw .database(reason: error.description)
+      case let error as SystemError: throw .cannotOpen(reason: error.description)
+      default: throw .cannotOpen(reason: "\(error)")
+      }
     }
+  }
+
+  private init(root: String, database: Database, lockDescriptor: Int32, recovery: RecoveryReport) {
+    self.root = root
+    self.database = database
+    self.lockDescriptor = lockDescriptor
+    self.recovery = recovery
   }
 
   deinit {
@@ -114,7 +114,8 @@ public actor Library {
     let key = UUID()
     observers[key] = continuation
     continuation.onTermination = { [weak self] _ in
-      Task { await self?.removeObserver(key) }
+      guard let library = self else { return }
+      Task { await library.removeObserver(key) }
     }
     return stream
   }

@@ -7,7 +7,12 @@ package enum Syscalls {
   /// The failures to inject for the current task and its children; nil in production.
   ///
   /// A task-local rather than a global, so tests running in parallel each see only their own faults.
-  @TaskLocal package static var faults: FaultInjector?
+  ///
+  /// Declared as a `TaskLocal` value rather than with `@TaskLocal`, whose expansion differs between the Swift 6
+  /// standard library (a macro) and the Swift 5.10 SDKs (a property wrapper that strict concurrency rejects).
+  package static let injectedFaults = TaskLocal<FaultInjector?>(wrappedValue: nil)
+
+  static var faults: FaultInjector? { injectedFaults.get() }
 
   package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> Int32
   {

@@ -14,7 +14,7 @@ import Testing
     async throws -> (ImportSummary, Library)
   {
     let library = try await Library.open(at: folder.at("library"), configuration: configuration)
-    let summary = await Syscalls.$faults.withValue(faults) {
+    let summary = await Syscalls.injectedFaults.withValue(faults) {
       await Importer(library: library).importItems(FileItemSource.walk(paths))
     }
     return (summary, library)

@@ -120,7 +120,7 @@ import Testing
 
   @Test func aNewerSchemaIsRefusedNotDamaged() async throws {
     try await Library.open(at: root).close()
-    try Database(path: root + "/manifest.sqlite").execute("PRAGMA user_version=999")
+    try Database.open(path: root + "/manifest.sqlite").execute("PRAGMA user_version=999")
     await #expect {
       _ = try await Library.open(at: root)
     } throws: { error in
