@@ -9,9 +9,6 @@ final class Database {
   let path: String
 
   /// Opens (creating if needed) the database at `path`, in WAL mode with `synchronous=FULL`.
-  ///
-  /// A factory rather than a throwing initializer: typed throws from a class initializer crash the Swift 6.3
-  /// compiler's SIL generation when building for arm64 Apple targets.
   static func open(path: String) throws(DatabaseError) -> Database {
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
