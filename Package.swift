@@ -58,3 +58,8 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// The audit's test fixtures are Swift sources to read, not to compile.
+for target in package.targets where target.name == "PhotoIntakeAuditTests" {
+  target.exclude.append("Fixtures")
+}

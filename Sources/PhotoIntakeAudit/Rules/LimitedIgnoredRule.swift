@@ -22,15 +22,19 @@ struct LimitedIgnoredRule: AuditRule {
     guard file.source.words.contains(.PHPhotoLibrary) || file.source.words.contains(.PHAuthorizationStatus)
     else { return [] }
     var statuses = DeclaredNames(
-      in: file, types: [.PHAuthorizationStatus], initializers: [.authorizationStatus, .requestAuthorization])
+      in: file, types: [.PHAuthorizationStatus], initializers: [.PHPhotoLibrary], excluding: [.addOnly])
     var handlers: [Int] = []
     for (index, scope) in file.syntax.scopes.enumerated()
-    where scope.kind == .closure && file.word(scope.callee) == .requestAuthorization {
+    where scope.kind == .closure && file.word(scope.callee) == .requestAuthorization
+      && !file.contains([.addOnly], in: scope.callee..<scope.open)
+    {
       handlers.append(index)
       if let parameter = scope.parameters.first { statuses.add(parameter, visibleIn: file.body(of: index)) }
     }
 
+    // An add-only status is never `.limited`: limited access exists for read-write only.
     func isPhotoStatus(_ range: Range<Int>) -> Bool {
+      if file.contains([.addOnly], in: range) { return false }
       if file.contains([.PHPhotoLibrary, .PHAuthorizationStatus], in: range) { return true }
       guard let last = range.last(where: { file.kind($0) == .identifier }) else { return false }
       if file.text(last) == "$0" {
@@ -63,7 +67,7 @@ struct LimitedIgnoredRule: AuditRule {
         findings.append(file.finding(descriptor, at: index))
       case .opEqual, .opNotEqual:
         var authorized = index + 2
-        if file.word(index + 1) == .PHAuthorizationStatus { authorized += 2 }
+        if file.word(index + 1) == .PHAuthorizationStatus { authorized += 1 }
         guard file.isDotted(authorized, .authorized) else { continue }
         var end = index - 1
         if file.kind(end) == .rightParen, let open = file.match(end) { end = open - 1 }

@@ -181,7 +181,10 @@ extension SyntaxTree {
           pending = current
         }
       default:
-        guard token.word.opensBlock, !afterDot else { return }
+        // `for:` is an argument label, and inside a declaration's parentheses (`func f(for x: T)`)
+        // these words are labels too.
+        guard token.word.opensBlock, !afterDot, kind(index + 1) != .colon else { return }
+        if let current = pending, current.nesting < nesting { return }
         if token.word == .else, pending?.kind == .block, pending?.nesting == nesting { return }
         pending = Pending(kind: .block, head: index, name: -1, nesting: nesting)
       }
