@@ -25,45 +25,46 @@ struct AuditCommandTests {
   /// A project with one finding of three rules, a suppressed one, and a clean file.
   static let project: [String: String] = [
     "Project/App/Info.plist": """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <plist version="1.0"><dict><key>NSCameraUsageDescription</key><string>Scan.</string></dict></plist>
-      """,
+    <?xml version="1.0" encoding="UTF-8"?>
+    <plist version="1.0"><dict><key>NSCameraUsageDescription</key><string>Scan.</string></dict></plist>
+    """,
     "Project/App/Profile.swift": """
-      import UIKit
+    import UIKit
 
-      final class ProfileViewController: UIViewController {
-        func choose() {
-          let picker = UIImagePickerController()
-          picker.sourceType = .photoLibrary
-          present(picker, animated: true)
-        }
-
-        func save(_ image: UIImage) {
-          UIImageWriteToSavedPhotosAlbum(image, nil, nil, nil)
-        }
+    final class ProfileViewController: UIViewController {
+      func choose() {
+        let picker = UIImagePickerController()
+        picker.sourceType = .photoLibrary
+        present(picker, animated: true)
       }
-      """,
+
+      func save(_ image: UIImage) {
+        UIImageWriteToSavedPhotosAlbum(image, nil, nil, nil)
+      }
+    }
+    """,
     "Project/App/Gallery.swift": """
-      import SwiftUI
+    import SwiftUI
 
-      struct GalleryRow: View {
-        let data: Data
-        var body: some View {
-          // intake-audit:disable full-decode-thumbnail
-          Image(uiImage: UIImage(data: data) ?? UIImage())
-        }
+    struct GalleryRow: View {
+      let data: Data
+      var body: some View {
+        // intake-audit:disable full-decode-thumbnail
+        Image(uiImage: UIImage(data: data) ?? UIImage())
       }
+    }
 
-      struct Avatar: View {
-        let item: PhotosPickerItem
-        @State private var image: Image?
-        var body: some View {
-          Text("Avatar").task { image = try? await item.loadTransferable(type: Image.self) }
-        }
+    struct Avatar: View {
+      let item: PhotosPickerItem
+      @State private var image: Image?
+      var body: some View {
+        Text("Avatar").task { image = try? await item.loadTransferable(type: Image.self) }
       }
-      """,
+    }
+    """,
     "Project/App/Clean.swift": "struct Settings { var columns = 3 }\n",
-    "Project/.build/Checkouts/Vendor.swift": "let p = UIImagePickerController(); p.sourceType = .photoLibrary\n",
+    "Project/.build/Checkouts/Vendor.swift":
+      "let p = UIImagePickerController(); p.sourceType = .photoLibrary\n",
   ]
 
   static func run(_ arguments: [String], files: [String: String] = project) async throws -> Run {
@@ -128,8 +129,12 @@ struct AuditCommandTests {
     (["audit", "Project", "--fail-on", "error"], Int32(1), "3 findings"),
     (["audit", "Project", "--rule", "picker-legacy", "--fail-on", "error"], 0, "1 finding (1 warning)"),
     (["audit", "Project", "--rule", "picker-legacy", "--fail-on", "note"], 1, "1 finding"),
-    (["audit", "Project/App", "--disable", "picker-legacy", "--disable", "missing-usage-key",
-      "--disable", "png-only-image-transferable"], 0, "no findings in 3 Swift files"),
+    (
+      [
+        "audit", "Project/App", "--disable", "picker-legacy", "--disable", "missing-usage-key",
+        "--disable", "png-only-image-transferable",
+      ], 0, "no findings in 3 Swift files"
+    ),
     (["audit", "Project/Nowhere"], 2, "is not a folder"),
     (["audit", "Project", "--rule", "no-such-rule"], 2, "There is no rule 'no-such-rule'"),
     (["audit", "Project", "--format", "xml"], 2, "unknown format 'xml'"),
@@ -158,7 +163,8 @@ struct AuditCommandTests {
       ids == [
         "picker-legacy (warning)", "over-request-read (warning)", "over-request-save (warning)",
         "limited-ignored (error)", "sync-load (error)", "png-only-image-transferable (error)",
-        "temp-url-escapes (error)", "identifier-only-persistence (warning)", "full-decode-thumbnail (warning)",
+        "temp-url-escapes (error)", "identifier-only-persistence (warning)",
+        "full-decode-thumbnail (warning)",
         "session-main-thread (warning)", "session-in-representable (warning)", "observer-leak (warning)",
         "missing-usage-key (error)",
       ])
@@ -168,7 +174,9 @@ struct AuditCommandTests {
   @Test func helpShowsOptions() async throws {
     let run = try await Self.run(["audit", "--help"])
     #expect(run.status == 0)
-    #expect(run.stdout.hasPrefix("Find the classic PhotoKit mistakes in an iOS project.\n\nUSAGE: intake audit [options] [PATH]\n"))
+    #expect(
+      run.stdout.hasPrefix(
+        "Find the classic PhotoKit mistakes in an iOS project.\n\nUSAGE: intake audit [options] [PATH]\n"))
     for option in ["--format FORMAT", "--rule ID", "--disable ID", "--fail-on SEVERITY", "--list-rules"] {
       #expect(run.stdout.contains(option))
     }

@@ -71,9 +71,10 @@ struct AuditSARIFTests {
     let log = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     let runs = try #require(log["runs"] as? [[String: Any]])
     let results = try #require(runs.first?["results"] as? [[String: Any]])
-    #expect(results.compactMap { $0["ruleId"] as? String } == [
-      "png-only-image-transferable", "picker-legacy", "missing-usage-key",
-    ])
+    #expect(
+      results.compactMap { $0["ruleId"] as? String } == [
+        "png-only-image-transferable", "picker-legacy", "missing-usage-key",
+      ])
     #expect(results.compactMap { $0["level"] as? String } == ["error", "warning", "error"])
     let rules = try #require((runs.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])
     #expect((rules["rules"] as? [Any])?.count == 13)

@@ -25,7 +25,10 @@ struct LexerTests {
     (##"let s = #"a \#(code) b"# ; after"##, ["let", "s", "code", "after"]),
     (###"let s = ##"a "# still "## ; after"###, ["let", "s", "after"]),
     // Multi-line strings, with quotes inside and interpolation.
-    ("let s = \"\"\"\n  hidden \"quoted\" \"\" more\n  \\(shown)\n  \"\"\"\nafter", ["let", "s", "shown", "after"]),
+    (
+      "let s = \"\"\"\n  hidden \"quoted\" \"\" more\n  \\(shown)\n  \"\"\"\nafter",
+      ["let", "s", "shown", "after"]
+    ),
     ("let s = #\"\"\"\n  \"\"\" not the end\n  \"\"\"#\nafter", ["let", "s", "after"]),
     // Extended regex literals are literals.
     ("let r = #/UIImage\\(data:/# ; after", ["let", "r", "after"]),
@@ -73,7 +76,8 @@ struct LexerTests {
 
   /// Every prefix of a real fixture lexes, so truncation at any byte is safe.
   @Test func everyPrefixOfAFixtureLexes() throws {
-    let text = try #require(Fixture.all.first { $0.name == "temp-url-escapes/bad-url-kept" }?.files.values.first)
+    let text = try #require(
+      Fixture.all.first { $0.name == "temp-url-escapes/bad-url-kept" }?.files.values.first)
     let bytes = Array(text.utf8)
     for end in stride(from: 0, through: bytes.count, by: 7) {
       let lexed = Lexer.lex(Array(bytes[..<end]))

@@ -17,11 +17,16 @@ struct RuleFixtureTests {
   func findingsMatchMarkers(_ fixture: Fixture) throws {
     let findings = try Self.audit(fixture)
     let actual = findings.map { "\($0.pathInRoot):\($0.line) \($0.rule)" }.sorted()
-    #expect(actual == fixture.expected, "\(findings.map { "\($0.pathInRoot):\($0.line):\($0.column) \($0.message)" })")
+    #expect(
+      actual == fixture.expected,
+      "\(findings.map { "\($0.pathInRoot):\($0.line):\($0.column) \($0.message)" })")
     if fixture.isTrigger {
-      #expect(fixture.expected.contains { $0.hasSuffix(" \(fixture.rule)") }, "a bad- case must expect its rule")
+      #expect(
+        fixture.expected.contains { $0.hasSuffix(" \(fixture.rule)") }, "a bad- case must expect its rule")
     } else {
-      #expect(!fixture.expected.contains { $0.hasSuffix(" \(fixture.rule)") }, "an ok- case must not expect its rule")
+      #expect(
+        !fixture.expected.contains { $0.hasSuffix(" \(fixture.rule)") },
+        "an ok- case must not expect its rule")
     }
   }
 

@@ -46,7 +46,8 @@ public enum SARIFFormatter {
       help: SARIFLog.Message(
         text: "\(rule.fix) See \(rule.reference.title): \(rule.reference.url)",
         markdown: "\(rule.fix)\n\nSee [\(rule.reference.title)](\(rule.reference.url))."),
-      helpUri: rule.reference.url, defaultConfiguration: SARIFLog.Configuration(level: rule.severity.rawValue))
+      helpUri: rule.reference.url, defaultConfiguration: SARIFLog.Configuration(level: rule.severity.rawValue)
+    )
   }
 
   /// SARIF rule names are conventionally PascalCase (`LimitedIgnored`).

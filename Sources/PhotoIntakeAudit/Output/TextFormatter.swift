@@ -20,7 +20,8 @@ public enum TextFormatter {
     }
     let files = "\(report.swiftFiles) Swift file\(report.swiftFiles == 1 ? "" : "s")"
     if count == 0 { return "intake audit: no findings in \(files)." }
-    return "intake audit: \(count) finding\(count == 1 ? "" : "s") (\(parts.joined(separator: ", "))) in \(files)."
+    return
+      "intake audit: \(count) finding\(count == 1 ? "" : "s") (\(parts.joined(separator: ", "))) in \(files)."
   }
 
   /// The rule catalog for `--list-rules`: id, severity, message, fix and reference for each rule.

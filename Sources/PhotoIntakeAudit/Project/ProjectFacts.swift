@@ -40,7 +40,9 @@ struct ProjectFacts: Sendable {
       || file.source.words.contains(.unregisterAvailabilityObserver)
     {
       for index in 0..<file.count
-      where file.word(index) == .unregisterChangeObserver || file.word(index) == .unregisterAvailabilityObserver {
+      where file.word(index) == .unregisterChangeObserver
+        || file.word(index) == .unregisterAvailabilityObserver
+      {
         unregisteringTypes.insert(file.enclosingType(of: index).flatMap { file.name(of: $0) } ?? "")
       }
     }

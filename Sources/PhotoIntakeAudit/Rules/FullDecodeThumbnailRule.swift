@@ -8,7 +8,8 @@
 struct FullDecodeThumbnailRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "full-decode-thumbnail", severity: .warning,
-    summary: "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
+    summary:
+      "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -26,7 +27,9 @@ struct FullDecodeThumbnailRule: AuditRule {
     .CGImageSourceCreateThumbnailAtIndex, .preparingThumbnail, .byPreparingThumbnail, .prepareThumbnail,
     .prepareForDisplay, .kCGImageSourceThumbnailMaxPixelSize,
   ]
-  private static let cellBases: Set<String> = ["UICollectionViewCell", "UITableViewCell", "UICollectionViewListCell"]
+  private static let cellBases: Set<String> = [
+    "UICollectionViewCell", "UITableViewCell", "UICollectionViewListCell",
+  ]
 
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     var findings: [Finding] = []

@@ -58,7 +58,8 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
       default: continue
       }
     }
-    for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type && isPersisted(file, index) {
+    for (index, scope) in file.syntax.scopes.enumerated()
+    where scope.kind == .type && isPersisted(file, index) {
       findings += identifierOnlyProperties(file, type: index).map { file.finding(descriptor, at: $0) }
     }
     return findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
@@ -76,7 +77,8 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
   private func isPersisted(_ file: SourceFile, _ type: Int) -> Bool {
     let scope = file.scope(type)
     let inherited = file.inheritance(of: type)
-    if inherited.contains(.Codable) || inherited.contains(.Encodable) || inherited.contains(.NSManagedObject) {
+    if inherited.contains(.Codable) || inherited.contains(.Encodable) || inherited.contains(.NSManagedObject)
+    {
       return true
     }
     var cursor = scope.head - 1

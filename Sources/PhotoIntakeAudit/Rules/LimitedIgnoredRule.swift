@@ -8,7 +8,8 @@
 struct LimitedIgnoredRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "limited-ignored", severity: .error,
-    summary: "PHAuthorizationStatus.limited is not handled: people who chose Select Photos are treated as denied.",
+    summary:
+      "PHAuthorizationStatus.limited is not handled: people who chose Select Photos are treated as denied.",
     fix: """
       Treat .limited as a grant: show the photos the person shared, and offer \
       PHPhotoLibrary.shared().presentLimitedLibraryPicker(from:) to widen the selection. Add an explicit \

@@ -6,7 +6,8 @@
 struct MissingUsageKeyRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "missing-usage-key", severity: .error,
-    summary: "An API that needs a privacy usage description is used, but no Info.plist or build setting declares the key; the app crashes when it asks.",
+    summary:
+      "An API that needs a privacy usage description is used, but no Info.plist or build setting declares the key; the app crashes when it asks.",
     fix: """
       Add the key with a sentence saying why the app needs access: NSPhotoLibraryUsageDescription (read-write \
       library access), NSPhotoLibraryAddUsageDescription (adding photos), NSCameraUsageDescription, \
@@ -14,7 +15,8 @@ struct MissingUsageKeyRule: AuditRule {
       generates the Info.plist.
       """,
     reference: .documentation(
-      "NSPhotoLibraryUsageDescription", "bundleresources/information-property-list/nsphotolibraryusagedescription"))
+      "NSPhotoLibraryUsageDescription",
+      "bundleresources/information-property-list/nsphotolibraryusagedescription"))
 
   let triggers: Set<Word> = [
     .requestAuthorization, .fetchAssets, .fetchAssetCollections, .fetchCollections,
@@ -62,7 +64,9 @@ struct MissingUsageKeyRule: AuditRule {
           uses.append((index, .key(file.word(media) == .video ? Self.camera : Self.microphone)))
         }
       case .AVCaptureDeviceInput, .VNDocumentCameraViewController, .DataScannerViewController:
-        if !file.isMember(index), file.kind(index + 1) == .leftParen { uses.append((index, .key(Self.camera))) }
+        if !file.isMember(index), file.kind(index + 1) == .leftParen {
+          uses.append((index, .key(Self.camera)))
+        }
       case .camera:
         // `picker.sourceType = .camera`, `ImagePicker(sourceType: .camera)`
         let before = index - 2

@@ -5,7 +5,8 @@
 struct OverRequestReadRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "over-request-read", severity: .warning,
-    summary: "Full photo library access is requested, but the project only picks photos and never fetches assets.",
+    summary:
+      "Full photo library access is requested, but the project only picks photos and never fetches assets.",
     fix: """
       Remove the authorization request (and its NSPhotoLibraryUsageDescription prompt): PHPickerViewController \
       and PhotosPicker run out of process and hand the app only what the person selects, with no \

@@ -6,7 +6,8 @@
 struct OverRequestSaveRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "over-request-save", severity: .warning,
-    summary: "Read-write photo library access is requested, but the project only adds photos; request .addOnly.",
+    summary:
+      "Read-write photo library access is requested, but the project only adds photos; request .addOnly.",
     fix: """
       Call PHPhotoLibrary.requestAuthorization(for: .addOnly) and declare NSPhotoLibraryAddUsageDescription. \
       Add-only access lets the app save photos and videos without seeing the library, and people are asked \

@@ -6,7 +6,8 @@
 struct PNGOnlyImageTransferableRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "png-only-image-transferable", severity: .error,
-    summary: "loadTransferable(type: Image.self) imports PNG only, so most picked photos (HEIC, JPEG) load as nil.",
+    summary:
+      "loadTransferable(type: Image.self) imports PNG only, so most picked photos (HEIC, JPEG) load as nil.",
     fix: """
       Load Data.self (or a Transferable of your own built on DataRepresentation(importedContentType: .image) \
       or FileRepresentation), then decode it with ImageIO, downsampled to the size you display.

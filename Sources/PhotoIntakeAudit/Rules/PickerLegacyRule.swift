@@ -6,7 +6,8 @@
 struct PickerLegacyRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "picker-legacy", severity: .warning,
-    summary: "UIImagePickerController picks from the photo library; use PHPickerViewController or PhotosPicker.",
+    summary:
+      "UIImagePickerController picks from the photo library; use PHPickerViewController or PhotosPicker.",
     fix: """
       Replace the photo-library source with PHPickerViewController (UIKit) or PhotosPicker (SwiftUI). They \
       run out of process, need no photo library permission, offer search and multiple selection, and \
@@ -20,7 +21,8 @@ struct PickerLegacyRule: AuditRule {
     guard project.words.contains(.UIImagePickerController) else { return [] }
     var findings: [Finding] = []
     for index in 0..<file.count
-    where (file.word(index) == .photoLibrary || file.word(index) == .savedPhotosAlbum) && file.isMember(index) {
+    where (file.word(index) == .photoLibrary || file.word(index) == .savedPhotosAlbum) && file.isMember(index)
+    {
       let before = index - 2
       let qualified = file.word(before) == .SourceType
       // `picker.sourceType = .photoLibrary`, `ImagePicker(sourceType: .photoLibrary)`,

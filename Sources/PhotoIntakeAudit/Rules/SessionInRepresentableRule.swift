@@ -3,7 +3,8 @@
 struct SessionInRepresentableRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "session-in-representable", severity: .warning,
-    summary: "An AVCaptureSession is created inside a SwiftUI representable, which SwiftUI re-creates; the camera restarts and sessions pile up.",
+    summary:
+      "An AVCaptureSession is created inside a SwiftUI representable, which SwiftUI re-creates; the camera restarts and sessions pile up.",
     fix: """
       Create and configure the session once, in a long-lived model (an actor, or an object held in @State \
       or @StateObject), and pass it to the representable, which should only attach an \

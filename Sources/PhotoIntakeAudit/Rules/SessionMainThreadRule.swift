@@ -5,13 +5,15 @@
 struct SessionMainThreadRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "session-main-thread", severity: .warning,
-    summary: "AVCaptureSession.startRunning()/stopRunning() runs on the main thread; it blocks until the camera starts or stops.",
+    summary:
+      "AVCaptureSession.startRunning()/stopRunning() runs on the main thread; it blocks until the camera starts or stops.",
     fix: """
       Call startRunning() and stopRunning() on a dedicated serial session queue (sessionQueue.async { … }) \
       or from an actor of your own, as Apple's AVCam sample does; update the UI when the session reports \
       that it started.
       """,
-    reference: .documentation("AVCaptureSession.startRunning()", "avfoundation/avcapturesession/startrunning()"))
+    reference: .documentation(
+      "AVCaptureSession.startRunning()", "avfoundation/avcapturesession/startrunning()"))
 
   let triggers: Set<Word> = [.startRunning, .stopRunning]
 

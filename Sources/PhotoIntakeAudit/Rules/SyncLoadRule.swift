@@ -6,7 +6,8 @@
 struct SyncLoadRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "sync-load", severity: .error,
-    summary: "Picked-item loading is force-tried or blocked on (try!, semaphore, DispatchGroup.wait); failures crash and iCloud downloads freeze the thread.",
+    summary:
+      "Picked-item loading is force-tried or blocked on (try!, semaphore, DispatchGroup.wait); failures crash and iCloud downloads freeze the thread.",
     fix: """
       Await the async API (`try await item.loadTransferable(type:)`) or continue in the completion handler; \
       catch the error and show progress. Loading may download from iCloud and may fail, so never force-try \

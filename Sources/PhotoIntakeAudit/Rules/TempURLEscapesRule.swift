@@ -8,7 +8,8 @@
 struct TempURLEscapesRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "temp-url-escapes", severity: .error,
-    summary: "The URL from loadFileRepresentation escapes its completion handler; the system deletes that file when the handler returns.",
+    summary:
+      "The URL from loadFileRepresentation escapes its completion handler; the system deletes that file when the handler returns.",
     fix: """
       Inside the completion handler, copy or move the file into a folder the app owns (FileManager \
       copyItem/moveItem, or read its bytes), and pass on only the new location.

@@ -215,7 +215,8 @@ extension SyntaxTree {
       let parent = scopeStack.last ?? 0
       var scope: Scope
       if let current = pending, current.nesting == nesting {
-        scope = Scope(kind: current.kind, parent: parent, open: index, close: tokens.count, head: current.head)
+        scope = Scope(
+          kind: current.kind, parent: parent, open: index, close: tokens.count, head: current.head)
         scope.name = current.name
         scope.isMainActor = current.isMainActor
         scope.isNonisolated = current.isNonisolated

@@ -40,7 +40,8 @@ struct Fixture: CustomTestStringConvertible, Sendable {
               files[file.replacingOccurrences(of: ".swift.txt", with: ".swift")] = text
             }
           }
-        } else if entry.hasSuffix(".swift.txt"), let text = try? String(contentsOfFile: path, encoding: .utf8) {
+        } else if entry.hasSuffix(".swift.txt"), let text = try? String(contentsOfFile: path, encoding: .utf8)
+        {
           files[entry.replacingOccurrences(of: ".swift.txt", with: ".swift")] = text
         } else {
           continue

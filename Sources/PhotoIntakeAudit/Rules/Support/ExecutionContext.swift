@@ -10,7 +10,9 @@
 enum ExecutionContext {
   case main, elsewhere, unknown
 
-  private static let mainCallbacks: Set<Word> = [.onAppear, .onDisappear, .task, .Button, .onChange, .onReceive]
+  private static let mainCallbacks: Set<Word> = [
+    .onAppear, .onDisappear, .task, .Button, .onChange, .onReceive,
+  ]
   private static let queueCalls: Set<Word> = [.async, .asyncAfter, .sync, .concurrentPerform]
   private static let ownQueueCallbacks: Set<Word> = [
     .requestAccess, .requestAuthorization, .loadObject, .loadFileRepresentation, .loadDataRepresentation,
