@@ -45,6 +45,9 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
           || ["defaults", "userDefaults"].contains(file.text(index - 2))
         guard isDefaults, let close = file.match(index + 1) else { continue }
         let value = (index + 2)..<file.endOfArgument(from: index + 2, close: close)
+        // An album's or collection's identifier is not a reference to a picked photo.
+        let names = value.filter { file.kind($0) == .identifier }.map { file.text($0).lowercased() }
+        if names.contains(where: { $0.contains("collection") || $0.contains("album") }) { continue }
         if value.contains(where: { isIdentifierReference(file, $0) }) {
           findings.append(file.finding(descriptor, at: index))
         }
@@ -89,7 +92,13 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     return false
   }
 
-  /// The photo-identifier stored properties of a persisted type that has nothing more durable.
+  /// Property types that cannot hold the photo or a way to it.
+  private static let plainTypes: Set<String> = [
+    "String", "Int", "Double", "Float", "Bool", "Date", "UUID", "CGFloat", "Int64", "Int32",
+  ]
+
+  /// The photo-identifier stored properties of a persisted type that has nothing more durable: every
+  /// other stored property is a plain value (a property of a type of the app's own may carry the photo).
   private func identifierOnlyProperties(_ file: SourceFile, type: Int) -> [Int] {
     var identifiers: [Int] = []
     for index in file.body(of: type)
@@ -103,6 +112,11 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
       if Self.looksLikePhotoIdentifier(lower) {
         identifiers.append(name)
       } else if Self.durable.contains(where: { lower.contains($0) }) {
+        return []
+      } else if let colon = statement.first(where: { file.kind($0) == .colon }),
+        let type = ((colon + 1)..<statement.upperBound).first(where: { file.kind($0) == .identifier }),
+        !Self.plainTypes.contains(file.text(type))
+      {
         return []
       }
     }

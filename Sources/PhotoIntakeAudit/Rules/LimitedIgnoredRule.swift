@@ -4,7 +4,10 @@
 /// `default`), and `== .authorized` / `!= .authorized` on a photo library status in a function that never
 /// mentions `.limited`. A status counts as the photo library's when the expression names `PHPhotoLibrary`
 /// or `PHAuthorizationStatus`, is a variable declared with that type or from those calls, or is the
-/// parameter of a `PHPhotoLibrary.requestAuthorization` handler; `AVCaptureDevice` statuses are left alone.
+/// parameter of a `PHPhotoLibrary.requestAuthorization(for:)` handler; `AVCaptureDevice` statuses are left
+/// alone. So are the pre-iOS 14 calls `authorizationStatus()` and `requestAuthorization(_:)`, and add-only
+/// statuses: the legacy calls report limited access as `.authorized`, and `.limited` exists for read-write
+/// access only (WWDC20 session 10641).
 struct LimitedIgnoredRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "limited-ignored", severity: .error,
@@ -22,12 +25,23 @@ struct LimitedIgnoredRule: AuditRule {
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     guard file.source.words.contains(.PHPhotoLibrary) || file.source.words.contains(.PHAuthorizationStatus)
     else { return [] }
+    /// `authorizationStatus()` or `requestAuthorization { … }` / `requestAuthorization(handler)`.
+    func callsLegacyAPI(_ range: Range<Int>) -> Bool {
+      range.contains { index in
+        let word = file.word(index)
+        guard word == .authorizationStatus || word == .requestAuthorization else { return false }
+        return file.kind(index + 1) == .leftBrace
+          || (file.kind(index + 1) == .leftParen && file.word(index + 2) != .for)
+      }
+    }
     var statuses = DeclaredNames(
-      in: file, types: [.PHAuthorizationStatus], initializers: [.PHPhotoLibrary], excluding: [.addOnly])
+      in: file, types: [.PHAuthorizationStatus], initializers: [.PHPhotoLibrary], excluding: [.addOnly],
+      accepting: { !callsLegacyAPI($0) })
     var handlers: [Int] = []
     for (index, scope) in file.syntax.scopes.enumerated()
     where scope.kind == .closure && file.word(scope.callee) == .requestAuthorization
       && !file.contains([.addOnly], in: scope.callee..<scope.open)
+      && !callsLegacyAPI(scope.callee..<(scope.callee + 1))
     {
       handlers.append(index)
       if let parameter = scope.parameters.first { statuses.add(parameter, visibleIn: file.body(of: index)) }
@@ -35,7 +49,7 @@ struct LimitedIgnoredRule: AuditRule {
 
     // An add-only status is never `.limited`: limited access exists for read-write only.
     func isPhotoStatus(_ range: Range<Int>) -> Bool {
-      if file.contains([.addOnly], in: range) { return false }
+      if file.contains([.addOnly], in: range) || callsLegacyAPI(range) { return false }
       if file.contains([.PHPhotoLibrary, .PHAuthorizationStatus], in: range) { return true }
       guard let last = range.last(where: { file.kind($0) == .identifier }) else { return false }
       if file.text(last) == "$0" {

@@ -10,8 +10,12 @@ struct DeclaredNames {
   /// - Parameters:
   ///   - types: a declaration `name: T` (or `T?`, `[T]`) with `T` in `types` counts.
   ///   - initializers: `let/var name = …` counts when the initializer mentions one of these words…
-  ///   - excluding: …and none of these.
-  init(in file: SourceFile, types: Set<Word>, initializers: Set<Word>, excluding: Set<Word> = []) {
+  ///   - excluding: …and none of these…
+  ///   - accepting: …and this accepts the initializer's tokens.
+  init(
+    in file: SourceFile, types: Set<Word>, initializers: Set<Word>, excluding: Set<Word> = [],
+    accepting: (Range<Int>) -> Bool = { _ in true }
+  ) {
     self.file = file
     for index in 0..<file.count where file.kind(index) == .identifier && !file.isMember(index) {
       if file.kind(index + 1) == .colon {
@@ -23,7 +27,8 @@ struct DeclaredNames {
         let statement = file.statement(from: index)
         guard let assign = statement.first(where: { file.word($0) == .opAssign }),
           file.contains(initializers, in: (assign + 1)..<statement.upperBound),
-          !file.contains(excluding, in: (assign + 1)..<statement.upperBound)
+          !file.contains(excluding, in: (assign + 1)..<statement.upperBound),
+          accepting((assign + 1)..<statement.upperBound)
         else { continue }
         names.append((index, region(of: index)))
       }
