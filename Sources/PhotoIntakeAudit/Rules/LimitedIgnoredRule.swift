@@ -55,6 +55,13 @@ struct LimitedIgnoredRule: AuditRule {
       if file.text(last) == "$0" {
         return file.syntax.enclosingScopes(of: last).contains { handlers.contains($0) }
       }
+      // A closure parameter of the same name shadows outer declarations: it is a photo status only if
+      // the closure is a `requestAuthorization(for:)` handler.
+      for scope in file.syntax.enclosingScopes(of: last) where file.scope(scope).kind == .closure {
+        if file.scope(scope).parameters.contains(where: { file.source.sameText($0, last) }) {
+          return handlers.contains(scope)
+        }
+      }
       return statuses.refers(last)
     }
 
