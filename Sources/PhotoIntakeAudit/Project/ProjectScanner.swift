@@ -21,7 +21,7 @@ struct ProjectScanner {
     var inventory = Inventory()
     guard let enumerator = FileManager.default.enumerator(atPath: root) else { return inventory }
     while let next = enumerator.nextObject() as? String {
-      let name = (next as NSString).lastPathComponent
+      let name = next.lastIndex(of: "/").map { String(next[next.index(after: $0)...]) } ?? next
       if skippedFolders.contains(name) {
         enumerator.skipDescendants()
         continue

@@ -24,14 +24,15 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
 
   /// `assetID`, `selectedPhotoIdentifiers`, `localIdentifier`, `pickerItemIDs`…
   static func looksLikePhotoIdentifier(_ name: String) -> Bool {
-    let lower = name.lowercased()
-    let identifierSuffix = ["id", "ids", "identifier", "identifiers"].contains { lower.hasSuffix($0) }
-    let photoish = ["asset", "photo", "picker", "image", "localidentifier"].contains { lower.contains($0) }
-    return identifierSuffix && photoish
+    let lower = ASCII.lowercased(name)
+    return ["id", "ids", "identifier", "identifiers"].contains { ASCII.hasSuffix(lower, $0) }
+      && ["asset", "photo", "picker", "image", "localidentifier"].contains { ASCII.contains(lower, $0) }
   }
 
   /// Property names that suggest the model keeps the photo, not just a pointer to it.
-  private static let durable = ["data", "url", "file", "path", "hash", "sha", "checksum", "digest", "cloud"]
+  private static let durable: [StaticString] = [
+    "data", "url", "file", "path", "hash", "sha", "checksum", "digest", "cloud",
+  ]
 
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     var findings: [Finding] = []
@@ -46,8 +47,10 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
         guard isDefaults, let close = file.match(index + 1) else { continue }
         let value = (index + 2)..<file.endOfArgument(from: index + 2, close: close)
         // An album's or collection's identifier is not a reference to a picked photo.
-        let names = value.filter { file.kind($0) == .identifier }.map { file.text($0).lowercased() }
-        if names.contains(where: { $0.contains("collection") || $0.contains("album") }) { continue }
+        let names = value.filter { file.kind($0) == .identifier }.map { ASCII.lowercased(file.text($0)) }
+        if names.contains(where: { ASCII.contains($0, "collection") || ASCII.contains($0, "album") }) {
+          continue
+        }
         if value.contains(where: { isIdentifierReference(file, $0) }) {
           findings.append(file.finding(descriptor, at: index))
         }
@@ -105,13 +108,13 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     where (file.word(index) == .var || file.word(index) == .let) && file.syntax.scope(of: index) == type {
       let name = index + 1
       guard file.kind(name) == .identifier else { continue }
-      let lower = file.text(name).lowercased()
+      let lower = ASCII.lowercased(file.text(name))
       let statement = file.statement(from: index)
       if file.contains([.PHCloudIdentifier], in: statement) { return [] }
       if statement.contains(where: { ["Data", "URL"].contains(file.text($0)) }) { return [] }
-      if Self.looksLikePhotoIdentifier(lower) {
+      if Self.looksLikePhotoIdentifier(file.text(name)) {
         identifiers.append(name)
-      } else if Self.durable.contains(where: { lower.contains($0) }) {
+      } else if Self.durable.contains(where: { ASCII.contains(lower, $0) }) {
         return []
       } else if let colon = statement.first(where: { file.kind($0) == .colon }),
         let type = ((colon + 1)..<statement.upperBound).first(where: { file.kind($0) == .identifier }),

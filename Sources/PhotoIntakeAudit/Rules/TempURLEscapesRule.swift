@@ -65,9 +65,9 @@ struct TempURLEscapesRule: AuditRule {
         return index
       }
       if let paren = file.enclosingParen(of: index), file.kind(paren - 1) == .identifier {
-        let callee = file.text(paren - 1).lowercased()
-        if Self.sinks.contains(file.word(paren - 1)) || callee.contains("completion")
-          || callee.contains("handler") || callee.contains("callback")
+        let callee = ASCII.lowercased(file.text(paren - 1))
+        if Self.sinks.contains(file.word(paren - 1))
+          || ["completion", "handler", "callback"].contains(where: { ASCII.contains(callee, $0) })
         {
           return index
         }
