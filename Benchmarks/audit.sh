@@ -4,8 +4,9 @@
 # Swift files — models, view models, SwiftUI views, UIKit controllers, networking, utilities, and about one
 # file in eight doing photo picking, saving or camera work, some with findings — plus Info.plist and
 # project.pbxproj files. Prints files per second (median of 5 runs; wall and CPU time) and, measured in
-# the same run, ratios against two reference tools: `grep -rE` for the rules' API names (a floor: reading the tree and
-# scanning bytes, no lexing) and `swift format lint` (a SwiftSyntax-based linter, on a 200-file sample).
+# the same run, ratios against two reference tools: `grep -rE` for the rules' API names (a floor: reading
+# the tree and scanning bytes, no lexing) and `swift format lint` (a SwiftSyntax-based linter, on a
+# 200-file sample).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FILES=${1:-2000}
