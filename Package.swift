@@ -53,7 +53,8 @@ let package = Package(
     .testTarget(
       name: "PhotoIntakeTestingTests",
       dependencies: ["PhotoIntakeTesting", "PhotoIntake", "PhotoMetadata"]),
-    .testTarget(name: "PhotoIntakeAuditTests", dependencies: ["PhotoIntakeAudit"]),
+    // The audit's fixtures are Swift sources to read, not to compile.
+    .testTarget(name: "PhotoIntakeAuditTests", dependencies: ["PhotoIntakeAudit"], exclude: ["Fixtures"]),
     .testTarget(name: "IntakeCLITests", dependencies: ["IntakeCLI", "PhotoIntake", "PhotoIntakeTesting"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,2 +1,0 @@
-/// Namespace for the audit.
-public enum Audit {}

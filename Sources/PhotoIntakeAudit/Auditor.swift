@@ -1,0 +1,87 @@
+import Foundation
+
+/// Audits a folder — an Xcode project or a Swift package — for the classic PhotoKit mistakes.
+///
+/// ```swift
+/// let auditor = try Auditor(only: [], disabled: ["picker-legacy"])
+/// let report = try auditor.audit(folder: "MyApp")
+/// print(TextFormatter.format(report))
+/// ```
+///
+/// The audit reads every Swift file (lexing it with its own lexer, so comments and string literals never
+/// trigger a rule), every `Info.plist`, and `INFOPLIST_KEY_*` build settings; it skips `.build`, `Pods`,
+/// `Carthage`, `DerivedData` and `.git`. Findings on a line with, or right after, a
+/// `// intake-audit:disable rule-id` comment are dropped.
+public struct Auditor: Sendable {
+  /// The rules this auditor runs.
+  public let rules: [RuleDescriptor]
+  private let enabled: [any AuditRule]
+
+  /// Every rule the audit knows, in catalog order.
+  public static var allRules: [RuleDescriptor] { RuleCatalog.descriptors }
+
+  /// - Parameters:
+  ///   - only: rule ids to run; empty runs every rule.
+  ///   - disabled: rule ids not to run.
+  /// - Throws: ``Error/unknownRule(_:)`` for an id no rule has.
+  public init(only: [String] = [], disabled: [String] = []) throws(Auditor.Error) {
+    let known = Set(RuleCatalog.all.map(\.descriptor.id))
+    for id in only + disabled where !known.contains(id) { throw .unknownRule(id) }
+    enabled = RuleCatalog.all.filter { rule in
+      (only.isEmpty || only.contains(rule.descriptor.id)) && !disabled.contains(rule.descriptor.id)
+    }
+    rules = enabled.map(\.descriptor)
+  }
+
+  /// Audits the folder at `folder`.
+  ///
+  /// - Parameter displayName: how findings name the folder, joined with each file's path inside it
+  ///   (default: `folder` as given; `.` names files by their path inside it alone).
+  /// - Throws: ``Error/notAFolder(_:)`` if `folder` is not a readable folder. Unreadable files inside it
+  ///   are skipped, not fatal.
+  public func audit(folder: String, displayName: String? = nil) throws(Auditor.Error) -> AuditReport {
+    let root = URL(fileURLWithPath: folder).standardizedFileURL.path
+    let shown = displayName ?? folder
+    let inventory = try ProjectScanner.inventory(of: root)
+    var facts = ProjectFacts()
+    for plist in inventory.propertyLists {
+      if let data = FileManager.default.contents(atPath: root + "/" + plist) {
+        facts.usageKeys.addPropertyList(data)
+      }
+    }
+    for settings in inventory.buildSettings {
+      if let data = FileManager.default.contents(atPath: root + "/" + settings) {
+        facts.usageKeys.addBuildSettings(data)
+      }
+    }
+    var files: [SourceFile] = []
+    files.reserveCapacity(inventory.swiftFiles.count)
+    for path in inventory.swiftFiles {
+      guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
+      let file = SourceFile(path: path, bytes: [UInt8](data))
+      facts.add(file)
+      files.append(file)
+    }
+    let prefix = shown.hasSuffix("/") ? shown : shown + "/"
+    var findings: [Finding] = []
+    for file in files {
+      for rule in enabled where rule.triggers.contains(where: { file.source.words.contains($0) }) {
+        for var finding in rule.check(file, project: facts) where !Self.isSuppressed(finding, in: file) {
+          finding.pathInRoot = file.path
+          finding.file = shown == "." || shown == "./" ? file.path : prefix + file.path
+          findings.append(finding)
+        }
+      }
+    }
+    findings.sort { ($0.file, $0.line, $0.column, $0.rule) < ($1.file, $1.line, $1.column, $1.rule) }
+    return AuditReport(findings: findings, swiftFiles: files.count, rules: rules, root: root)
+  }
+
+  /// A `// intake-audit:disable id` comment applies to its own line and the line after it.
+  private static func isSuppressed(_ finding: Finding, in file: SourceFile) -> Bool {
+    file.source.suppressions.contains { suppression in
+      (suppression.line == finding.line || suppression.line == finding.line - 1)
+        && (suppression.ruleIDs.contains(finding.rule) || suppression.ruleIDs.contains("all"))
+    }
+  }
+}

@@ -1,0 +1,102 @@
+/// The identifiers, keywords and operators the rules look for, interned by the lexer.
+///
+/// Rules compare small integers instead of bytes: the lexer looks each identifier up once in
+/// ``WordTable`` and stores the result in ``Token/word``. Anything not listed here is ``none``.
+/// A case's spelling is its name (see ``WordTable``), so keywords are written with backticks; the few
+/// names Swift reserves as members (`init`, `self`, `Self`, `some`, `any`) and the operators are spelled in
+/// `WordTable.spellingOverrides`.
+enum Word: UInt16, CaseIterable, Sendable {
+  case none = 0
+
+  // MARK: Operators
+  case opAssign, opEqual, opNotEqual, opBang, opQuestion, opArrow, opAmpersand
+
+  // MARK: Keywords and contextual keywords
+  case `func`, initKeyword, `deinit`, `subscript`, `class`, `struct`, `enum`, `actor`, `extension`, `protocol`
+  case `var`, `let`, `if`, `guard`, `else`, `for`, `while`, `repeat`, `do`, `catch`, `defer`, `switch`
+  case `case`, `default`, `return`, `in`, `try`, await, selfKeyword, selfType, `where`, `throws`, `rethrows`
+  case async, nonisolated, `static`, get, set, willSet, didSet, `import`, `typealias`, someKeyword, anyKeyword
+  case `inout`, `throw`, `break`, `continue`, `fallthrough`, `is`, `as`, `nil`, `true`, `false`
+  case `private`, `fileprivate`, `public`, `open`, `internal`, package, final, override, mutating
+  case nonmutating, convenience, required, lazy, weak, unowned, dynamic, indirect, consuming, borrowing
+
+  // MARK: Attributes (after `@`)
+  case MainActor, objc, escaping, Sendable, AppStorage, SceneStorage, Model, NSManaged, Attribute
+  case Published, State, StateObject, Observable, unknown, preconcurrency
+
+  // MARK: Photos picker and PhotoKit
+  case UIImagePickerController, sourceType, SourceType, photoLibrary, savedPhotosAlbum, camera
+  case isSourceTypeAvailable
+  case PHPhotoLibrary, PHAccessLevel, readWrite, addOnly, requestAuthorization, authorizationStatus
+  case PHAuthorizationStatus, authorized, limited, denied, restricted, notDetermined
+  case PHPickerViewController, PHPickerConfiguration, PHPickerResult, PhotosPicker, PhotosPickerItem
+  case photosPicker
+  case fetchAssets, fetchAssetCollections, fetchCollections, fetchTopLevelUserCollections, fetchKeyAssets
+  case PHImageManager, PHCachingImageManager, PHAssetResourceManager, PHFetchResult, PHFetchOptions
+  case presentLimitedLibraryPicker, deleteAssets, PHAssetChangeRequest, PHAssetCollectionChangeRequest
+  case creationRequestForAsset, creationRequestForAssetFromImage, creationRequestForAssetFromVideo
+  case PHAssetCreationRequest, UIImageWriteToSavedPhotosAlbum, UISaveVideoAtPathToSavedPhotosAlbum
+  case register, unregisterChangeObserver, unregisterAvailabilityObserver, shared
+  case cloudIdentifierMappings, PHCloudIdentifier
+
+  // MARK: Loading picked items
+  case loadTransferable, loadObject, loadFileRepresentation, loadDataRepresentation
+  case loadInPlaceFileRepresentation, loadItem, completionHandler, type, Image
+  case assetIdentifier, localIdentifier, itemIdentifier
+  case DispatchSemaphore, DispatchGroup, wait
+
+  // MARK: Where references go
+  case append, insert, resume, returning, success, send, yield, updateValue, setValue
+  case UserDefaults, NSUbiquitousKeyValueStore, standard, forKey
+  case Codable, Encodable, Decodable, NSManagedObject
+
+  // MARK: Images, lists and grids
+  case UIImage, data, contentsOfFile, CGImageSourceCreateThumbnailAtIndex, preparingThumbnail
+  case byPreparingThumbnail, prepareThumbnail, prepareForDisplay, kCGImageSourceThumbnailMaxPixelSize
+  case UICollectionViewCell, UITableViewCell, UICollectionViewListCell, cellForItemAt, cellForRowAt
+  case CellRegistration, UICollectionViewDiffableDataSource, UITableViewDiffableDataSource
+  case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid
+
+  // MARK: Camera
+  case AVCaptureSession, AVCaptureMultiCamSession, startRunning, stopRunning, AVCaptureDevice
+  case AVCaptureDeviceInput, requestAccess, video, audio, requestRecordPermission, AVAudioRecorder
+  case VNDocumentCameraViewController, DataScannerViewController
+
+  // MARK: Threads and isolation
+  case DispatchQueue, main, asyncAfter, sync, Task, detached, run, concurrentPerform
+  case UIViewController, UIView, View, App, Scene, UIResponder, UIViewRepresentable
+  case UIViewControllerRepresentable, onAppear, onDisappear, task, Button, onChange, onReceive
+  case dataTask
+}
+
+extension Word {
+  /// Words that are declaration modifiers: they may stand between a declaration's attributes and its
+  /// keyword (`@MainActor public final class`).
+  var isModifier: Bool {
+    switch self {
+    case .private, .fileprivate, .public, .open, .internal, .package, .final, .override, .mutating,
+      .nonmutating, .convenience, .required, .lazy, .weak, .unowned, .dynamic, .indirect, .static,
+      .class, .nonisolated, .consuming, .borrowing:
+      true
+    default: false
+    }
+  }
+
+  /// `NSItemProvider` and `PhotosPickerItem` loading calls.
+  var isItemLoad: Bool {
+    switch self {
+    case .loadTransferable, .loadObject, .loadFileRepresentation, .loadDataRepresentation,
+      .loadInPlaceFileRepresentation, .loadItem:
+      true
+    default: false
+    }
+  }
+
+  /// Keywords that introduce a statement whose `{` opens a control-flow block, not a closure.
+  var opensBlock: Bool {
+    switch self {
+    case .if, .guard, .else, .for, .while, .repeat, .do, .catch, .defer, .switch: true
+    default: false
+    }
+  }
+}

@@ -1,0 +1,26 @@
+/// The result of auditing one folder.
+public struct AuditReport: Sendable {
+  /// Findings sorted by file, line, column and rule, with suppressed ones removed.
+  public var findings: [Finding]
+  /// How many Swift files were read.
+  public var swiftFiles: Int
+  /// The rules that ran.
+  public var rules: [RuleDescriptor]
+  /// The audited folder, absolute.
+  public var root: String
+
+  public init(findings: [Finding], swiftFiles: Int, rules: [RuleDescriptor], root: String) {
+    self.findings = findings
+    self.swiftFiles = swiftFiles
+    self.rules = rules
+    self.root = root
+  }
+
+  /// The worst severity found, or nil when clean.
+  public var worstSeverity: Severity? { findings.map(\.severity).max() }
+
+  /// Whether any finding is at or above `threshold`.
+  public func hasFindings(atLeast threshold: Severity) -> Bool {
+    findings.contains { $0.severity >= threshold }
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Findings as a SARIF 2.1.0 log, the format code-scanning services (GitHub code scanning, Azure DevOps,
+/// IDE SARIF viewers) read to show results inline.
+///
+/// Each rule becomes a `reportingDescriptor` with its message, fix and reference (`helpUri`); each
+/// finding a `result` whose location is relative to `%SRCROOT%`, the audited folder.
+public enum SARIFFormatter {
+  /// - Parameter toolVersion: the `intake` version, recorded as the driver's version.
+  public static func format(_ report: AuditReport, toolVersion: String) -> String {
+    let rules = report.rules
+    let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
+    let root = report.root.hasSuffix("/") ? report.root : report.root + "/"
+    let log = SARIFLog(runs: [
+      SARIFLog.Run(
+        tool: SARIFLog.Tool(
+          driver: SARIFLog.Driver(
+            name: "intake audit", version: toolVersion,
+            informationUri: "https://developer.apple.com/documentation/photokit",
+            rules: rules.map(rule))),
+        originalUriBaseIds: ["SRCROOT": SARIFLog.ArtifactLocation(uri: fileURI(root))],
+        results: report.findings.map { finding in
+          SARIFLog.Result(
+            ruleId: finding.rule, ruleIndex: ruleIndex[finding.rule] ?? 0, level: finding.severity.rawValue,
+            message: SARIFLog.Message(text: finding.message),
+            locations: [
+              SARIFLog.Location(
+                physicalLocation: SARIFLog.PhysicalLocation(
+                  artifactLocation: SARIFLog.ArtifactLocation(
+                    uri: uri(finding.pathInRoot), uriBaseId: "SRCROOT"),
+                  region: SARIFLog.Region(startLine: finding.line, startColumn: finding.column)))
+            ])
+        })
+    ])
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // Encoding strings, integers and nested structs of them cannot fail.
+    let data = (try? encoder.encode(log)) ?? Data()
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+
+  private static func rule(_ rule: RuleDescriptor) -> SARIFLog.Rule {
+    SARIFLog.Rule(
+      id: rule.id, name: camelCase(rule.id), shortDescription: SARIFLog.Message(text: rule.summary),
+      fullDescription: SARIFLog.Message(text: rule.fix),
+      help: SARIFLog.Message(
+        text: "\(rule.fix) See \(rule.reference.title): \(rule.reference.url)",
+        markdown: "\(rule.fix)\n\nSee [\(rule.reference.title)](\(rule.reference.url))."),
+      helpUri: rule.reference.url, defaultConfiguration: SARIFLog.Configuration(level: rule.severity.rawValue)
+    )
+  }
+
+  /// SARIF rule names are conventionally PascalCase (`LimitedIgnored`).
+  private static func camelCase(_ id: String) -> String {
+    id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+  }
+
+  /// A path inside the audited folder, percent-encoded as a relative URI reference (RFC 3986 §4.2).
+  static func uri(_ relative: String) -> String {
+    relative.addingPercentEncoding(withAllowedCharacters: uriPathCharacters) ?? relative
+  }
+
+  private static func fileURI(_ path: String) -> String {
+    "file://" + (path.addingPercentEncoding(withAllowedCharacters: uriPathCharacters) ?? path)
+  }
+
+  private static let uriPathCharacters: CharacterSet = {
+    var set = CharacterSet.alphanumerics
+    set.insert(charactersIn: "-._~/!$&'()*+,;=:@")
+    return set
+  }()
+}

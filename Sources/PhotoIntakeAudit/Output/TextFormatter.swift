@@ -1,0 +1,38 @@
+/// Findings as compilers print diagnostics, one per line, so editors and CI logs link them:
+/// `path:line:col: warning: message [rule-id]`.
+public enum TextFormatter {
+  public static func format(_ report: AuditReport) -> String {
+    var text = ""
+    for finding in report.findings {
+      text +=
+        "\(finding.file):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message) [\(finding.rule)]\n"
+    }
+    return text
+  }
+
+  /// One line summing up, for standard error: `intake audit: 3 findings (1 error, 2 warnings) in 12 Swift files.`
+  public static func summary(_ report: AuditReport) -> String {
+    let count = report.findings.count
+    var parts: [String] = []
+    for severity in Severity.allCases.reversed() {
+      let n = report.findings.filter { $0.severity == severity }.count
+      if n > 0 { parts.append("\(n) \(severity.rawValue)\(n == 1 ? "" : "s")") }
+    }
+    let files = "\(report.swiftFiles) Swift file\(report.swiftFiles == 1 ? "" : "s")"
+    if count == 0 { return "intake audit: no findings in \(files)." }
+    return
+      "intake audit: \(count) finding\(count == 1 ? "" : "s") (\(parts.joined(separator: ", "))) in \(files)."
+  }
+
+  /// The rule catalog for `--list-rules`: id, severity, message, fix and reference for each rule.
+  public static func ruleList(_ rules: [RuleDescriptor]) -> String {
+    var text = ""
+    for rule in rules {
+      text += "\(rule.id) (\(rule.severity.rawValue))\n"
+      text += "  \(rule.summary)\n"
+      text += "  Fix: \(rule.fix)\n"
+      text += "  See: \(rule.reference.title) <\(rule.reference.url)>\n\n"
+    }
+    return text
+  }
+}

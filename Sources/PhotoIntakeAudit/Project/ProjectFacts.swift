@@ -1,0 +1,79 @@
+/// What the rules know about the whole project, gathered from every file before any rule runs: which
+/// words occur anywhere, the declared types and what they inherit, which types unregister photo library
+/// observers, and which usage-description keys the app declares.
+struct ProjectFacts: Sendable {
+  struct TypeInfo: Sendable {
+    var isMainActor = false
+    var inherits: Set<String> = []
+  }
+
+  /// Words used in code anywhere in the project.
+  var words = WordSet()
+  /// Types by simple name; extensions merge into their type.
+  var types: [String: TypeInfo] = [:]
+  /// Names of types (or `""` for top-level code) that call `unregisterChangeObserver` or
+  /// `unregisterAvailabilityObserver` somewhere.
+  var unregisteringTypes: Set<String> = []
+  var usageKeys = UsageKeyIndex()
+
+  /// Types whose code runs on the main actor by declaration: UIKit and SwiftUI make them `@MainActor`.
+  static let mainActorBases: Set<String> = [
+    "UIViewController", "UIView", "View", "App", "Scene", "UIResponder", "UIViewRepresentable",
+    "UIViewControllerRepresentable", "UICollectionViewCell", "UITableViewCell", "UICollectionViewListCell",
+    "UITableViewController", "UICollectionViewController", "UINavigationController", "UIApplicationDelegate",
+    "UIWindowSceneDelegate", "UISceneDelegate", "UIHostingController",
+  ]
+
+  mutating func add(_ file: SourceFile) {
+    words.formUnion(file.source.words)
+    for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
+      guard let name = file.name(of: index) else { continue }
+      var info = types[name] ?? TypeInfo()
+      info.isMainActor = info.isMainActor || scope.isMainActor
+      for token in scope.inheritance.clamped(to: 0..<file.count)
+      where file.kind(token) == .identifier && file.kind(token + 1) != .dot {
+        info.inherits.insert(file.text(token))
+      }
+      types[name] = info
+    }
+    if file.source.words.contains(.unregisterChangeObserver)
+      || file.source.words.contains(.unregisterAvailabilityObserver)
+    {
+      for index in 0..<file.count
+      where file.word(index) == .unregisterChangeObserver
+        || file.word(index) == .unregisterAvailabilityObserver
+      {
+        unregisteringTypes.insert(file.enclosingType(of: index).flatMap { file.name(of: $0) } ?? "")
+      }
+    }
+  }
+
+  /// Whether `name` (or a type it inherits, transitively within the project) is one of `bases`.
+  func inherits(_ name: String, anyOf bases: Set<String>) -> Bool {
+    var seen: Set<String> = []
+    var queue = [name]
+    while let next = queue.popLast() {
+      if bases.contains(next) { return true }
+      guard seen.insert(next).inserted, let info = types[next] else { continue }
+      queue.append(contentsOf: info.inherits)
+    }
+    return false
+  }
+
+  /// Whether code in the type named `name` runs on the main actor: marked `@MainActor`, or a UIKit or
+  /// SwiftUI type that is.
+  func isMainActorType(_ name: String) -> Bool {
+    if types[name]?.isMainActor == true { return true }
+    return inherits(name, anyOf: Self.mainActorBases)
+  }
+
+  /// The type a scope declares or extends, by name, checked through the project's declarations.
+  func typeInherits(_ file: SourceFile, scope: Int, anyOf bases: Set<String>) -> Bool {
+    for token in file.scope(scope).inheritance.clamped(to: 0..<file.count)
+    where bases.contains(file.text(token)) {
+      return true
+    }
+    guard let name = file.name(of: scope) else { return false }
+    return inherits(name, anyOf: bases)
+  }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Finds what an audit reads in a folder: every `.swift` file, every `Info.plist` (`Info.plist` or
+/// `*-Info.plist`), `project.pbxproj` and `.xcconfig` files, skipping build products and dependencies.
+struct ProjectScanner {
+  struct Inventory: Sendable {
+    /// Paths relative to the root, sorted, with `/` separators.
+    var swiftFiles: [String] = []
+    var propertyLists: [String] = []
+    var buildSettings: [String] = []
+  }
+
+  /// Folders never worth reading: build output, dependency checkouts, version control.
+  static let skippedFolders: Set<String> = [".build", "Pods", "Carthage", "DerivedData", ".git", ".swiftpm"]
+
+  /// - Throws: ``Auditor/Error/notAFolder(_:)`` when `root` is missing or not a folder.
+  static func inventory(of root: String) throws(Auditor.Error) -> Inventory {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue
+    else { throw .notAFolder(root) }
+    var inventory = Inventory()
+    guard let enumerator = FileManager.default.enumerator(atPath: root) else { return inventory }
+    while let next = enumerator.nextObject() as? String {
+      let name = next.lastIndex(of: "/").map { String(next[next.index(after: $0)...]) } ?? next
+      if skippedFolders.contains(name) {
+        enumerator.skipDescendants()
+        continue
+      }
+      if name.hasSuffix(".swift") {
+        inventory.swiftFiles.append(next)
+      } else if name == "Info.plist" || name.hasSuffix("-Info.plist") {
+        inventory.propertyLists.append(next)
+      } else if name == "project.pbxproj" || name.hasSuffix(".xcconfig") {
+        inventory.buildSettings.append(next)
+      }
+    }
+    inventory.swiftFiles.sort()
+    inventory.propertyLists.sort()
+    inventory.buildSettings.sort()
+    return inventory
+  }
+}

@@ -1,0 +1,71 @@
+/// `full-decode-thumbnail`: `UIImage(data:)` / `UIImage(contentsOfFile:)` for a list or grid cell.
+///
+/// A list or grid context is: a `ForEach`/`List`/`LazyVGrid`/`LazyHGrid`/`LazyVStack`/`LazyHStack`/`Grid`
+/// content closure, a cell registration or diffable data source cell provider, a
+/// `cellForItemAt`/`cellForRowAt` method, or a type that is (or is named like) a cell, row, tile or
+/// thumbnail. The enclosing function is fine if it downsamples (ImageIO thumbnails, `preparingThumbnail`,
+/// `byPreparingThumbnail`, `prepareThumbnail`, `prepareForDisplay`).
+struct FullDecodeThumbnailRule: AuditRule {
+  let descriptor = RuleDescriptor(
+    id: "full-decode-thumbnail", severity: .warning,
+    summary:
+      "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
+    fix: """
+      Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
+      kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
+      A 48 MP photo decodes to about 190 MB; a grid of them is terminated for memory.
+      """,
+    reference: .wwdc(2018, 219, "Image and Graphics Best Practices"))
+
+  let triggers: Set<Word> = [.UIImage]
+
+  private static let listContainers: Set<Word> = [
+    .ForEach, .List, .LazyVGrid, .LazyHGrid, .LazyVStack, .LazyHStack, .Grid, .CellRegistration,
+    .UICollectionViewDiffableDataSource, .UITableViewDiffableDataSource,
+  ]
+  private static let downsampling: Set<Word> = [
+    .CGImageSourceCreateThumbnailAtIndex, .preparingThumbnail, .byPreparingThumbnail, .prepareThumbnail,
+    .prepareForDisplay, .kCGImageSourceThumbnailMaxPixelSize,
+  ]
+  private static let cellBases: Set<String> = [
+    "UICollectionViewCell", "UITableViewCell", "UICollectionViewListCell",
+  ]
+
+  func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
+    var findings: [Finding] = []
+    for index in 0..<file.count
+    where file.word(index) == .UIImage && !file.isMember(index) && file.kind(index + 1) == .leftParen
+      && (file.word(index + 2) == .data || file.word(index + 2) == .contentsOfFile)
+      && file.kind(index + 3) == .colon
+    {
+      let function = file.enclosingFunction(of: index)
+      guard !file.contains(Self.downsampling, in: file.body(of: function)),
+        isListContext(file, index, project: project)
+      else { continue }
+      findings.append(file.finding(descriptor, at: index))
+    }
+    return findings
+  }
+
+  private func isListContext(_ file: SourceFile, _ index: Int, project: ProjectFacts) -> Bool {
+    for scopeIndex in file.syntax.enclosingScopes(of: index) {
+      let scope = file.scope(scopeIndex)
+      switch scope.kind {
+      case .closure:
+        if Self.listContainers.contains(file.word(scope.callee)) { return true }
+      case .function:
+        if file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open)) {
+          return true
+        }
+      case .type:
+        let name = file.name(of: scopeIndex) ?? ""
+        if ["Cell", "Row", "Tile", "Thumbnail", "GridItem"].contains(where: { name.hasSuffix($0) }) {
+          return true
+        }
+        if project.typeInherits(file, scope: scopeIndex, anyOf: Self.cellBases) { return true }
+      default: continue
+      }
+    }
+    return false
+  }
+}

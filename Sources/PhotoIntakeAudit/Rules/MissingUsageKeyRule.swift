@@ -1,0 +1,104 @@
+/// `missing-usage-key`: an API that needs a privacy usage description, with the key declared nowhere.
+///
+/// Keys are looked up in every `Info.plist` in the folder and in `INFOPLIST_KEY_*` build settings. A folder
+/// with neither (a Swift package library) is skipped: the app that embeds it declares the keys. Each
+/// missing key is reported once per file, at its first use.
+struct MissingUsageKeyRule: AuditRule {
+  let descriptor = RuleDescriptor(
+    id: "missing-usage-key", severity: .error,
+    summary:
+      "An API that needs a privacy usage description is used, but no Info.plist or build setting declares the key; the app crashes when it asks.",
+    fix: """
+      Add the key with a sentence saying why the app needs access: NSPhotoLibraryUsageDescription (read-write \
+      library access), NSPhotoLibraryAddUsageDescription (adding photos), NSCameraUsageDescription, \
+      NSMicrophoneUsageDescription — in Info.plist, or as an INFOPLIST_KEY_ build setting when Xcode \
+      generates the Info.plist.
+      """,
+    reference: .documentation(
+      "NSPhotoLibraryUsageDescription",
+      "bundleresources/information-property-list/nsphotolibraryusagedescription"))
+
+  let triggers: Set<Word> = [
+    .requestAuthorization, .fetchAssets, .fetchAssetCollections, .fetchCollections,
+    .fetchTopLevelUserCollections, .UIImageWriteToSavedPhotosAlbum, .UISaveVideoAtPathToSavedPhotosAlbum,
+    .creationRequestForAsset, .creationRequestForAssetFromImage, .creationRequestForAssetFromVideo,
+    .PHAssetCreationRequest, .requestAccess, .AVCaptureDeviceInput, .camera, .VNDocumentCameraViewController,
+    .DataScannerViewController, .requestRecordPermission, .AVAudioRecorder,
+  ]
+
+  private enum Need {
+    case key(String)
+    /// Either key will do: creating assets works with add-only or read-write access.
+    case either(String, String)
+  }
+
+  private static let library = "NSPhotoLibraryUsageDescription"
+  private static let libraryAdd = "NSPhotoLibraryAddUsageDescription"
+  private static let camera = "NSCameraUsageDescription"
+  private static let microphone = "NSMicrophoneUsageDescription"
+
+  func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
+    let keys = project.usageKeys
+    guard keys.hasAppConfiguration else { return [] }
+    var uses: [(index: Int, need: Need)] = []
+    for (index, request) in PhotoLibraryAccess.requests(in: file) {
+      uses.append((index, .key(request == .addOnly ? Self.libraryAdd : Self.library)))
+    }
+    for index in 0..<file.count {
+      let word = file.word(index)
+      switch word {
+      case .fetchAssets, .fetchAssetCollections, .fetchCollections, .fetchTopLevelUserCollections:
+        if file.isMember(index) { uses.append((index, .key(Self.library))) }
+      case .UIImageWriteToSavedPhotosAlbum, .UISaveVideoAtPathToSavedPhotosAlbum:
+        if file.kind(index + 1) == .leftParen { uses.append((index, .key(Self.libraryAdd))) }
+      case .creationRequestForAsset, .creationRequestForAssetFromImage, .creationRequestForAssetFromVideo,
+        .PHAssetCreationRequest:
+        uses.append((index, .either(Self.libraryAdd, Self.library)))
+      case .requestAccess:
+        guard file.isMember(index), file.word(index + 1) == .none, file.kind(index + 1) == .leftParen else {
+          continue
+        }
+        if let media = file.first([.video, .audio], in: (index + 2)..<min(index + 7, file.count)),
+          file.isMember(media)
+        {
+          uses.append((index, .key(file.word(media) == .video ? Self.camera : Self.microphone)))
+        }
+      case .AVCaptureDeviceInput, .VNDocumentCameraViewController, .DataScannerViewController:
+        if !file.isMember(index), file.kind(index + 1) == .leftParen {
+          uses.append((index, .key(Self.camera)))
+        }
+      case .camera:
+        // `picker.sourceType = .camera`, `ImagePicker(sourceType: .camera)`
+        let before = index - 2
+        if file.isMember(index), file.word(before) == .opAssign || file.kind(before) == .colon,
+          file.word(before - 1) == .sourceType
+        {
+          uses.append((index, .key(Self.camera)))
+        }
+      case .requestRecordPermission, .AVAudioRecorder:
+        if file.kind(index + 1) == .leftParen || file.kind(index + 1) == .leftBrace {
+          uses.append((index, .key(Self.microphone)))
+        }
+      default: continue
+      }
+    }
+    var reported: Set<String> = []
+    var findings: [Finding] = []
+    for use in uses.sorted(by: { $0.index < $1.index }) {
+      let missing: String
+      switch use.need {
+      case .key(let key):
+        guard !keys.contains(key) else { continue }
+        missing = key
+      case .either(let first, let second):
+        guard !keys.contains(first), !keys.contains(second) else { continue }
+        missing = first
+      }
+      guard reported.insert(missing).inserted else { continue }
+      let message =
+        "\(file.text(use.index)) needs \(missing), but no Info.plist or INFOPLIST_KEY_ build setting declares it; the app crashes when it asks."
+      findings.append(file.finding(descriptor, at: use.index, message: message))
+    }
+    return findings
+  }
+}

@@ -1,0 +1,36 @@
+/// `session-in-representable`: an `AVCaptureSession` created inside a `UIViewRepresentable` or
+/// `UIViewControllerRepresentable` (in a method or as a stored property's initial value).
+struct SessionInRepresentableRule: AuditRule {
+  let descriptor = RuleDescriptor(
+    id: "session-in-representable", severity: .warning,
+    summary:
+      "An AVCaptureSession is created inside a SwiftUI representable, which SwiftUI re-creates; the camera restarts and sessions pile up.",
+    fix: """
+      Create and configure the session once, in a long-lived model (an actor, or an object held in @State \
+      or @StateObject), and pass it to the representable, which should only attach an \
+      AVCaptureVideoPreviewLayer to it.
+      """,
+    reference: .documentation(
+      "AVCam: Building a camera app", "avfoundation/avcam-building-a-camera-app"))
+
+  let triggers: Set<Word> = [.AVCaptureSession, .AVCaptureMultiCamSession]
+
+  private static let representables: Set<String> = ["UIViewRepresentable", "UIViewControllerRepresentable"]
+
+  func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
+    var findings: [Finding] = []
+    for index in 0..<file.count
+    where (file.word(index) == .AVCaptureSession || file.word(index) == .AVCaptureMultiCamSession)
+      && !file.isMember(index)
+      && (file.kind(index + 1) == .leftParen
+        || (file.kind(index + 1) == .dot && file.word(index + 2) == .initKeyword))
+    {
+      let inRepresentable = file.syntax.enclosingScopes(of: index).contains { scope in
+        file.scope(scope).kind == .type
+          && project.typeInherits(file, scope: scope, anyOf: Self.representables)
+      }
+      if inRepresentable { findings.append(file.finding(descriptor, at: index)) }
+    }
+    return findings
+  }
+}

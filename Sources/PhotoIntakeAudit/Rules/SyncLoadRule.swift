@@ -1,0 +1,55 @@
+/// `sync-load`: loading a picked item made synchronous or force-tried.
+///
+/// Flags `try!` on a statement that loads (`try! await item.loadTransferable(type:)`), and
+/// `.wait()` on a `DispatchSemaphore` or `DispatchGroup` in a function that calls `loadTransferable`,
+/// `loadObject`, `loadFileRepresentation`, `loadDataRepresentation` or `loadItem`.
+struct SyncLoadRule: AuditRule {
+  let descriptor = RuleDescriptor(
+    id: "sync-load", severity: .error,
+    summary:
+      "Picked-item loading is force-tried or blocked on (try!, semaphore, DispatchGroup.wait); failures crash and iCloud downloads freeze the thread.",
+    fix: """
+      Await the async API (`try await item.loadTransferable(type:)`) or continue in the completion handler; \
+      catch the error and show progress. Loading may download from iCloud and may fail, so never force-try \
+      it and never block a thread — least of all the main thread — waiting for an item provider.
+      """,
+    reference: .documentation(
+      "PhotosPickerItem.loadTransferable(type:)", "photosui/photospickeritem/loadtransferable(type:)"))
+
+  let triggers: Set<Word> = [
+    .loadTransferable, .loadObject, .loadFileRepresentation, .loadDataRepresentation,
+    .loadInPlaceFileRepresentation, .loadItem,
+  ]
+
+  func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
+    let blockers =
+      file.source.words.contains(.wait)
+      ? DeclaredNames(
+        in: file, types: [.DispatchSemaphore, .DispatchGroup],
+        initializers: [.DispatchSemaphore, .DispatchGroup])
+      : nil
+    var findings: [Finding] = []
+    for index in 0..<file.count {
+      if file.word(index) == .try, file.word(index + 1) == .opBang,
+        file.tokens[index + 1].start == file.tokens[index].end
+      {
+        let statement = file.statement(from: index)
+        if statement.contains(where: { file.word($0).isItemLoad }) {
+          findings.append(file.finding(descriptor, at: index))
+        }
+      } else if file.word(index) == .wait, file.isMember(index), file.kind(index + 1) == .leftParen,
+        let blockers
+      {
+        let receiver = file.postfixStart(endingAt: index)..<index
+        let blocks =
+          file.contains([.DispatchSemaphore, .DispatchGroup], in: receiver)
+          || (file.kind(index - 2) == .identifier && blockers.refers(index - 2))
+        let function = file.body(of: file.enclosingFunction(of: index))
+        if blocks, function.contains(where: { file.word($0).isItemLoad }) {
+          findings.append(file.finding(descriptor, at: index))
+        }
+      }
+    }
+    return findings
+  }
+}

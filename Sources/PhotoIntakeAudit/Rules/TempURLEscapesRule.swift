@@ -1,0 +1,103 @@
+/// `temp-url-escapes`: the file URL from `loadFileRepresentation` kept past its completion handler.
+///
+/// "This method writes a copy of the file's data to a temporary file, which the system deletes when the
+/// completion handler returns" (NSItemProvider documentation). Within the handler, the URL parameter
+/// escapes when it is assigned to anything not declared in the handler, appended or inserted into a
+/// collection, passed to `resume`, `success` or a completion/handler/callback closure, or captured by
+/// work that runs later (`async`, `asyncAfter`, `Task`). Copying the file and keeping the copy is fine.
+struct TempURLEscapesRule: AuditRule {
+  let descriptor = RuleDescriptor(
+    id: "temp-url-escapes", severity: .error,
+    summary:
+      "The URL from loadFileRepresentation escapes its completion handler; the system deletes that file when the handler returns.",
+    fix: """
+      Inside the completion handler, copy or move the file into a folder the app owns (FileManager \
+      copyItem/moveItem, or read its bytes), and pass on only the new location.
+      """,
+    reference: .documentation(
+      "NSItemProvider.loadFileRepresentation(forTypeIdentifier:completionHandler:)",
+      "foundation/nsitemprovider/loadfilerepresentation(fortypeidentifier:completionhandler:)"))
+
+  let triggers: Set<Word> = [.loadFileRepresentation]
+
+  /// Calls whose closures run after the current one has returned.
+  private static let deferred: Set<Word> = [.async, .asyncAfter, .Task, .detached]
+  /// Calls that keep or hand on their argument.
+  private static let sinks: Set<Word> = [
+    .append, .insert, .resume, .success, .send, .yield, .updateValue, .setValue,
+  ]
+
+  func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
+    var findings: [Finding] = []
+    for index in 0..<file.count
+    where file.word(index) == .loadFileRepresentation && file.kind(index + 1) == .leftParen {
+      guard let close = file.match(index + 1), let handler = handler(file, call: index, close: close),
+        let url = file.scope(handler).parameters.first, file.text(url) != "_",
+        let escape = firstEscape(file, of: url, in: handler)
+      else { continue }
+      findings.append(file.finding(descriptor, at: escape))
+    }
+    return findings
+  }
+
+  /// The trailing closure, or the closure passed as `completionHandler:`.
+  private func handler(_ file: SourceFile, call: Int, close: Int) -> Int? {
+    if file.kind(close + 1) == .leftBrace { return file.scopeOpened(at: close + 1) }
+    for index in (call + 2)..<close where file.kind(index) == .leftBrace {
+      if let scope = file.scopeOpened(at: index), file.scope(scope).label >= 0 { return scope }
+    }
+    return nil
+  }
+
+  private func firstEscape(_ file: SourceFile, of url: Int, in handler: Int) -> Int? {
+    let body = file.body(of: handler)
+    for index in body
+    where file.kind(index) == .identifier && file.source.sameText(index, url) && !file.isMember(index)
+      && file.kind(index + 1) != .colon
+    {
+      // `let url = other` shadows the parameter from here on; `if let url`, `let url = url` do not.
+      if file.word(index - 1) == .let || file.word(index - 1) == .var {
+        if file.word(index + 1) == .opAssign, !file.source.sameText(index + 2, url) { return nil }
+        continue
+      }
+      if capturedByDeferredWork(file, index, handler: handler) { return index }
+      if file.word(index - 1) == .opAssign, storesOutside(file, assignment: index - 1, body: body) {
+        return index
+      }
+      if let paren = file.enclosingParen(of: index), file.kind(paren - 1) == .identifier {
+        let callee = ASCII.lowercased(file.text(paren - 1))
+        if Self.sinks.contains(file.word(paren - 1))
+          || ["completion", "handler", "callback"].contains(where: { ASCII.contains(callee, $0) })
+        {
+          return index
+        }
+      }
+    }
+    return nil
+  }
+
+  private func capturedByDeferredWork(_ file: SourceFile, _ index: Int, handler: Int) -> Bool {
+    for scope in file.syntax.enclosingScopes(of: index) {
+      if scope == handler { return false }
+      let callee = file.scope(scope).callee
+      if file.scope(scope).kind == .closure, Self.deferred.contains(file.word(callee)) { return true }
+    }
+    return false
+  }
+
+  /// Whether `target = url` stores into something declared outside the handler: a property, a
+  /// subscript, or a variable from an enclosing scope.
+  private func storesOutside(_ file: SourceFile, assignment: Int, body: Range<Int>) -> Bool {
+    let end = assignment - 1
+    if file.kind(end) == .rightBracket { return true }
+    guard file.kind(end) == .identifier else { return false }
+    let start = file.postfixStart(endingAt: end)
+    if file.word(start - 1) == .let || file.word(start - 1) == .var { return false }
+    if start != end { return true }  // `self.url = url`, `model.file = url`
+    // A bare name: local if the handler declares it.
+    return !body.contains { candidate in
+      (file.word(candidate - 1) == .let || file.word(candidate - 1) == .var)
+        && file.source.sameText(candidate, end)
+    }
+  }
+}

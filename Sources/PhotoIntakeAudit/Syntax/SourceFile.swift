@@ -1,0 +1,200 @@
+/// One Swift file, lexed and structured, with the questions rules ask of tokens.
+struct SourceFile: Sendable {
+  /// Path relative to the audited folder, with `/` separators.
+  let path: String
+  let source: LexedSource
+  let syntax: SyntaxTree
+
+  init(path: String, bytes: [UInt8]) {
+    self.path = path
+    source = Lexer.lex(bytes)
+    syntax = SyntaxTree(source)
+  }
+
+  var tokens: [Token] { source.tokens }
+  var count: Int { source.tokens.count }
+
+  func word(_ index: Int) -> Word {
+    index >= 0 && index < source.tokens.count ? source.tokens[index].word : .none
+  }
+
+  func kind(_ index: Int) -> Token.Kind? {
+    index >= 0 && index < source.tokens.count ? source.tokens[index].kind : nil
+  }
+
+  func match(_ index: Int) -> Int? {
+    let partner = syntax.matches[index]
+    return partner >= 0 ? Int(partner) : nil
+  }
+
+  func text(_ index: Int) -> String { source.text(index) }
+
+  /// Whether token `index` is `word` reached as a member (`x.word`), not declared or called bare.
+  func isMember(_ index: Int) -> Bool { kind(index - 1) == .dot }
+
+  /// `.word` used as an implicit member expression or enum case (`.readWrite`, `.limited`).
+  func isDotted(_ index: Int, _ candidate: Word) -> Bool {
+    word(index) == candidate && kind(index - 1) == .dot
+  }
+
+  // MARK: Expressions
+
+  /// The first token of the postfix expression that ends at `index` (`PHPhotoLibrary.shared().register`
+  /// ends at `register` and starts at `PHPhotoLibrary`).
+  func postfixStart(endingAt index: Int) -> Int {
+    var start = index
+    while true {
+      var candidate = start - 1
+      // `a?.b`, `a!.b`: skip the optional-chaining operator before the dot.
+      guard kind(candidate) == .dot else { return start }
+      candidate -= 1
+      if kind(candidate) == .op, word(candidate) == .opQuestion || word(candidate) == .opBang {
+        candidate -= 1
+      }
+      if let partnerKind = kind(candidate), partnerKind == .rightParen || partnerKind == .rightBracket,
+        let open = match(candidate)
+      {
+        candidate = kind(open - 1) == .identifier ? open - 1 : open
+      }
+      guard let candidateKind = kind(candidate),
+        candidateKind == .identifier || candidateKind == .leftParen || candidateKind == .leftBracket
+      else { return start }
+      start = candidate
+    }
+  }
+
+  /// Whether any token in `range` is one of `words`.
+  func contains(_ words: Set<Word>, in range: Range<Int>) -> Bool {
+    let clamped = range.clamped(to: 0..<count)
+    for index in clamped where words.contains(source.tokens[index].word) { return true }
+    return false
+  }
+
+  func first(_ words: Set<Word>, in range: Range<Int>) -> Int? {
+    range.clamped(to: 0..<count).first { words.contains(source.tokens[$0].word) }
+  }
+
+  /// Whether the statement begun at `index` continues onto the token `next` on a new line.
+  func continuesStatement(at next: Int) -> Bool {
+    switch kind(next - 1) {
+    case .op, .comma, .colon, .dot, .leftParen, .leftBracket: return true
+    default: break
+    }
+    switch kind(next) {
+    case .op, .dot: return true
+    default: return false
+    }
+  }
+
+  /// The tokens of the expression statement starting at `index`, up to the newline, `;` or closing
+  /// bracket that ends it; bracketed groups (arguments, trailing closures) are included whole.
+  func statement(from index: Int) -> Range<Int> {
+    var cursor = index + 1
+    while cursor < count {
+      let token = source.tokens[cursor]
+      if token.isClosing || token.kind == .semicolon { break }
+      if token.startsLine, !continuesStatement(at: cursor) { break }
+      if token.isOpening {
+        guard let close = match(cursor) else { break }
+        cursor = close + 1
+        continue
+      }
+      cursor += 1
+    }
+    return index..<cursor
+  }
+
+  /// The `(` of the call argument list directly enclosing `index`, if `index` is inside one.
+  func enclosingParen(of index: Int) -> Int? {
+    var cursor = index - 1
+    while cursor >= 0 {
+      let token = source.tokens[cursor]
+      if token.isClosing, let open = match(cursor) {
+        cursor = open - 1
+        continue
+      }
+      if token.kind == .leftParen { return cursor }
+      if token.kind == .leftBrace || token.kind == .leftBracket { return nil }
+      cursor -= 1
+    }
+    return nil
+  }
+
+  /// The index of the `,` or `)` that ends the call argument starting at `start`.
+  func endOfArgument(from start: Int, close: Int) -> Int {
+    var cursor = start
+    while cursor < close, kind(cursor) != .comma {
+      if source.tokens[cursor].isOpening, let partner = match(cursor) {
+        cursor = partner + 1
+      } else {
+        cursor += 1
+      }
+    }
+    return min(cursor, close)
+  }
+
+  /// The argument label right before `index` in a call (`for` in `requestAuthorization(for: .readWrite)`).
+  func label(before index: Int) -> Word? {
+    kind(index - 1) == .colon && kind(index - 2) == .identifier ? word(index - 2) : nil
+  }
+
+  // MARK: Scopes
+
+  func scope(_ index: Int) -> Scope { syntax.scopes[index] }
+
+  /// The scope whose `{` is token `brace`. Scopes are created in token order, so their `open` indices
+  /// ascend and a binary search finds it.
+  func scopeOpened(at brace: Int) -> Int? {
+    let scopes = syntax.scopes
+    var low = 1
+    var high = scopes.count - 1
+    while low <= high {
+      let middle = (low + high) / 2
+      if scopes[middle].open == brace { return middle }
+      if scopes[middle].open < brace { low = middle + 1 } else { high = middle - 1 }
+    }
+    return nil
+  }
+
+  /// The function scope whose parameter list contains `index` (`status` in
+  /// `func show(status: PHAuthorizationStatus) {`), if any.
+  func functionDeclaring(parameter index: Int) -> Int? {
+    guard let paren = enclosingParen(of: index) else { return nil }
+    let head = word(paren - 1) == .initKeyword ? paren - 1 : paren - 2
+    guard word(head) == .func || word(head) == .initKeyword else { return nil }
+    return syntax.scopes.firstIndex { $0.kind == .function && $0.head == head }
+  }
+
+  /// The range of tokens a scope covers, braces excluded.
+  func body(of scope: Int) -> Range<Int> {
+    let scope = syntax.scopes[scope]
+    return (scope.open + 1)..<max(scope.open + 1, scope.close)
+  }
+
+  /// The innermost function, accessor or file scope around `index` (closures and blocks are looked
+  /// through, since they run as part of that function).
+  func enclosingFunction(of index: Int) -> Int {
+    syntax.enclosing(index, [.function, .accessor, .file]) ?? 0
+  }
+
+  /// The innermost type scope around `index`.
+  func enclosingType(of index: Int) -> Int? { syntax.enclosing(index, [.type]) }
+
+  /// The declared name of a scope (`CameraViewController`), if it has one.
+  func name(of scope: Int) -> String? {
+    let name = syntax.scopes[scope].name
+    return name >= 0 && name < count ? text(name) : nil
+  }
+
+  /// Words written in a type's inheritance clause (`: UIViewController, PHPhotoLibraryChangeObserver`).
+  func inheritance(of scope: Int) -> [Word] {
+    syntax.scopes[scope].inheritance.clamped(to: 0..<count).map { word($0) }.filter { $0 != .none }
+  }
+
+  func finding(_ rule: RuleDescriptor, at index: Int, message: String? = nil) -> Finding {
+    let (line, column) = source.location(ofByte: source.tokens[index].start)
+    return Finding(
+      rule: rule.id, severity: rule.severity, file: path, line: line, column: column,
+      message: message ?? rule.summary)
+  }
+}
