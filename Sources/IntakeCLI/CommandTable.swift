@@ -3,7 +3,8 @@
 /// Each row is defined in `Commands/<Name>Command.swift`.
 enum CommandTable {
   static let all: [CommandSpec] = [
-    versionCommand
+    versionCommand,
+    metadataCommand,
   ]
 
   static func find(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
