@@ -24,7 +24,8 @@ struct OracleTests {
       let comment = Comment(rawValue: name)
 
       let width = Self.first(tags, ["File", "PNG", "GIF", "RIFF", "QuickTime", "EXIF"], "ImageWidth") as? Int
-      let height = Self.first(tags, ["File", "PNG", "GIF", "RIFF", "QuickTime", "EXIF"], "ImageHeight") as? Int
+      let height =
+        Self.first(tags, ["File", "PNG", "GIF", "RIFF", "QuickTime", "EXIF"], "ImageHeight") as? Int
       #expect(ours.width == width, comment)
       #expect(ours.height == height, comment)
       // exiftool 12.57 does not read `imir`; mirrored HEIF files are checked by ReaderTests instead.
@@ -34,7 +35,7 @@ struct OracleTests {
 
       let date =
         (tags["EXIF:DateTimeOriginal"] ?? tags["XMP:DateTimeOriginal"] ?? tags["QuickTime:CreationDate"]
-          ?? tags["QuickTime:CreateDate"]) as? String
+        ?? tags["QuickTime:CreateDate"]) as? String
       if let date, !date.hasPrefix("0000") {
         let ourDate = ours.captureDate?.local.replacingOccurrences(of: "-", with: ":")
           .replacingOccurrences(of: "T", with: " ")
@@ -84,7 +85,9 @@ struct OracleTests {
     switch type {
     case .heic, .heif, .avif:
       var transform = ImageTransform()
-      if let degrees = number(tags["QuickTime:Rotation"]) { transform.rotate(anticlockwise: Int(degrees) / 90) }
+      if let degrees = number(tags["QuickTime:Rotation"]) {
+        transform.rotate(anticlockwise: Int(degrees) / 90)
+      }
       return transform.orientation.rawValue
     case .mov, .mp4, .m4v:
       let degrees = Int(number(tags["Composite:Rotation"]) ?? 0)

@@ -23,7 +23,8 @@ struct ReaderTests {
 
   static let fixtures: [Expected] = [
     Expected(
-      file: "jpeg-orientation-1.jpg", type: .jpeg, size: (64, 48), orientation: .up, local: "2023-01-11T11:21:31.111",
+      file: "jpeg-orientation-1.jpg", type: .jpeg, size: (64, 48), orientation: .up,
+      local: "2023-01-11T11:21:31.111",
       offset: "+02:00", latitude: 48.858370, longitude: 2.294481, make: "Maker 1"),
     Expected(
       file: "jpeg-orientation-2.jpg", type: .jpeg, size: (64, 48), orientation: .upMirrored,
@@ -32,55 +33,69 @@ struct ReaderTests {
       file: "jpeg-orientation-3.jpg", type: .jpeg, size: (64, 48), orientation: .down, offset: "-04:00",
       latitude: 40.689247, longitude: -74.044502),
     Expected(
-      file: "jpeg-orientation-4.jpg", type: .jpeg, size: (64, 48), orientation: .downMirrored, offset: "-03:00",
+      file: "jpeg-orientation-4.jpg", type: .jpeg, size: (64, 48), orientation: .downMirrored,
+      offset: "-03:00",
       latitude: -22.951916, longitude: -43.210487),
     Expected(
-      file: "jpeg-orientation-5.jpg", type: .jpeg, size: (64, 48), orientation: .leftMirrored, offset: "+09:00",
+      file: "jpeg-orientation-5.jpg", type: .jpeg, size: (64, 48), orientation: .leftMirrored,
+      offset: "+09:00",
       latitude: 35.658581, longitude: 139.745433),
     Expected(
       file: "jpeg-orientation-6.jpg", type: .jpeg, size: (64, 48), orientation: .right, offset: "+00:00",
       latitude: -0.000001, longitude: -0.000001),
     Expected(
-      file: "jpeg-orientation-7.jpg", type: .jpeg, size: (64, 48), orientation: .rightMirrored, offset: "+05:45",
+      file: "jpeg-orientation-7.jpg", type: .jpeg, size: (64, 48), orientation: .rightMirrored,
+      offset: "+05:45",
       latitude: 64.147209, longitude: -21.942400),
     Expected(
-      file: "jpeg-orientation-8.jpg", type: .jpeg, size: (64, 48), orientation: .left, offset: "-09:30", latitude: 0.5,
+      file: "jpeg-orientation-8.jpg", type: .jpeg, size: (64, 48), orientation: .left, offset: "-09:30",
+      latitude: 0.5,
       longitude: 179.999999),
     Expected(
-      file: "jpeg-thumbnail-icc.jpg", type: .jpeg, size: (320, 240), local: "2021-12-31T23:59:59", make: "Canon",
+      file: "jpeg-thumbnail-icc.jpg", type: .jpeg, size: (320, 240), local: "2021-12-31T23:59:59",
+      make: "Canon",
       previews: [.exifThumbnail], icc: true),
     Expected(
-      file: "jpeg-xmp-gps.jpg", type: .jpeg, size: (64, 48), local: "2020-02-29T12:00:00", latitude: -12.3456789,
+      file: "jpeg-xmp-gps.jpg", type: .jpeg, size: (64, 48), local: "2020-02-29T12:00:00",
+      latitude: -12.3456789,
       longitude: -45.6789012),
     Expected(file: "jpeg-plain.jpg", type: .jpeg, size: (64, 48)),
     Expected(
-      file: "png-exif.png", type: .png, size: (64, 48), orientation: .right, offset: "-07:00", latitude: 37.422,
+      file: "png-exif.png", type: .png, size: (64, 48), orientation: .right, offset: "-07:00",
+      latitude: 37.422,
       longitude: -122.084, make: "Google"),
-    Expected(file: "png-xmp.png", type: .png, size: (64, 48), orientation: .down, latitude: 51.5007, longitude: -0.1246),
+    Expected(
+      file: "png-xmp.png", type: .png, size: (64, 48), orientation: .down, latitude: 51.5007,
+      longitude: -0.1246),
     Expected(file: "gif-xmp.gif", type: .gif, size: (64, 48), latitude: -33.8688, longitude: 151.2093),
     Expected(
-      file: "webp-lossy-exif.webp", type: .webp, size: (64, 48), orientation: .left, offset: "+01:00", latitude: 59.3293,
+      file: "webp-lossy-exif.webp", type: .webp, size: (64, 48), orientation: .left, offset: "+01:00",
+      latitude: 59.3293,
       longitude: 18.0686, make: "Samsung"),
     Expected(file: "webp-lossless.webp", type: .webp, size: (64, 48)),
     Expected(
       file: "tiff-little-endian.tif", type: .tiff, size: (64, 48), orientation: .right, offset: "+05:30",
       latitude: 28.6139, longitude: 77.2090, make: "Nikon"),
     Expected(
-      file: "tiff-big-endian.tif", type: .tiff, size: (64, 48), orientation: .right, offset: "+05:30", latitude: 28.6139,
+      file: "tiff-big-endian.tif", type: .tiff, size: (64, 48), orientation: .right, offset: "+05:30",
+      latitude: 28.6139,
       longitude: 77.2090, make: "Nikon"),
     Expected(file: "dng-like.dng", type: .dng, size: (64, 48), local: "2022-10-11T12:13:14", make: "Leica"),
     // heif-enc copies EXIF Orientation but writes no irot: HEIF readers ignore EXIF orientation, so "up".
     Expected(
-      file: "heic-exif-thumbnail.heic", type: .heic, size: (64, 48), local: "2023-09-22T08:30:00.250", offset: "-05:00",
+      file: "heic-exif-thumbnail.heic", type: .heic, size: (64, 48), local: "2023-09-22T08:30:00.250",
+      offset: "-05:00",
       latitude: 40.758, longitude: -73.9855, make: "Apple", previews: [.heifThumbnail]),
     Expected(
-      file: "avif-exif.avif", type: .avif, size: (64, 48), offset: "-05:00", latitude: 40.758, longitude: -73.9855,
+      file: "avif-exif.avif", type: .avif, size: (64, 48), offset: "-05:00", latitude: 40.758,
+      longitude: -73.9855,
       make: "Apple"),
     Expected(
       file: "mp4-location.mp4", type: .mp4, size: (64, 48), local: "2023-06-01T10:00:00", offset: "+00:00",
       latitude: 48.8583984375, longitude: 2.29449462890625, duration: 0.5),
     Expected(
-      file: "mov-location-rotated.mov", type: .mov, size: (64, 48), local: "2022-02-03T04:05:06", latitude: -33.8568,
+      file: "mov-location-rotated.mov", type: .mov, size: (64, 48), local: "2022-02-03T04:05:06",
+      latitude: -33.8568,
       longitude: 151.2153, duration: 0.5),
     Expected(
       file: "mov-apple-keys.mov", type: .mov, size: (64, 48), local: "2023-06-01T12:00:00", offset: "+02:00",
@@ -152,7 +167,8 @@ struct ReaderTests {
   @Test func appleMakerNoteGivesLivePhotoID() throws {
     let note = AppleMakerNoteBuilder.note(contentIdentifier: "0E7E5F8A-5C6B-4B1F-9D0A-1234567890AB")
     let tiff = TIFFBuilder.camera(orientation: 6, makerNote: note)
-    let jpeg = JPEGBuilder.inserting(JPEGBuilder.exifSegment(tiff), into: try TestSupport.bytes("jpeg-plain.jpg"))
+    let jpeg = JPEGBuilder.inserting(
+      JPEGBuilder.exifSegment(tiff), into: try TestSupport.bytes("jpeg-plain.jpg"))
     let metadata = try MetadataReader.read(bytes: jpeg)
     #expect(metadata.livePhotoID == "0E7E5F8A-5C6B-4B1F-9D0A-1234567890AB")
     #expect(metadata.orientation == .right)

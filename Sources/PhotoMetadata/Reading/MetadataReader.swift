@@ -85,8 +85,26 @@ public enum MetadataReader {
 
   static func sniff(_ input: Input) throws(MetadataError) -> MediaType {
     let prefix = try input.readAvailable(at: 0, count: MediaType.sniffLength)
-    guard let type = MediaType.sniff(prefix) else { throw .unsupported }
+    guard let type = MediaType.sniff(prefix) else {
+      throw isCutSignature(prefix) ? .truncated : .unsupported
+    }
     return type
+  }
+
+  /// Whether a file too short to identify is the start of a known signature (a download cut short).
+  static func isCutSignature(_ prefix: [UInt8]) -> Bool {
+    guard !prefix.isEmpty, prefix.count < 12 else { return false }
+    let signatures: [[UInt8]] = [
+      [0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("GIF89a".utf8),
+      Array("GIF87a".utf8), Array("RIFF".utf8), [0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A],
+    ]
+    let matches = signatures.contains { signature in
+      let count = min(signature.count, prefix.count)
+      return Array(signature.prefix(count)) == Array(prefix.prefix(count))
+    }
+    if matches { return true }
+    // ISOBMFF: a box size, then "ftyp".
+    return prefix.count > 4 && Array("ftyp".utf8).starts(with: prefix[4...].prefix(4))
   }
 
   /// "photo.JPG" → "JPG"; a bare extension or type identifier is returned as is.

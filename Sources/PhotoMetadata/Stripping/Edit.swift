@@ -44,7 +44,9 @@ struct StripPlan {
         let piece = logical..<(logical + range.count)
         let overlap = piece.clamped(to: edit.range)
         if !overlap.isEmpty {
-          let bytes = Array(edit.replacement[(overlap.lowerBound - edit.range.lowerBound)..<(overlap.upperBound - edit.range.lowerBound)])
+          let bytes = Array(
+            edit.replacement[
+              (overlap.lowerBound - edit.range.lowerBound)..<(overlap.upperBound - edit.range.lowerBound)])
           edits.append(.patch(at: range.lowerBound + overlap.lowerBound - logical, bytes))
         }
         logical += range.count

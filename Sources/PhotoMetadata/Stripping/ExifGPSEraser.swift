@@ -24,8 +24,11 @@ enum ExifGPSEraser {
     }
     guard dropped > 0 else { return plan }
     let newCount = UInt16(rawCount - dropped)
-    let countBytes: [UInt8] = reader.bigEndian ? [UInt8(newCount >> 8), UInt8(newCount & 0xFF)] : [UInt8(newCount & 0xFF), UInt8(newCount >> 8)]
-    let rewritten = countBytes + kept + Array(table[(rawCount * 12)...]) + [UInt8](repeating: 0, count: dropped * 12)
+    let countBytes: [UInt8] =
+      reader.bigEndian
+      ? [UInt8(newCount >> 8), UInt8(newCount & 0xFF)] : [UInt8(newCount & 0xFF), UInt8(newCount >> 8)]
+    let rewritten =
+      countBytes + kept + Array(table[(rawCount * 12)...]) + [UInt8](repeating: 0, count: dropped * 12)
     plan.edits.append(.patch(at: ifd0.position, rewritten))
 
     guard let gps = structure.gps else {
@@ -55,7 +58,9 @@ enum ExifGPSEraser {
   }
 
   /// The plan for an EXIF block in memory whose TIFF header is at `base`.
-  static func plan(exif bytes: [UInt8], base: Int, limits: MetadataReader.Limits) throws(MetadataError) -> StripPlan {
+  static func plan(exif bytes: [UInt8], base: Int, limits: MetadataReader.Limits) throws(MetadataError)
+    -> StripPlan
+  {
     let reader = try TIFFReader(input: Input(bytes: bytes), base: base, limits: limits)
     return try plan(reader, reader.structure())
   }

@@ -20,7 +20,9 @@ extension LocationStripper {
       }
     }
     if depth == 0, let mpf = layout.mpf {
-      for image in try MPFIndex.images(mpf.bytes, base: mpf.base, fileSize: input.size, limits: limits).dropFirst() {
+      for image in try MPFIndex.images(mpf.bytes, base: mpf.base, fileSize: input.size, limits: limits)
+        .dropFirst()
+      {
         plan.add(try jpeg(input, from: image.offset, limits: limits, depth: 1))
       }
     }
@@ -35,7 +37,9 @@ extension LocationStripper {
     for chunk in try PNGChunks.read(input, limits: limits) {
       switch chunk.type {
       case "eXIf", "iTXt", "tEXt", "zTXt":
-        guard chunk.data.count <= limits.maxValueBytes else { throw .limitExceeded("a \(chunk.data.count)-byte text chunk") }
+        guard chunk.data.count <= limits.maxValueBytes else {
+          throw .limitExceeded("a \(chunk.data.count)-byte text chunk")
+        }
         let data = try input.read(at: chunk.data.lowerBound, count: chunk.data.count)
         var local = StripPlan()
         if chunk.type == "eXIf" {
@@ -59,7 +63,10 @@ extension LocationStripper {
         for edit in local.edits { patched.replaceSubrange(edit.range, with: edit.replacement) }
         let crc = CRC32.checksum(Array(chunk.type.utf8) + patched)
         plan.add(local, shiftedBy: chunk.data.lowerBound)
-        plan.edits.append(.patch(at: chunk.data.upperBound, [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]))
+        plan.edits.append(
+          .patch(
+            at: chunk.data.upperBound,
+            [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]))
       default:
         continue
       }
@@ -72,18 +79,23 @@ extension LocationStripper {
     guard let nul = data.prefix(80).firstIndex(of: 0) else { return nil }
     let keyword = String(decoding: data[..<nul], as: UTF8.self)
     let lowered = keyword.lowercased()
-    return ["raw profile type exif", "raw profile type app1", "raw profile type xmp"].contains(lowered) ? keyword : nil
+    return ["raw profile type exif", "raw profile type app1", "raw profile type xmp"].contains(lowered)
+      ? keyword : nil
   }
 
   /// WebP: the EXIF and "XMP " chunks, in place (WebP Container Specification, "Extended File Format").
   static func webp(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> StripPlan {
     var plan = StripPlan()
-    for chunk in try RIFFChunks.read(input, limits: limits) where chunk.fourCC == "EXIF" || chunk.fourCC == "XMP " {
-      guard chunk.data.count <= limits.maxValueBytes else { throw .limitExceeded("a \(chunk.data.count)-byte chunk") }
+    for chunk in try RIFFChunks.read(input, limits: limits)
+    where chunk.fourCC == "EXIF" || chunk.fourCC == "XMP " {
+      guard chunk.data.count <= limits.maxValueBytes else {
+        throw .limitExceeded("a \(chunk.data.count)-byte chunk")
+      }
       let data = try input.read(at: chunk.data.lowerBound, count: chunk.data.count)
       if chunk.fourCC == "EXIF" {
         let base = data.matches(JPEGLayout.exifSignature, at: 0) ? 6 : 0
-        plan.add(try ExifGPSEraser.plan(exif: data, base: base, limits: limits), shiftedBy: chunk.data.lowerBound)
+        plan.add(
+          try ExifGPSEraser.plan(exif: data, base: base, limits: limits), shiftedBy: chunk.data.lowerBound)
       } else {
         plan.add(XMPGPSEraser.plan(data), shiftedBy: chunk.data.lowerBound)
       }
@@ -103,7 +115,9 @@ extension LocationStripper {
       guard count <= limits.maxChunks else { throw .limitExceeded("\(limits.maxChunks) GIF blocks") }
       guard let range = block.xmp else { continue }
       guard range.count <= limits.maxValueBytes else { throw .limitExceeded("a \(range.count)-byte XMP") }
-      plan.add(XMPGPSEraser.plan(try input.read(at: range.lowerBound, count: range.count)), shiftedBy: range.lowerBound)
+      plan.add(
+        XMPGPSEraser.plan(try input.read(at: range.lowerBound, count: range.count)),
+        shiftedBy: range.lowerBound)
     }
     return plan
   }
@@ -126,7 +140,8 @@ extension LocationStripper {
     var plan = StripPlan()
     for item in meta.itemOrder where meta.items[item]?.type == "Exif" {
       let bytes = try HEIFReader.data(of: item, meta, input, limits: limits)
-      let local = try ExifGPSEraser.plan(exif: bytes, base: HEIFReader.tiffBase(ofExifItem: bytes), limits: limits)
+      let local = try ExifGPSEraser.plan(
+        exif: bytes, base: HEIFReader.tiffBase(ofExifItem: bytes), limits: limits)
       try plan.add(local, through: meta.fileRanges(of: item, fileSize: input.size))
     }
     for item in HEIFReader.xmpItems(meta) {
@@ -158,6 +173,7 @@ extension LocationStripper {
   /// "org.photointake.removed" cut or padded with "_" to `length` bytes.
   static func redactedKey(length: Int) -> [UInt8] {
     let name = Array("org.photointake.removed".utf8)
-    return Array((name + [UInt8](repeating: UInt8(ascii: "_"), count: max(0, length - name.count))).prefix(length))
+    return Array(
+      (name + [UInt8](repeating: UInt8(ascii: "_"), count: max(0, length - name.count))).prefix(length))
   }
 }

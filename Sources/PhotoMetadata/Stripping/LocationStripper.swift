@@ -24,7 +24,9 @@ public enum LocationStripper {
   ) throws(MetadataError) -> StripReport {
     let input = try Input(path: source, budget: stripBudget(limits))
     let (type, plan) = try self.plan(input, limits: limits)
-    let edits = try plan.normalized { range throws(MetadataError) in try input.read(at: range.lowerBound, count: range.count) }
+    let edits = try plan.normalized { range throws(MetadataError) in
+      try input.read(at: range.lowerBound, count: range.count)
+    }
     let fd = try Platform.createForWriting(destination)
     var written = 0
     do throws(MetadataError) {
@@ -67,7 +69,9 @@ public enum LocationStripper {
     limits.maxBytesRead
   }
 
-  static func plan(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> (MediaType, StripPlan) {
+  static func plan(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> (
+    MediaType, StripPlan
+  ) {
     let type = try MetadataReader.sniff(input)
     switch type {
     case .jpeg: return (type, try jpeg(input, limits: limits))
@@ -95,11 +99,14 @@ public enum LocationStripper {
     try input.copy(cursor..<input.size, to: sink)
   }
 
-  private static func report(_ type: MediaType, _ plan: StripPlan, _ edits: [Edit], original: Int, stripped: Int)
+  private static func report(
+    _ type: MediaType, _ plan: StripPlan, _ edits: [Edit], original: Int, stripped: Int
+  )
     -> StripReport
   {
     let changed = edits.reduce(0) { $0 + max($1.range.count, $1.replacement.count) }
     return StripReport(
-      type: type, removed: plan.removed, changedByteCount: changed, originalSize: original, strippedSize: stripped)
+      type: type, removed: plan.removed, changedByteCount: changed, originalSize: original,
+      strippedSize: stripped)
   }
 }

@@ -12,7 +12,8 @@ public struct StripReport: Sendable, Hashable, Codable {
   /// Whether the file carried a location that was removed.
   public var removedLocation: Bool { !removed.isEmpty }
 
-  public init(type: MediaType, removed: [String], changedByteCount: Int, originalSize: Int, strippedSize: Int) {
+  public init(type: MediaType, removed: [String], changedByteCount: Int, originalSize: Int, strippedSize: Int)
+  {
     self.type = type
     self.removed = removed
     self.changedByteCount = changedByteCount

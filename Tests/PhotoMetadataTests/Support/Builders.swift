@@ -19,7 +19,9 @@ struct TIFFBuilder {
   var next: [Int: UInt32] = [:]
   var nextDirectory: [Int: Int] = [:]
 
-  func u16(_ v: UInt16) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)] }
+  func u16(_ v: UInt16) -> [UInt8] {
+    bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)]
+  }
   func u32(_ v: UInt32) -> [UInt8] {
     let b = [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
     return bigEndian ? b : b.reversed()
@@ -45,7 +47,8 @@ struct TIFFBuilder {
         case .ascii(let s): (type, count, payload) = (2, UInt32(s.utf8.count + 1), Array(s.utf8) + [0])
         case .short(let v): (type, count, payload) = (3, UInt32(v.count), v.flatMap(u16))
         case .long(let v): (type, count, payload) = (4, UInt32(v.count), v.flatMap(u32))
-        case .rational(let v): (type, count, payload) = (5, UInt32(v.count), v.flatMap { u32($0.0) + u32($0.1) })
+        case .rational(let v):
+          (type, count, payload) = (5, UInt32(v.count), v.flatMap { u32($0.0) + u32($0.1) })
         case .undefined(let v): (type, count, payload) = (7, UInt32(v.count), v)
         case .pointer(let d): (type, count, payload) = (4, 1, u32(UInt32(tableOffsets[d])))
         case .raw(let t, let c, let field):
@@ -84,7 +87,10 @@ struct TIFFBuilder {
     if let offset { exif.append((0x9011, .ascii(offset))) }
     if let makerNote { exif.append((0x927C, .undefined(makerNote))) }
     builder.directories = [
-      [(0x010F, .ascii(make)), (0x0110, .ascii(model)), (0x0112, .short([orientation])), (0x8769, .pointer(1))],
+      [
+        (0x010F, .ascii(make)), (0x0110, .ascii(model)), (0x0112, .short([orientation])),
+        (0x8769, .pointer(1)),
+      ],
       exif,
     ]
     if let latitude, let longitude {
@@ -119,7 +125,9 @@ enum AppleMakerNoteBuilder {
 }
 
 func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
-func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+func be32(_ v: UInt32) -> [UInt8] {
+  [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+}
 func be64(_ v: UInt64) -> [UInt8] { be32(UInt32(v >> 32)) + be32(UInt32(v & 0xFFFF_FFFF)) }
 
 enum JPEGBuilder {
@@ -195,7 +203,8 @@ enum BoxBuilder {
       let iinf = fullBox("iinf", be16(count) + infes)
       var ilocItems = be16(1) + be16(0) + be16(1) + be32(UInt32(mdatPayloadStart)) + be32(UInt32(coded.count))
       if let exifItem {
-        ilocItems += be16(2) + be16(0) + be16(1) + be32(UInt32(mdatPayloadStart + coded.count))
+        ilocItems +=
+          be16(2) + be16(0) + be16(1) + be32(UInt32(mdatPayloadStart + coded.count))
           + be32(UInt32(exifItem.count))
       }
       var iloc = fullBox("iloc", [0x44, 0x00] + be16(count) + ilocItems)

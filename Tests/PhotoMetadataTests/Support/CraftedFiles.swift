@@ -18,11 +18,15 @@ enum CraftedFiles {
       into: try TestSupport.bytes("jpeg-thumbnail-icc.jpg"))
     return [
       ("crafted-apple-makernote.jpg", JPEGBuilder.inserting(JPEGBuilder.exifSegment(appleEXIF), into: plain)),
-      ("crafted-little-endian-exif.jpg", JPEGBuilder.inserting(JPEGBuilder.exifSegment(southWest), into: plain)),
+      (
+        "crafted-little-endian-exif.jpg",
+        JPEGBuilder.inserting(JPEGBuilder.exifSegment(southWest), into: plain)
+      ),
       (
         "crafted-mpf.jpg",
         JPEGBuilder.mpf(
-          primary: JPEGBuilder.inserting(JPEGBuilder.exifSegment(appleEXIF), into: plain), secondary: secondary)
+          primary: JPEGBuilder.inserting(JPEGBuilder.exifSegment(appleEXIF), into: plain),
+          secondary: secondary)
       ),
       ("crafted-irot1.heic", BoxBuilder.heif(transforms: [BoxBuilder.irot(1)], exif: appleEXIF)),
       ("crafted-irot3.heic", BoxBuilder.heif(transforms: [BoxBuilder.irot(3)], exif: southWest)),

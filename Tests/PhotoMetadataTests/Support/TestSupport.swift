@@ -12,8 +12,10 @@ enum TestSupport {
 
   /// Every committed fixture file, sorted by name.
   static var fixtureNames: [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []).filter { !$0.hasPrefix(".") }
-      .sorted()
+    ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []).filter {
+      !$0.hasPrefix(".")
+    }
+    .sorted()
   }
 
   /// A fresh directory for one test, removed by the caller with `defer`.
@@ -34,7 +36,9 @@ enum TestSupport {
 
   /// Runs a tool and returns its standard output; throws when it cannot start (missing tool).
   @discardableResult
-  static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: Data, error: String) {
+  static func run(_ tool: String, _ arguments: [String]) throws -> (
+    status: Int32, output: Data, error: String
+  ) {
     guard let path = which(tool) else { throw ToolMissing(tool: tool) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -50,7 +54,8 @@ enum TestSupport {
   }
 
   static func which(_ tool: String) -> String? {
-    for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: dir + "/" + tool) {
+    for dir in ["/usr/bin", "/usr/local/bin", "/bin"]
+    where FileManager.default.isExecutableFile(atPath: dir + "/" + tool) {
       return dir + "/" + tool
     }
     return nil
