@@ -56,7 +56,8 @@ extension MediaType {
       let entry = ifd + 2 + index * 12
       guard let tag = u16(entry) else { break }
       if tag == 0xC612 { return .dng }  // DNGVersion (DNG 1.6 spec, tag 50706)
-      if tag == 0x014A { hasSubIFDs = true }  // SubIFDs (TIFF Technical Note 1): where raws keep the sensor data
+      // SubIFDs (TIFF Technical Note 1): where raws keep the sensor data.
+      if tag == 0x014A { hasSubIFDs = true }
       if tag == 0x010F, let length = u32(entry + 4), let offset = u32(entry + 8), length > 4,
         offset + length <= bytes.count
       {
