@@ -341,6 +341,38 @@ struct MalformedTests {
       },
       expected: .corrupt("")),
 
+    // Regressions: overflow and quadratic-time cases found in review
+    Case(
+      name: "tkhd width 0xFFFFFFFF does not overflow",
+      bytes: {
+        let tkhd = BoxBuilder.fullBox(
+          "tkhd", [UInt8](repeating: 0, count: 20 + 16 + 36) + be32(0xFFFF_FFFF) + be32(0xFFFF_FFFF))
+        let mdia = BoxBuilder.box("mdia", BoxBuilder.fullBox("hdlr", be32(0) + Array("vide".utf8)))
+        return movie(BoxBuilder.box("trak", tkhd + mdia))
+      }, expected: .limitExceeded("")),
+    Case(
+      name: "MPF listing 300 images",
+      bytes: {
+        var tiff: [UInt8] = Array("MM".utf8) + be16(42) + be32(8) + be16(1)
+        tiff += be16(0xB002) + be16(7) + be32(300 * 16) + be32(26) + be32(0)
+        tiff += [UInt8](repeating: 0, count: 300 * 16)
+        return JPEGBuilder.inserting(
+          JPEGBuilder.segment(0xE2, Array("MPF".utf8) + [0] + tiff), into: try plain())
+      }, expected: .limitExceeded("")),
+    Case(
+      name: "600 KB XMP of unclosed GPS elements reads in linear time",
+      bytes: {
+        let xmp = Array(Array("<a:GPSLatitude>".utf8).repeated(40_000).joined())
+        return png([ihdr, ("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp), ("IEND", [])])
+      }, expected: nil),
+    Case(
+      name: "XMP nested 1000 deep",
+      bytes: {
+        let open = Array(Array("<r:x>".utf8).repeated(1000).joined())
+        let xmp = open + Array("<exif:GPSLatitude>10,0N</exif:GPSLatitude>".utf8)
+        return png([ihdr, ("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp), ("IEND", [])])
+      }, expected: nil),
+
     // Not media
     Case(name: "empty input", bytes: { [] }, expected: .unsupported),
     Case(name: "plain text", bytes: { Array("hello, world".utf8) }, expected: .unsupported),
@@ -384,6 +416,15 @@ struct MalformedTests {
       }
     }
     #expect(fastest < .milliseconds(100), "took \(fastest)")
+  }
+
+  @Test func deeplyNestedXMPWithGPSIsNotStrippedBlindly() throws {
+    let open = Array(Array("<r:x>".utf8).repeated(1000).joined())
+    let xmp = open + Array("<exif:GPSLatitude>10,0N</exif:GPSLatitude>".utf8)
+    let file = Self.png([
+      Self.ihdr, ("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp), ("IEND", []),
+    ])
+    #expect(throws: MetadataError.self) { try LocationStripper.strip(bytes: file) }
   }
 
   @Test func thereAreAtLeastThirtyErrorCases() {
@@ -432,4 +473,8 @@ struct MalformedTests {
       #expect(clock.now - start < .milliseconds(100))
     }
   }
+}
+
+extension Array {
+  func repeated(_ count: Int) -> [[Element]] { [[Element]](repeating: self, count: count) }
 }

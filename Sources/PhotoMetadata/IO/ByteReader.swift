@@ -114,11 +114,11 @@ extension Array where Element == UInt8 {
     return true
   }
 
-  /// The first index of `pattern` at or after `from`, if any.
-  func firstRange(of pattern: [UInt8], from: Int = 0) -> Int? {
+  /// The first index of `pattern` at or after `from`, starting at most `within` bytes after it.
+  func firstRange(of pattern: [UInt8], from: Int = 0, within: Int = .max) -> Int? {
     guard let first = pattern.first, pattern.count <= count else { return nil }
     var index = Swift.max(0, from)
-    let last = count - pattern.count
+    let last = within >= count ? count - pattern.count : Swift.min(count - pattern.count, index + within)
     while index <= last {
       if self[index] == first, matches(pattern, at: index) { return index }
       index += 1

@@ -12,7 +12,7 @@ final class Input {
   private let storage: Storage
   /// Total size in bytes.
   let size: Int
-  private let budget: Int
+  private var budget: Int
   private(set) var bytesRead = 0
 
   init(bytes: [UInt8], budget: Int = .max) {
@@ -36,6 +36,12 @@ final class Input {
 
   deinit {
     if case .file(let fd) = storage { Platform.close(fd) }
+  }
+
+  /// Raises the read budget, for walks that must visit the whole file (the stripper's GIF walk).
+  func extendBudget(by extra: Int) {
+    let (sum, overflow) = budget.addingReportingOverflow(extra)
+    budget = overflow ? .max : sum
   }
 
   /// Exactly `count` bytes at `offset`.

@@ -113,8 +113,9 @@ struct QuickTimeLayout {
     try reader.skip(16)
     var matrix: [Int32] = []
     for _ in 0..<9 { matrix.append(Int32(bitPattern: try reader.u32())) }
-    let width = Int(try reader.u32() + 0x8000) >> 16
-    let height = Int(try reader.u32() + 0x8000) >> 16
+    // 16.16 fixed point, rounded; computed in Int so that 0xFFFFFFFF cannot overflow.
+    let width = (Int(try reader.u32()) + 0x8000) >> 16
+    let height = (Int(try reader.u32()) + 0x8000) >> 16
     return (width, height, ImageTransform(matrix: matrix[0], matrix[1], matrix[3], matrix[4]))
   }
 

@@ -1,5 +1,7 @@
 /// The MP Index IFD of a Multi-Picture Format file (CIPA DC-007-2009 §5.2.3): where each image starts.
 enum MPFIndex {
+  static let maxImages = 256
+
   struct Image {
     /// The MP Entry's individual image attribute (CIPA DC-007 §5.2.3.3.1): flags and MP type code.
     var attribute: UInt32
@@ -21,6 +23,8 @@ enum MPFIndex {
     guard table.count % 16 == 0 else {
       throw .corrupt("MP Entry size \(table.count) is not a multiple of 16")
     }
+    // Cameras write 2 to 4 images; the cap leaves room for multi-angle files and bounds the work per file.
+    guard table.count / 16 <= maxImages else { throw .limitExceeded("\(table.count / 16) MPF images") }
     var images: [Image] = []
     for at in stride(from: 0, to: table.count, by: 16) {
       let attribute = table.u32(at: at, bigEndian: reader.bigEndian)

@@ -72,9 +72,13 @@ enum ExifGPSEraser {
 /// overwritten with spaces: whitespace between attributes or between property elements is insignificant in
 /// RDF/XML, so the packet stays well-formed and keeps its length (XMP packets are padded with spaces anyway).
 enum XMPGPSEraser {
-  static func plan(_ bytes: [UInt8]) -> StripPlan {
+  static func plan(_ bytes: [UInt8]) throws(MetadataError) -> StripPlan {
+    let packet = XMPPacket(bytes: bytes)
+    guard packet.isComplete || bytes.firstRange(of: Array(":GPS".utf8)) == nil else {
+      throw .cannotStrip("XMP nested deeper than \(XMPPacket.maxDepth) levels")
+    }
     var plan = StripPlan()
-    for property in XMPPacket(bytes: bytes).properties(startingWith: "GPS") {
+    for property in packet.properties(startingWith: "GPS") {
       plan.edits.append(.fill(property.range, with: 0x20))
       plan.removed.append("XMP \(property.prefix):\(property.name)")
     }

@@ -11,7 +11,7 @@ extension LocationStripper {
     if let exif = layout.exif {
       plan.add(try ExifGPSEraser.plan(exif: exif.bytes, base: 0, limits: limits), shiftedBy: exif.base)
     }
-    for packet in layout.xmp { plan.add(XMPGPSEraser.plan(packet.bytes), shiftedBy: packet.position) }
+    for packet in layout.xmp { plan.add(try XMPGPSEraser.plan(packet.bytes), shiftedBy: packet.position) }
     // Extended XMP is split across segments and checked by an MD5 of the whole: it cannot be edited in place.
     for segment in try JPEGSegments.read(input, from: start, limits: limits) where segment.marker == 0xE1 {
       let payload = try input.read(at: segment.payload.lowerBound, count: segment.payload.count)
@@ -56,7 +56,7 @@ extension LocationStripper {
             continue
           }
           guard let range = text.text else { continue }
-          local.add(XMPGPSEraser.plan(Array(data[range])), shiftedBy: range.lowerBound)
+          local.add(try XMPGPSEraser.plan(Array(data[range])), shiftedBy: range.lowerBound)
         }
         guard !local.edits.isEmpty else { continue }
         var patched = data
@@ -97,7 +97,7 @@ extension LocationStripper {
         plan.add(
           try ExifGPSEraser.plan(exif: data, base: base, limits: limits), shiftedBy: chunk.data.lowerBound)
       } else {
-        plan.add(XMPGPSEraser.plan(data), shiftedBy: chunk.data.lowerBound)
+        plan.add(try XMPGPSEraser.plan(data), shiftedBy: chunk.data.lowerBound)
       }
     }
     return plan
@@ -116,7 +116,7 @@ extension LocationStripper {
       guard let range = block.xmp else { continue }
       guard range.count <= limits.maxValueBytes else { throw .limitExceeded("a \(range.count)-byte XMP") }
       plan.add(
-        XMPGPSEraser.plan(try input.read(at: range.lowerBound, count: range.count)),
+        try XMPGPSEraser.plan(try input.read(at: range.lowerBound, count: range.count)),
         shiftedBy: range.lowerBound)
     }
     return plan
@@ -128,7 +128,7 @@ extension LocationStripper {
     let structure = try reader.structure()
     var plan = try ExifGPSEraser.plan(reader, structure)
     if let entry = structure.ifd0[TIFFTag.xmp], [1, 7].contains(entry.type) {
-      plan.add(XMPGPSEraser.plan(try reader.bytes(entry)), shiftedBy: entry.valuePosition)
+      plan.add(try XMPGPSEraser.plan(try reader.bytes(entry)), shiftedBy: entry.valuePosition)
     }
     return plan
   }
@@ -145,7 +145,7 @@ extension LocationStripper {
       try plan.add(local, through: meta.fileRanges(of: item, fileSize: input.size))
     }
     for item in HEIFReader.xmpItems(meta) {
-      let local = XMPGPSEraser.plan(try HEIFReader.data(of: item, meta, input, limits: limits))
+      let local = try XMPGPSEraser.plan(try HEIFReader.data(of: item, meta, input, limits: limits))
       try plan.add(local, through: meta.fileRanges(of: item, fileSize: input.size))
     }
     return plan

@@ -22,7 +22,9 @@ public enum LocationStripper {
   public static func strip(
     fileAt source: String, to destination: String, limits: MetadataReader.Limits = .default
   ) throws(MetadataError) -> StripReport {
-    let input = try Input(path: source, budget: stripBudget(limits))
+    let input = try Input(path: source, budget: limits.maxBytesRead)
+    // Stripping walks whole files (GIF blocks), so its budget grows with the file.
+    input.extendBudget(by: input.size)
     let (type, plan) = try self.plan(input, limits: limits)
     let edits = try plan.normalized { range throws(MetadataError) in
       try input.read(at: range.lowerBound, count: range.count)
@@ -53,7 +55,8 @@ public enum LocationStripper {
   public static func strip(bytes: [UInt8], limits: MetadataReader.Limits = .default) throws(MetadataError)
     -> (bytes: [UInt8], report: StripReport)
   {
-    let input = Input(bytes: bytes, budget: stripBudget(limits))
+    let input = Input(bytes: bytes, budget: limits.maxBytesRead)
+    input.extendBudget(by: input.size)
     let (type, plan) = try self.plan(input, limits: limits)
     let edits = try plan.normalized { range throws(MetadataError) in Array(bytes[range]) }
     var output: [UInt8] = []
@@ -62,11 +65,6 @@ public enum LocationStripper {
     let check = try MetadataReader.read(bytes: output, limits: limits)
     guard check.location == nil else { throw .cannotStrip("a location is still present after stripping") }
     return (output, report(type, plan, edits, original: bytes.count, stripped: output.count))
-  }
-
-  /// Stripping walks whole files (GIF blocks, PNG chunks), so its budget grows with the file.
-  private static func stripBudget(_ limits: MetadataReader.Limits) -> Int {
-    limits.maxBytesRead
   }
 
   static func plan(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> (

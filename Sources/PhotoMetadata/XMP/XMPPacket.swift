@@ -2,10 +2,14 @@
 /// simple properties written either as attributes (`exif:GPSLatitude="…"`) or as elements
 /// (`<exif:GPSLatitude>…</exif:GPSLatitude>`), with their byte ranges so that they can be blanked in place.
 ///
-/// It does not build a tree: it scans for `prefix:Name` and checks the syntax around each hit, which is
-/// bounded by the packet size and cannot recurse.
+/// One linear pass over the packet with a stack of open elements: every byte is looked at a bounded number
+/// of times whatever the input, so a crafted packet costs O(size). It does not check well-formedness.
 struct XMPPacket {
   let bytes: [UInt8]
+  /// Every attribute and element found, in document order.
+  let all: [Property]
+  /// False when the packet nests deeper than ``maxDepth`` and inner elements were not recorded.
+  let isComplete: Bool
 
   /// A property occurrence: the qualified name, its value when simple, and the bytes it spans.
   struct Property {
@@ -16,30 +20,27 @@ struct XMPPacket {
     var range: Range<Int>
   }
 
+  static let maxDepth = 256
+
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+    (all, isComplete) = Self.scan(bytes)
+  }
+
   /// Every property whose local name starts with `localPrefix`, in any namespace prefix.
   func properties(startingWith localPrefix: String) -> [Property] {
-    let needle = Array((":" + localPrefix).utf8)
-    var found: [Property] = []
-    var from = 0
-    while let hit = bytes.firstRange(of: needle, from: from) {
-      from = hit + needle.count
-      if let property = property(at: hit) {
-        found.append(property)
-        from = max(from, property.range.upperBound)
-      }
-    }
-    return found
+    all.filter { $0.name.hasPrefix(localPrefix) }
   }
 
   /// The first simple value of `name` under one of `prefixes`.
   func value(_ name: String, prefixes: [String]) -> String? {
-    properties(startingWith: name).first { $0.name == name && prefixes.contains($0.prefix) }?.value
+    all.first { $0.name == name && $0.value != nil && prefixes.contains($0.prefix) }?.value
   }
 
   /// Whether the packet declares an HDR gain map: Adobe / Ultra HDR `hdrgm:` properties, or Apple's
   /// auxiliary image type "urn:com:apple:photo:2020:aux:hdrgainmap".
   var mentionsGainMap: Bool {
-    bytes.firstRange(of: Array("hdrgm:Version".utf8)) != nil
+    all.contains { $0.prefix == "hdrgm" && $0.name == "Version" }
       || bytes.firstRange(of: Array("aux:hdrgainmap".utf8)) != nil
   }
 
@@ -47,54 +48,125 @@ struct XMPPacket {
 
   private static func isNameByte(_ byte: UInt8) -> Bool {
     (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-      || byte == 0x5F || byte == 0x2D || byte == 0x2E
+      || byte == 0x5F || byte == 0x2D || byte == 0x2E || byte == 0x3A || byte >= 0x80
   }
 
   private static func isSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
-  /// The property whose colon is at `colon`, if the surrounding bytes form an attribute or an element.
-  private func property(at colon: Int) -> Property? {
-    var start = colon
-    while start > 0, Self.isNameByte(bytes[start - 1]) { start -= 1 }
-    var end = colon + 1
-    while end < bytes.count, Self.isNameByte(bytes[end]) { end += 1 }
-    guard start < colon, end > colon + 1, start > 0 else { return nil }
-    let prefix = String(decoding: bytes[start..<colon], as: UTF8.self)
-    let name = String(decoding: bytes[(colon + 1)..<end], as: UTF8.self)
-    let before = bytes[start - 1]
-    if before == UInt8(ascii: "<") {
-      return element(prefix: prefix, name: name, open: start - 1, afterName: end)
-    }
-    guard Self.isSpace(before) else { return nil }
-    // Attribute: name, optional spaces, '=', optional spaces, quoted value.
-    var at = end
-    while at < bytes.count, Self.isSpace(bytes[at]) { at += 1 }
-    guard at < bytes.count, bytes[at] == UInt8(ascii: "=") else { return nil }
-    at += 1
-    while at < bytes.count, Self.isSpace(bytes[at]) { at += 1 }
-    guard at < bytes.count, bytes[at] == 0x22 || bytes[at] == 0x27 else { return nil }
-    let quote = bytes[at]
-    guard let close = bytes[(at + 1)...].firstIndex(of: quote) else { return nil }
-    let value = String(decoding: bytes[(at + 1)..<close], as: UTF8.self)
-    return Property(prefix: prefix, name: name, value: Self.unescape(value), range: start..<(close + 1))
+  private struct Open {
+    var name: ArraySlice<UInt8>
+    var start: Int
+    var contentStart: Int
+    var hasChildren = false
   }
 
-  private func element(prefix: String, name: String, open: Int, afterName: Int) -> Property? {
-    guard afterName < bytes.count else { return nil }
-    // The start tag ends at the first '>' (attribute values in XMP do not contain a raw '>').
-    guard let tagEnd = bytes[afterName...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
-    if bytes[tagEnd - 1] == UInt8(ascii: "/") {
-      return Property(prefix: prefix, name: name, value: nil, range: open..<(tagEnd + 1))
+  private static func scan(_ bytes: [UInt8]) -> ([Property], Bool) {
+    var found: [Property] = []
+    var stack: [Open] = []
+    var complete = true
+    var i = 0
+    let n = bytes.count
+    func skip(past pattern: [UInt8], from: Int) -> Int {
+      guard let at = bytes.firstRange(of: pattern, from: from) else { return n }
+      return at + pattern.count
     }
-    let closing = Array("</\(prefix):\(name)>".utf8)
-    guard let close = bytes.firstRange(of: closing, from: tagEnd + 1) else { return nil }
-    let content = bytes[(tagEnd + 1)..<close]
-    let value: String? =
-      content.contains(UInt8(ascii: "<"))
-      ? nil : Self.unescape(String(decoding: content, as: UTF8.self).trimmingSpaces())
-    return Property(prefix: prefix, name: name, value: value, range: open..<(close + closing.count))
+    while i < n {
+      guard bytes[i] == UInt8(ascii: "<") else {
+        i += 1
+        continue
+      }
+      guard i + 1 < n else { break }
+      // Anything but an end tag inside an element makes its content structured rather than a simple value.
+      if !stack.isEmpty, bytes[i + 1] != UInt8(ascii: "/") { stack[stack.count - 1].hasChildren = true }
+      switch bytes[i + 1] {
+      case UInt8(ascii: "?"):
+        i = skip(past: Array("?>".utf8), from: i + 2)
+      case UInt8(ascii: "!"):
+        if bytes.matches(Array("<!--".utf8), at: i) {
+          i = skip(past: Array("-->".utf8), from: i + 4)
+        } else if bytes.matches(Array("<![CDATA[".utf8), at: i) {
+          i = skip(past: Array("]]>".utf8), from: i + 9)
+        } else {
+          i = skip(past: [UInt8(ascii: ">")], from: i + 2)
+        }
+      case UInt8(ascii: "/"):
+        var end = i + 2
+        while end < n, isNameByte(bytes[end]) { end += 1 }
+        let name = bytes[(i + 2)..<end]
+        i = skip(past: [UInt8(ascii: ">")], from: end)
+        // Pop to the matching element; unmatched ones are dropped (each element is popped at most once).
+        if let match = stack.lastIndex(where: { $0.name.elementsEqual(name) }) {
+          let open = stack[match]
+          stack.removeSubrange(match...)
+          let value =
+            open.hasChildren
+            ? nil
+            : unescape(
+              String(
+                decoding: bytes[open.contentStart..<max(open.contentStart, end - name.count - 2)],
+                as: UTF8.self)
+            ).trimmingSpaces()
+          if let property = property(open.name, value: value, range: open.start..<i) {
+            found.append(property)
+          }
+        }
+      default:
+        var at = i + 1
+        while at < n, isNameByte(bytes[at]) { at += 1 }
+        let name = bytes[(i + 1)..<at]
+        // Attributes: name = "value" pairs up to '>' or '/>'.
+        while at < n {
+          while at < n, isSpace(bytes[at]) { at += 1 }
+          guard at < n else { break }
+          if bytes[at] == UInt8(ascii: ">") || bytes[at] == UInt8(ascii: "/") { break }
+          let nameStart = at
+          while at < n, isNameByte(bytes[at]) { at += 1 }
+          let attributeName = bytes[nameStart..<at]
+          while at < n, isSpace(bytes[at]) { at += 1 }
+          guard at < n, bytes[at] == UInt8(ascii: "="), !attributeName.isEmpty else {
+            at = max(at, nameStart + 1)
+            continue
+          }
+          at += 1
+          while at < n, isSpace(bytes[at]) { at += 1 }
+          guard at < n, bytes[at] == 0x22 || bytes[at] == 0x27 else { continue }
+          let quote = bytes[at]
+          let valueStart = at + 1
+          at = valueStart
+          while at < n, bytes[at] != quote { at += 1 }
+          let value = unescape(String(decoding: bytes[valueStart..<min(at, n)], as: UTF8.self))
+          at = min(at + 1, n)
+          if let property = property(attributeName, value: value, range: nameStart..<at) {
+            found.append(property)
+          }
+        }
+        if at < n, bytes[at] == UInt8(ascii: "/") {
+          at = skip(past: [UInt8(ascii: ">")], from: at)
+          if let property = property(name, value: nil, range: i..<at) { found.append(property) }
+        } else {
+          at = min(at + 1, n)
+          if stack.count < maxDepth {
+            stack.append(Open(name: name, start: i, contentStart: at))
+          } else {
+            complete = false
+          }
+        }
+        i = at
+      }
+    }
+    return (found, complete)
+  }
+
+  private static func property(_ qualified: ArraySlice<UInt8>, value: String?, range: Range<Int>) -> Property?
+  {
+    guard let colon = qualified.firstIndex(of: UInt8(ascii: ":")), colon > qualified.startIndex,
+      colon + 1 < qualified.endIndex
+    else { return nil }
+    return Property(
+      prefix: String(decoding: qualified[..<colon], as: UTF8.self),
+      name: String(decoding: qualified[(colon + 1)...], as: UTF8.self), value: value, range: range)
   }
 
   private static func unescape(_ text: String) -> String {
