@@ -15,7 +15,7 @@ for tool in exiftool exiv2; do
   command -v $tool >/dev/null || { echo "installing $tool" >&2; apt-get install -y -qq \
     "$([ $tool = exiftool ] && echo libimage-exiftool-perl || echo exiv2)" >/dev/null; }
 done
-swift build -c release --product intake 2>&1 | grep -E "error|Compiling|Build complete" | tail -1 >&2
+swift build -c release --product intake 2>&1 | grep -E "error|complete" | tail -1 >&2 || true
 INTAKE=$(swift build -c release --show-bin-path)/intake
 
 mapfile -t FILES < <(find "$CORPUS" -maxdepth 1 -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' \

@@ -23,7 +23,7 @@ seeds() {  # target -> fixture glob
 
 for t in "${TARGETS[@]}"; do
   swift build -c release --product "Fuzz$t" --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address \
-    --disable-dead-strip 2>&1 | grep -E "error|Compiling|Build complete" | tail -3
+    --disable-dead-strip 2>&1 | grep -E "error:|complete" | tail -3 || true
 done
 BIN=$(swift build -c release --show-bin-path --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address)
 
