@@ -4,11 +4,11 @@
 #   build + run: libsqlite3-dev (manifest), libssl-dev (SHA-256), libvips-dev (renditions)
 #   --test adds the tools the test suite uses as oracles and harnesses:
 #     libimage-exiftool-perl (metadata oracle), libvips-tools (pixel comparison), chromium (contact sheet),
-#     python3-jsonschema (SARIF 2.1.0 schema validation)
+#     python3-jsonschema (SARIF 2.1.0 schema validation), ffmpeg (movie frame hashes after location stripping)
 set -euo pipefail
 packages=(libsqlite3-dev libssl-dev libvips-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(libimage-exiftool-perl libvips-tools chromium python3-jsonschema)
+  packages+=(libimage-exiftool-perl libvips-tools chromium python3-jsonschema ffmpeg)
 fi
 missing=()
 for p in "${packages[@]}"; do

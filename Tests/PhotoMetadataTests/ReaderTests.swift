@@ -94,7 +94,7 @@ struct ReaderTests {
       file: "mp4-location.mp4", type: .mp4, size: (64, 48), local: "2023-06-01T10:00:00", offset: "+00:00",
       latitude: 48.8583984375, longitude: 2.29449462890625, duration: 0.5),
     Expected(
-      file: "mov-location-rotated.mov", type: .mov, size: (64, 48), local: "2022-02-03T04:05:06",
+      file: "mov-location.mov", type: .mov, size: (64, 48), local: "2022-02-03T04:05:06",
       latitude: -33.8568,
       longitude: 151.2153, duration: 0.5),
     Expected(
@@ -206,6 +206,13 @@ struct ReaderTests {
     ([BoxBuilder.irot(3), BoxBuilder.imir(0)], .leftMirrored),
     ([BoxBuilder.imir(0), BoxBuilder.irot(1)], .leftMirrored),
   ]
+
+  @Test func movieTrackMatrixGivesOrientation() throws {
+    let movie = try CraftedFiles.rotatedMovie()
+    let metadata = try MetadataReader.read(bytes: movie)
+    #expect(metadata.orientation == .right)
+    #expect(metadata.width == 64 && metadata.height == 48)
+  }
 
   @Test(arguments: transforms)
   func heifTransformsDecideOrientation(_ boxes: [[UInt8]], _ expected: Orientation) throws {

@@ -2,6 +2,23 @@
 enum CraftedFiles {
   static let liveID = "0E7E5F8A-5C6B-4B1F-9D0A-1234567890AB"
 
+  /// mov-location.mov with the video track matrix turned 90° clockwise (QTFF "Matrices": 0 1 / −1 0), as
+  /// an iPhone writes portrait video. Same length, patched in place.
+  static func rotatedMovie() throws -> [UInt8] {
+    var bytes = try TestSupport.bytes("mov-location.mov")
+    guard let tkhd = bytes.firstRange(of: Array("tkhd".utf8))?.lowerBound else { return bytes }
+    // After the type: version/flags 4, times/ID/duration 20, reserved/layer/group/volume 16, then the matrix.
+    let matrix: Int = tkhd + 44
+    // Row by row: a b u / c d v (u, v in 2.30; a–d in 16.16).
+    var rotation: [UInt8] = be32(0)
+    rotation += be32(0x0001_0000)
+    rotation += be32(0)
+    rotation += be32(0xFFFF_0000)
+    rotation += be32(0)
+    bytes.replaceSubrange(matrix..<(matrix + 20), with: rotation)
+    return bytes
+  }
+
   static func all() throws -> [(name: String, bytes: [UInt8])] {
     let plain = try TestSupport.bytes("jpeg-plain.jpg")
     let note = AppleMakerNoteBuilder.note(contentIdentifier: liveID)
@@ -31,6 +48,7 @@ enum CraftedFiles {
       ("crafted-irot1.heic", BoxBuilder.heif(transforms: [BoxBuilder.irot(1)], exif: appleEXIF)),
       ("crafted-irot3.heic", BoxBuilder.heif(transforms: [BoxBuilder.irot(3)], exif: southWest)),
       ("crafted-imir0.heic", BoxBuilder.heif(transforms: [BoxBuilder.imir(0)])),
+      ("crafted-rotated.mov", try rotatedMovie()),
     ]
   }
 }
