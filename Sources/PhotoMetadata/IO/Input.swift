@@ -69,8 +69,8 @@ final class Input {
     case .file(let fd):
       var result = [UInt8](repeating: 0, count: count)
       let got = try result.withUnsafeMutableBytes { buffer in
-        Result { () throws(MetadataError) in try Platform.read(fd, into: buffer, at: offset) }
-      }.get()
+        capturing { () throws(MetadataError) in try Platform.read(fd, into: buffer, at: offset) }
+      }.unwrapped()
       // The file shrank while we read it.
       guard got == count else { throw .truncated }
       return result
@@ -86,25 +86,50 @@ final class Input {
     switch storage {
     case .memory(let bytes):
       try bytes[range].withUnsafeBytes { buffer in
-        Result { () throws(MetadataError) in try sink(buffer) }
-      }.get()
+        capturing { () throws(MetadataError) in try sink(buffer) }
+      }.unwrapped()
     case .file(let fd):
       let chunk = 1 << 20
       var buffer = [UInt8](repeating: 0, count: min(chunk, max(range.count, 1)))
       var at = range.lowerBound
       while at < range.upperBound {
         let count = min(chunk, range.upperBound - at)
-        let got = try buffer.withUnsafeMutableBytes { raw in
-          Result { () throws(MetadataError) in
+        var reading: Result<Int, MetadataError> = .success(0)
+        buffer.withUnsafeMutableBytes { raw in
+          reading = capturing { () throws(MetadataError) in
             try Platform.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]), at: at)
           }
-        }.get()
-        guard got == count else { throw .truncated }
-        try buffer.withUnsafeBytes { raw in
-          Result { () throws(MetadataError) in try sink(UnsafeRawBufferPointer(rebasing: raw[0..<count])) }
-        }.get()
+        }
+        guard try reading.unwrapped() == count else { throw .truncated }
+        var writing: Result<Void, MetadataError> = .success(())
+        buffer.withUnsafeBytes { raw in
+          writing = capturing { () throws(MetadataError) in
+            try sink(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+          }
+        }
+        try writing.unwrapped()
         at += count
       }
+    }
+  }
+}
+
+/// Runs `body` and keeps its typed error, for closures passed to `withUnsafeBytes` and friends, which only
+/// rethrow untyped errors (and `Result(catching:)` is untyped in older SDKs' standard library).
+func capturing<T>(_ body: () throws(MetadataError) -> T) -> Result<T, MetadataError> {
+  do {
+    return .success(try body())
+  } catch {
+    return .failure(error)
+  }
+}
+
+extension Result where Failure == MetadataError {
+  /// `get()` with a typed error (older SDKs' `get()` throws untyped).
+  func unwrapped() throws(MetadataError) -> Success {
+    switch self {
+    case .success(let value): return value
+    case .failure(let error): throw error
     }
   }
 }

@@ -90,8 +90,8 @@ public enum LocationStripper {
     for edit in edits {
       try input.copy(cursor..<edit.range.lowerBound, to: sink)
       try edit.replacement.withUnsafeBytes { buffer in
-        Result { () throws(MetadataError) in try sink(buffer) }
-      }.get()
+        capturing { () throws(MetadataError) in try sink(buffer) }
+      }.unwrapped()
       cursor = edit.range.upperBound
     }
     try input.copy(cursor..<input.size, to: sink)

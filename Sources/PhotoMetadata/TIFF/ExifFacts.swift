@@ -108,8 +108,8 @@ struct ExifFacts {
     ]
     for (dateTag, offsetTag, subSecTag) in pairs {
       guard let entry = exif[dateTag], let text = try reader.string(entry) else { continue }
-      let offset = try exif[offsetTag].flatMap { entry throws(MetadataError) in try reader.string(entry) }
-      let subSec = try exif[subSecTag].flatMap { entry throws(MetadataError) in try reader.string(entry) }
+      let offset = try reader.string(exif[offsetTag])
+      let subSec = try reader.string(exif[subSecTag])
       if let date = DateParsing.exif(text, subSeconds: subSec, offset: offset) { return date }
     }
     return nil
@@ -133,9 +133,7 @@ struct ExifFacts {
     else { return nil }
     var location = GPSLocation(latitude: latitude, longitude: longitude)
     if let entry = gps[TIFFTag.gpsAltitude], let altitude = try reader.rationals(entry).first ?? nil {
-      let below = try gps[TIFFTag.gpsAltitudeRef].flatMap { entry throws(MetadataError) in
-        try reader.integer(entry)
-      }
+      let below = try reader.integer(gps[TIFFTag.gpsAltitudeRef])
       location.altitude = below == 1 ? -altitude : altitude
     }
     if let dateEntry = gps[TIFFTag.gpsDateStamp], let date = try reader.string(dateEntry),

@@ -82,6 +82,18 @@ struct TIFFReader {
     return trimmed.isEmpty ? nil : trimmed
   }
 
+  /// The string of an optional entry (nil when absent); spelled out because `Optional.flatMap` rethrows
+  /// untyped errors in older SDKs.
+  func string(_ entry: IFDEntry?) throws(MetadataError) -> String? {
+    guard let entry else { return nil }
+    return try string(entry)
+  }
+
+  func integer(_ entry: IFDEntry?) throws(MetadataError) -> Int? {
+    guard let entry else { return nil }
+    return try integer(entry)
+  }
+
   /// The unsigned integers of a BYTE, SHORT, LONG or IFD value.
   func integers(_ entry: IFDEntry) throws(MetadataError) -> [Int] {
     let bytes = try bytes(entry)
