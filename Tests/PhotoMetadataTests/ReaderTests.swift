@@ -162,6 +162,13 @@ struct ReaderTests {
     let metadata = try MetadataReader.read(bytes: TestSupport.bytes("png-exif.png"), hint: "holiday.jpg")
     #expect(metadata.type == .png)
     #expect(metadata.hintedType == .jpeg)
+    // A staged file has no telling name: the picker's type identifier is passed as the hint.
+    let staged = try MetadataReader.read(
+      fileAt: TestSupport.fixture("png-exif.png").path, hint: "public.heic")
+    #expect(staged.hintedType == .heic)
+    #expect(
+      try MetadataReader.read(fileAt: TestSupport.fixture("png-exif.png").path, hint: "IMG_1.PNG").hintedType
+        == nil)
   }
 
   @Test func appleMakerNoteGivesLivePhotoID() throws {

@@ -39,16 +39,17 @@ public enum MetadataReader {
 
   /// Reads a file with bounded `pread` calls.
   ///
-  /// The file-name extension is used only as a hint: when it names another type than the bytes, the
-  /// result's ``MediaMetadata/hintedType`` says so and the bytes decide.
+  /// The file-name extension, or `hint` when given (a picker's suggested name or type identifier, for a
+  /// staged file whose own name says nothing), is used only to report a disagreement: when it names another
+  /// type than the bytes, the result's ``MediaMetadata/hintedType`` says so and the bytes decide.
   ///
   /// - Throws: ``MetadataError``: `.unsupported` for unknown content, `.truncated`, `.corrupt`,
   ///   `.limitExceeded`, `.io(errno)` when the file cannot be opened or read.
-  public static func read(fileAt path: String, limits: Limits = .default) throws(MetadataError)
-    -> MediaMetadata
+  public static func read(fileAt path: String, hint: String? = nil, limits: Limits = .default)
+    throws(MetadataError) -> MediaMetadata
   {
     let input = try Input(path: path, budget: limits.maxBytesRead)
-    return try read(input, hint: extensionHint(path), limits: limits)
+    return try read(input, hint: extensionHint(hint ?? path), limits: limits)
   }
 
   /// Reads a file already in memory (tests, fuzzers, data handed over by a picker).
