@@ -59,7 +59,9 @@ struct HEIFMeta {
 
   /// Absolute file ranges of an item's bytes, validated against the file size.
   ///
-  /// - Throws: `.truncated` when an extent lies past the end, `.unsupported` for construction method 2.
+  /// Empty for construction method 2 (an item made of other items' data).
+  ///
+  /// - Throws: `.truncated` when an extent lies past the end.
   func fileRanges(of item: Int, fileSize: Int) throws(MetadataError) -> [Range<Int>] {
     guard let location = locations[item] else { throw .corrupt("item \(item) has no location") }
     var ranges: [Range<Int>] = []
@@ -72,7 +74,7 @@ struct HEIFMeta {
         guard let idat else { throw .corrupt("item \(item) is in a missing idat box") }
         start = idat.lowerBound &+ extent.offset
         limit = idat.upperBound
-      default: throw .unsupported
+      default: return []  // construction method 2 builds an item from other items: no byte range of its own
       }
       // A length of 0 means "to the end of the file" (§8.11.3.3).
       let length = extent.length == 0 ? limit - start : extent.length
