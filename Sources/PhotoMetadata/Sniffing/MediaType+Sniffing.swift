@@ -51,18 +51,22 @@ extension MediaType {
     }
     guard let ifd = u32(4), let count = u16(ifd), count < 1024 else { return .tiff }
     var make = ""
+    var hasSubIFDs = false
     for index in 0..<count {
       let entry = ifd + 2 + index * 12
       guard let tag = u16(entry) else { break }
       if tag == 0xC612 { return .dng }  // DNGVersion (DNG 1.6 spec, tag 50706)
+      // SubIFDs (TIFF Technical Note 1): where raws keep the sensor data.
+      if tag == 0x014A { hasSubIFDs = true }
       if tag == 0x010F, let length = u32(entry + 4), let offset = u32(entry + 8), length > 4,
         offset + length <= bytes.count
       {
         make = String(decoding: bytes[offset..<(offset + length)], as: UTF8.self).uppercased()
       }
     }
-    if make.hasPrefix("NIKON") { return .nef }
-    if make.hasPrefix("SONY") { return .arw }
+    // A TIFF exported from a Nikon or Sony photo keeps the Make; only raws have the raw image in a SubIFD.
+    if make.hasPrefix("NIKON"), hasSubIFDs { return .nef }
+    if make.hasPrefix("SONY"), hasSubIFDs { return .arw }
     return .tiff
   }
 

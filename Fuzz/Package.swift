@@ -1,0 +1,18 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// libFuzzer targets for PhotoMetadata, one per container family. Not part of the root package so that CI's
+/// default build and test run never compile them. Build and run with `Fuzz/run-all.sh SECONDS`.
+let containers = ["JPEG", "PNG", "GIF", "WebP", "TIFF", "ISOBMFF"]
+
+let package = Package(
+  name: "PhotoMetadataFuzz",
+  dependencies: [.package(name: "PhotoIntake", path: "..")],
+  targets: containers.map { name in
+    .executableTarget(
+      name: "Fuzz\(name)",
+      dependencies: [.product(name: "PhotoMetadata", package: "PhotoIntake")],
+      path: "Sources/Fuzz\(name)")
+  },
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,165 @@
+/// The atoms of a QuickTime or MPEG-4 movie that hold its facts (QuickTime File Format, "Movie atoms" and
+/// "Metadata"; ISO/IEC 14496-12 §8.2–8.4). Sample tables and media data are never visited.
+struct QuickTimeLayout {
+  /// A `keys`/`ilst` metadata item (QTFF "Metadata item list atom").
+  struct MetadataItem {
+    var key: String
+    /// Absolute range of the key's name in the `keys` atom.
+    var keyRange: Range<Int>
+    /// The `ilst` item atom holding the value, and the value's absolute range inside its `data` atom.
+    var item: Box
+    var value: Range<Int>
+    /// The `data` atom's well-known type (1: UTF-8).
+    var dataType: UInt32
+  }
+
+  var timescale: Int?
+  var duration: UInt64?
+  var creationTime: UInt64?
+  /// The first video track's `tkhd` size (16.16 fixed point, rounded) and matrix.
+  var videoSize: (Int, Int)?
+  var videoTransform: ImageTransform?
+  /// Children of every `udta` atom in the movie and its tracks.
+  var userData: [Box] = []
+  var metadataItems: [MetadataItem] = []
+  /// Canon CR3 `CMT1`…`CMT4` boxes: TIFF structures for IFD0, Exif, maker notes and GPS.
+  var canon: [String: Box] = [:]
+
+  static let canonUUID: [UInt8] = [
+    0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
+  ]
+
+  init(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) {
+    var budget = BoxBudget(limits)
+    let top = try Boxes.children(of: 0..<input.size, in: input, isFile: true, depth: 1, budget: &budget)
+    guard let moov = top.first(where: { $0.type == "moov" }) else { throw .corrupt("no 'moov' atom") }
+    for child in try Boxes.children(of: moov.payload, in: input, isFile: false, depth: 2, budget: &budget) {
+      switch child.type {
+      case "mvhd": try readMovieHeader(child, input)
+      case "trak": try readTrack(child, input, &budget)
+      case "udta": try readUserData(child, input, &budget, depth: 3)
+      case "meta": try readMetadata(child, input, &budget)
+      case "uuid":
+        let uuid = try input.read(at: child.position + child.headerSize - 16, count: 16)
+        guard uuid == Self.canonUUID else { continue }
+        for box in try Boxes.children(of: child.payload, in: input, isFile: false, depth: 3, budget: &budget)
+        where box.type.hasPrefix("CMT") {
+          canon[box.type] = box
+        }
+      default: continue
+      }
+    }
+  }
+
+  /// A `udta` list; a `meta` inside it (where ffmpeg puts `keys`/`ilst`) is read like one in `moov`.
+  private mutating func readUserData(_ box: Box, _ input: Input, _ budget: inout BoxBudget, depth: Int)
+    throws(MetadataError)
+  {
+    let children = try Boxes.children(
+      of: box.payload, in: input, isFile: false, depth: depth, budget: &budget)
+    userData += children
+    for child in children where child.type == "meta" { try readMetadata(child, input, &budget) }
+  }
+
+  /// `mvhd` (ISO/IEC 14496-12 §8.2.2): creation time, timescale and duration; version 1 has 64-bit times.
+  private mutating func readMovieHeader(_ box: Box, _ input: Input) throws(MetadataError) {
+    var (version, reader) = try Boxes.fullBox(box, in: input, limit: 4096)
+    if version == 1 {
+      creationTime = try reader.u64()
+      _ = try reader.u64()
+      timescale = Int(try reader.u32())
+      duration = try reader.u64()
+    } else {
+      creationTime = UInt64(try reader.u32())
+      _ = try reader.u32()
+      timescale = Int(try reader.u32())
+      duration = UInt64(try reader.u32())
+    }
+  }
+
+  private mutating func readTrack(_ box: Box, _ input: Input, _ budget: inout BoxBudget) throws(MetadataError)
+  {
+    var header: (Int, Int, ImageTransform?)?
+    var isVideo = false
+    for child in try Boxes.children(of: box.payload, in: input, isFile: false, depth: 3, budget: &budget) {
+      switch child.type {
+      case "tkhd": header = try Self.trackHeader(child, input)
+      case "mdia":
+        for media in try Boxes.children(
+          of: child.payload, in: input, isFile: false, depth: 4, budget: &budget)
+        where media.type == "hdlr" {
+          // HandlerBox: version/flags, pre_defined, handler_type (§8.4.3).
+          var (_, reader) = try Boxes.fullBox(media, in: input, limit: 4096)
+          _ = try reader.u32()
+          isVideo = try reader.fourCC() == "vide"
+        }
+      case "udta": try readUserData(child, input, &budget, depth: 4)
+      case "meta": try readMetadata(child, input, &budget)
+      default: continue
+      }
+    }
+    if isVideo, videoSize == nil, let header {
+      videoSize = (header.0, header.1)
+      videoTransform = header.2
+    }
+  }
+
+  /// `tkhd` (§8.3.2): the matrix and the 16.16 width and height.
+  private static func trackHeader(_ box: Box, _ input: Input) throws(MetadataError) -> (
+    Int, Int, ImageTransform?
+  ) {
+    var (version, reader) = try Boxes.fullBox(box, in: input, limit: 4096)
+    try reader.skip(version == 1 ? 32 : 20)
+    try reader.skip(16)
+    var matrix: [Int32] = []
+    for _ in 0..<9 { matrix.append(Int32(bitPattern: try reader.u32())) }
+    // 16.16 fixed point, rounded; computed in Int so that 0xFFFFFFFF cannot overflow.
+    let width = (Int(try reader.u32()) + 0x8000) >> 16
+    let height = (Int(try reader.u32()) + 0x8000) >> 16
+    return (width, height, ImageTransform(matrix: matrix[0], matrix[1], matrix[3], matrix[4]))
+  }
+
+  /// A `meta` atom with `keys` and `ilst` (QTFF "Metadata"). QuickTime writes it as a plain atom, MPEG-4 as
+  /// a full box; which one is told by whether `hdlr` follows at once.
+  private mutating func readMetadata(_ box: Box, _ input: Input, _ budget: inout BoxBudget)
+    throws(MetadataError)
+  {
+    guard box.payload.count >= 8 else { return }
+    let peek = try input.read(at: box.payload.lowerBound + 4, count: 4)
+    let start = box.payload.lowerBound + (peek == Array("hdlr".utf8) ? 0 : 4)
+    let children = try Boxes.children(
+      of: start..<box.end, in: input, isFile: false, depth: 4, budget: &budget)
+    var keys: [Int: (String, Range<Int>)] = [:]
+    if let keysBox = children.first(where: { $0.type == "keys" }) {
+      var (_, reader) = try Boxes.fullBox(keysBox, in: input, limit: budget.limits.maxValueBytes)
+      let count = Int(try reader.u32())
+      guard count <= budget.limits.maxItems else { throw .limitExceeded("\(count) metadata keys") }
+      for index in 1...max(1, count) where count > 0 {
+        let size = Int(try reader.u32())
+        guard size >= 8 else { throw .corrupt("metadata key \(index) has size \(size)") }
+        _ = try reader.fourCC()
+        let nameStart = reader.position
+        let name = String(decoding: try reader.take(size - 8), as: UTF8.self)
+        let absolute = keysBox.payload.lowerBound + nameStart
+        keys[index] = (name, absolute..<(absolute + size - 8))
+      }
+    }
+    guard let list = children.first(where: { $0.type == "ilst" }) else { return }
+    for item in try Boxes.children(of: list.payload, in: input, isFile: false, depth: 5, budget: &budget) {
+      // An ilst item's type is the 1-based index of its key.
+      let typeBytes = item.type.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
+      let index = typeBytes.count == 4 ? Int(typeBytes.u32(at: 0, bigEndian: true)) : 0
+      guard let (key, keyRange) = keys[index] else { continue }
+      for data in try Boxes.children(of: item.payload, in: input, isFile: false, depth: 6, budget: &budget)
+      where data.type == "data" && data.payload.count >= 8 {
+        let head = try input.read(at: data.payload.lowerBound, count: 4)
+        let value = (data.payload.lowerBound + 8)..<data.end
+        metadataItems.append(
+          MetadataItem(
+            key: key, keyRange: keyRange, item: item, value: value, dataType: head.u32(at: 0, bigEndian: true)
+          ))
+        break
+      }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/// One PNG chunk (PNG Specification, 3rd ed., §5.3): length, type, data, CRC.
+struct PNGChunk {
+  let type: String
+  /// Absolute position of the 4-byte length.
+  let position: Int
+  /// Absolute range of the data.
+  let data: Range<Int>
+
+  /// The whole chunk, length to CRC.
+  var range: Range<Int> { position..<(data.upperBound + 4) }
+}
+
+enum PNGChunks {
+  static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+  /// The chunk headers from IHDR to IEND; chunk data is not read.
+  ///
+  /// - Throws: `.corrupt` when IHDR is not first or a length exceeds 2^31−1 (§5.3), `.truncated` when a
+  ///   chunk runs past the end or IEND is missing, `.limitExceeded` past `maxChunks`.
+  static func read(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> [PNGChunk] {
+    guard try input.read(at: 0, count: 8) == signature else { throw .corrupt("no PNG signature") }
+    var chunks: [PNGChunk] = []
+    var position = 8
+    while true {
+      guard chunks.count < limits.maxChunks else { throw .limitExceeded("\(limits.maxChunks) PNG chunks") }
+      let header = try input.read(at: position, count: 8)
+      let length = Int(header.u32(at: 0, bigEndian: true))
+      let type = String(decoding: header[4..<8], as: UTF8.self)
+      guard length <= 0x7FFF_FFFF else { throw .corrupt("chunk '\(type)' length \(length) exceeds 2^31-1") }
+      let dataStart = position + 8
+      guard dataStart + length + 4 <= input.size else { throw .truncated }
+      if chunks.isEmpty, type != "IHDR" { throw .corrupt("first chunk is '\(type)', not IHDR") }
+      let chunk = PNGChunk(type: type, position: position, data: dataStart..<(dataStart + length))
+      chunks.append(chunk)
+      if type == "IEND" { return chunks }
+      position = chunk.range.upperBound
+    }
+  }
+
+  /// The uncompressed text of an iTXt chunk whose keyword is `keyword` (§11.3.3.4), or nil.
+  /// `compressed` is set when the keyword matches but the text is zlib-compressed.
+  static func internationalText(_ data: [UInt8], keyword: String) -> (text: Range<Int>?, compressed: Bool) {
+    let key = Array(keyword.utf8) + [0]
+    guard data.matches(key, at: 0), data.count >= key.count + 2 else { return (nil, false) }
+    if data[key.count] != 0 { return (nil, true) }
+    var at = key.count + 2
+    // Language tag and translated keyword, each NUL-terminated.
+    for _ in 0..<2 {
+      guard let nul = data[at...].firstIndex(of: 0) else { return (nil, false) }
+      at = nul + 1
+    }
+    return (at..<data.count, false)
+  }
+}

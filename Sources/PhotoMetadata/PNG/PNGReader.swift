@@ -1,0 +1,47 @@
+/// Reads PNG files: IHDR for the size, iCCP, `eXIf` (PNG 3rd ed. §11.3.6) and XMP in iTXt
+/// "XML:com.adobe.xmp" (XMP Part 3 §1.1.5).
+enum PNGReader {
+  static let xmpKeyword = "XML:com.adobe.xmp"
+
+  static func read(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> MediaMetadata {
+    let chunks = try PNGChunks.read(input, limits: limits)
+    var metadata = MediaMetadata(type: .png)
+    var exifFacts: ExifFacts?
+    var xmpFacts: ExifFacts?
+    for chunk in chunks {
+      switch chunk.type {
+      case "IHDR":
+        guard chunk.data.count >= 8 else { throw .corrupt("IHDR shorter than 13 bytes") }
+        let data = try input.read(at: chunk.data.lowerBound, count: 8)
+        metadata.width = Int(data.u32(at: 0, bigEndian: true))
+        metadata.height = Int(data.u32(at: 4, bigEndian: true))
+      case "iCCP":
+        metadata.hasICCProfile = true
+      case "eXIf" where exifFacts == nil:
+        guard chunk.data.count <= limits.maxValueBytes else {
+          throw .limitExceeded("a \(chunk.data.count)-byte eXIf")
+        }
+        let data = try input.read(at: chunk.data.lowerBound, count: chunk.data.count)
+        let facts = try ExifFacts.read(Input(bytes: data), base: 0, limits: limits)
+        exifFacts = facts
+        metadata.merge(facts)
+      case "iTXt" where xmpFacts == nil:
+        let head = try input.read(at: chunk.data.lowerBound, count: min(chunk.data.count, 18))
+        guard head.matches(Array(xmpKeyword.utf8) + [0], at: 0) else { continue }
+        guard chunk.data.count <= limits.maxValueBytes else {
+          throw .limitExceeded("a \(chunk.data.count)-byte XMP")
+        }
+        let data = try input.read(at: chunk.data.lowerBound, count: chunk.data.count)
+        guard let text = PNGChunks.internationalText(data, keyword: xmpKeyword).text else { continue }
+        let xmp = XMPPacket(bytes: Array(data[text]))
+        if xmp.mentionsGainMap { metadata.hasGainMap = true }
+        xmpFacts = xmp.facts
+      default:
+        continue
+      }
+    }
+    if let xmpFacts { metadata.merge(xmpFacts) }
+    metadata.orientation = exifFacts?.orientation ?? xmpFacts?.orientation ?? .up
+    return metadata
+  }
+}

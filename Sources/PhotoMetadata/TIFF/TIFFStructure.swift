@@ -1,0 +1,56 @@
+/// The directories of one TIFF structure, found by following IFD0's chain and its sub-IFD pointers.
+struct TIFFStructure {
+  var ifd0: IFD
+  var exif: IFD?
+  var gps: IFD?
+  /// IFD1, the thumbnail directory of an EXIF block (EXIF 2.32 §4.5.4).
+  var ifd1: IFD?
+  var subIFDs: [IFD] = []
+
+  /// Every directory reached, for overlap checks when erasing.
+  var all: [IFD] { [ifd0] + [exif, gps, ifd1].compactMap { $0 } + subIFDs }
+}
+
+extension TIFFReader {
+  /// Reads IFD0, IFD1 and every directory reachable through pointer tags (Exif, GPS, SubIFDs).
+  ///
+  /// - Throws: ``MetadataError/corrupt(_:)`` "IFD loop" when a pointer leads back to a directory already
+  ///   read; ``MetadataError/limitExceeded(_:)`` past `maxIFDs` directories or `maxIFDDepth` levels.
+  func structure() throws(MetadataError) -> TIFFStructure {
+    var visited: Set<Int> = []
+    let ifd0 = try visit(firstIFDOffset, &visited)
+    var result = TIFFStructure(ifd0: ifd0)
+    try follow(ifd0, depth: 1, into: &result, &visited)
+    if ifd0.nextOffset != 0 {
+      let ifd1 = try visit(ifd0.nextOffset, &visited)
+      result.ifd1 = ifd1
+      try follow(ifd1, depth: 1, into: &result, &visited)
+    }
+    return result
+  }
+
+  private func visit(_ offset: Int, _ visited: inout Set<Int>) throws(MetadataError) -> IFD {
+    guard visited.insert(base + offset).inserted else { throw .corrupt("IFD loop at offset \(offset)") }
+    guard visited.count <= limits.maxIFDs else { throw .limitExceeded("more than \(limits.maxIFDs) IFDs") }
+    return try directory(at: offset)
+  }
+
+  private func follow(
+    _ ifd: IFD, depth: Int, into result: inout TIFFStructure, _ visited: inout Set<Int>
+  ) throws(MetadataError) {
+    for entry in ifd.entries where TIFFTag.pointers.contains(entry.tag) {
+      guard depth < limits.maxIFDDepth else { throw .limitExceeded("IFD nesting deeper than \(depth)") }
+      guard [3, 4, 13].contains(entry.type) else { continue }
+      for offset in try integers(entry).prefix(limits.maxIFDs) where offset != 0 {
+        let child = try visit(offset, &visited)
+        switch entry.tag {
+        case TIFFTag.exifIFD where result.exif == nil: result.exif = child
+        case TIFFTag.gpsIFD where result.gps == nil: result.gps = child
+        case TIFFTag.subIFDs: result.subIFDs.append(child)
+        default: break
+        }
+        try follow(child, depth: depth + 1, into: &result, &visited)
+      }
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// Fixture files, temporary directories and the external oracles (exiftool, vips, ffmpeg) the tests use.
+enum TestSupport {
+  static let fixtures: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+  static func fixture(_ name: String) -> URL { fixtures.appendingPathComponent(name) }
+
+  static func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: fixture(name))) }
+
+  /// Every committed fixture file, sorted by name.
+  static var fixtureNames: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []).filter {
+      !$0.hasPrefix(".")
+    }
+    .sorted()
+  }
+
+  /// A fresh directory for one test, removed by the caller with `defer`.
+  static func temporaryDirectory(_ name: String = #function) throws -> URL {
+    let safe = name.filter { $0.isLetter || $0.isNumber }
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("PhotoMetadataTests-\(safe)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  struct ToolMissing: Error, CustomStringConvertible {
+    var tool: String
+    var description: String {
+      "\(tool) is not installed: run Scripts/install-deps.sh --test (the oracle tests never skip)."
+    }
+  }
+
+  /// Runs a tool and returns its standard output; throws when it cannot start (missing tool).
+  @discardableResult
+  static func run(_ tool: String, _ arguments: [String]) throws -> (
+    status: Int32, output: Data, error: String
+  ) {
+    guard let path = which(tool) else { throw ToolMissing(tool: tool) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let errorData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, data, String(decoding: errorData, as: UTF8.self))
+  }
+
+  static func which(_ tool: String) -> String? {
+    for dir in ["/usr/bin", "/usr/local/bin", "/bin"]
+    where FileManager.default.isExecutableFile(atPath: dir + "/" + tool) {
+      return dir + "/" + tool
+    }
+    return nil
+  }
+
+  /// `exiftool -n -json -G` for files, one dictionary per file, keyed by "Group:Tag".
+  static func exiftool(_ paths: [String], extra: [String] = []) throws -> [[String: Any]] {
+    let result = try run("exiftool", ["-n", "-json", "-G", "-api", "LargeFileSupport=1"] + extra + paths)
+    let json = try JSONSerialization.jsonObject(with: result.output)
+    return json as? [[String: Any]] ?? []
+  }
+
+  static func write(_ bytes: [UInt8], to url: URL) throws {
+    try Data(bytes).write(to: url)
+  }
+}
