@@ -90,7 +90,8 @@ public final class SimulatedPhotoLibrary: Sendable {
     var initial = State()
     initial.freeSpace = configuration.freeSpace
     state = Protected(initial)
-    try? Syscalls.makeDirectory(configuration.temporaryDirectory)
+    try? FileManager.default.createDirectory(
+      atPath: configuration.temporaryDirectory, withIntermediateDirectories: true)
     account?.join(self)
   }
 

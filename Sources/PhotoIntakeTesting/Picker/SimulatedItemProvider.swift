@@ -97,7 +97,9 @@ public final class SimulatedItemProvider: Sendable {
           ? try await device.read(
             localIdentifier, .original, by: .picker, networkAccessAllowed: true, progress: { _ in },
             isCancelled: { progress.isCancelled }) : nil
-        let path = device.writeTemporaryFile(resource, still: still)
+        guard let path = device.writeTemporaryFile(resource, still: still) else {
+          throw .itemUnavailable("the temporary file could not be written")
+        }
         completionHandler(URL(fileURLWithPath: path), nil)
         // NSItemProvider deletes the file when the completion handler returns.
         device.deleteTemporaryFile(path)
@@ -141,26 +143,28 @@ public final class SimulatedItemProvider: Sendable {
 
 extension SimulatedPhotoLibrary {
   /// Writes a representation to a new temporary file (or, for a Live Photo bundle, a folder with the still
-  /// and the movie); returns its path.
-  func writeTemporaryFile(_ resource: SimulatedResource, still: SimulatedResource?) -> String {
+  /// and the movie); returns its path, or nil when the temporary folder cannot be written.
+  func writeTemporaryFile(_ resource: SimulatedResource, still: SimulatedResource?) -> String? {
     let number = state.withLock { state -> Int in
       state.temporaryCounter += 1
       return state.temporaryCounter
     }
+    let files = FileManager.default
     let folder = "\(configuration.temporaryDirectory)/\(number)"
-    try? Syscalls.makeDirectory(folder)
+    guard (try? files.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else {
+      return nil
+    }
     if let still {
-      let bundle =
-        folder + "/" + (still.filename.split(separator: ".").first.map(String.init) ?? "Live") + ".pvt"
-      try? Syscalls.makeDirectory(bundle)
-      _ = FileManager.default.createFile(atPath: bundle + "/" + still.filename, contents: Data(still.bytes))
-      _ = FileManager.default.createFile(
-        atPath: bundle + "/" + resource.filename, contents: Data(resource.bytes))
+      let stem = still.filename.split(separator: ".").first.map(String.init) ?? "Live"
+      let bundle = folder + "/" + stem + ".pvt"
+      guard (try? files.createDirectory(atPath: bundle, withIntermediateDirectories: false)) != nil,
+        files.createFile(atPath: bundle + "/" + still.filename, contents: Data(still.bytes)),
+        files.createFile(atPath: bundle + "/" + resource.filename, contents: Data(resource.bytes))
+      else { return nil }
       return bundle
     }
     let path = folder + "/" + resource.filename
-    _ = FileManager.default.createFile(atPath: path, contents: Data(resource.bytes))
-    return path
+    return files.createFile(atPath: path, contents: Data(resource.bytes)) ? path : nil
   }
 
   /// Deletes a file handed to a completion handler, and remembers that it expired.

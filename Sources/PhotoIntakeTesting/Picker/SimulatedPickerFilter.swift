@@ -5,7 +5,7 @@
 /// let filter = SimulatedPickerFilter.all(of: [.images, .not(.screenshots)])
 /// ```
 public indirect enum SimulatedPickerFilter: Sendable, Hashable {
-  /// Still images, Live Photos included (`.images`).
+  /// Still images (`.images`); the simulator counts Live Photos as images, as the picker shows them.
   case images
   /// Videos (`.videos`).
   case videos
