@@ -49,6 +49,8 @@ private func value(_ object: [String: Any], _ path: String) -> Any? {
   return current
 }
 
+// A broken simulator or scenario would wait forever for a prompt, a change or a download: fail instead.
+@Suite(.timeLimit(.minutes(1)))
 struct SimulateCommandTests {
   @Test(arguments: [
     // scenario, path, expected (as text)

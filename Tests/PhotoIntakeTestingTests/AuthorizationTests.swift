@@ -2,6 +2,8 @@ import PhotoIntake
 import PhotoIntakeTesting
 import Testing
 
+// A broken simulator or scenario would wait forever for a prompt, a change or a download: fail instead.
+@Suite(.timeLimit(.minutes(1)))
 struct AuthorizationTests {
   @Test(arguments: [
     (SimulatedUser.PromptAnswer.allowFullAccess, AuthorizationStatus.authorized, 3),

@@ -6,6 +6,8 @@ import Testing
 ///
 /// Picker results never depend on library access (the picker is out of process), so their imports finish
 /// whatever happens. Reads through the library depend on the app's access to that asset at every step.
+// A broken simulator or scenario would wait forever for a prompt, a change or a download: fail instead.
+@Suite(.timeLimit(.minutes(1)))
 struct AuthorizationTransitionTests {
   enum Access: Sendable, CustomStringConvertible {
     case notDetermined

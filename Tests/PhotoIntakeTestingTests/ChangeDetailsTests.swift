@@ -73,6 +73,8 @@ struct SplitMix: RandomNumberGenerator {
   }
 }
 
+// A broken simulator or scenario would wait forever for a prompt, a change or a download: fail instead.
+@Suite(.timeLimit(.minutes(1)))
 struct SimulatedChangeTests {
   /// A full-access device with four photos a day apart, observed from a date-sorted fetch.
   static func device(_ directory: TemporaryDirectory) -> (SimulatedPhotoLibrary, [String]) {
@@ -150,6 +152,8 @@ struct SimulatedChangeTests {
   }
 }
 
+// A broken simulator or scenario would wait forever for a prompt, a change or a download: fail instead.
+@Suite(.timeLimit(.minutes(1)))
 struct LibraryChangeSequenceTests {
   @Test func importsAndRemovalsArriveAsChangeDetails() async throws {
     let directory = TemporaryDirectory()

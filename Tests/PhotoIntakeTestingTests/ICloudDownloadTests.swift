@@ -3,6 +3,8 @@ import PhotoIntake
 import PhotoIntakeTesting
 import Testing
 
+// A broken simulator or scenario would wait forever for a prompt, a change or a download: fail instead.
+@Suite(.timeLimit(.minutes(1)))
 struct ICloudDownloadTests {
   /// A device with iCloud-only photos picked without library access, and an empty app library.
   struct Setup {

@@ -8,6 +8,8 @@ import Testing
 /// An app keeps what the picker gave it: the temporary URL of each photo and its asset identifier. After the user
 /// narrows the limited selection and the app restarts, the URLs point at deleted files and most identifiers no
 /// longer open anything. The same flow through PhotoIntake (a real library on disk, real SQLite) keeps every photo.
+// A broken simulator or scenario would wait forever for a prompt, a change or a download: fail instead.
+@Suite(.timeLimit(.minutes(1)))
 struct SeedBugTests {
   struct Flow {
     // On the disk, as an app's container is.

@@ -3,6 +3,8 @@ import PhotoIntake
 import PhotoIntakeTesting
 import Testing
 
+// A broken simulator or scenario would wait forever for a prompt, a change or a download: fail instead.
+@Suite(.timeLimit(.minutes(1)))
 struct SelectionMergeTests {
   /// A selection of assets "A", "B"… whose asset IDs are "asset-A"…
   static func selection(_ identifiers: [String?]) -> PhotoSelection {
