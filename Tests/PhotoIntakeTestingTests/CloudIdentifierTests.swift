@@ -132,6 +132,19 @@ struct CloudIdentifierTests {
     #expect(throws: error) { try PhotoSyncPayload.decode(Data(json.utf8)) }
   }
 
+  @Test(arguments: [
+    ("PHPhotosErrorDomain", 3201, IdentifierLookup<CloudIdentifier>.notFound),
+    ("PHPhotosErrorDomain", 3202, .multipleFound(candidates: ["a", "b"])),
+    ("PHPhotosErrorDomain", 3311, .failed(reason: "denied (PHPhotosErrorDomain 3311)")),
+  ])
+  func photoKitLookupErrorsBecomeOutcomes(
+    _ domain: String, _ code: Int, _ expected: IdentifierLookup<CloudIdentifier>
+  ) {
+    #expect(
+      IdentifierLookup(failureDomain: domain, code: code, candidates: ["a", "b"], reason: "denied")
+        == expected)
+  }
+
   @Test func aBadHashIsMalformed() {
     #expect(throws: PhotoSyncPayload.Error.self) {
       try PhotoSyncPayload.decode(Data(#"{"version":1,"records":[{"sha256":"zz"}]}"#.utf8))

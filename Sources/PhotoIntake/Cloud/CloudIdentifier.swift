@@ -38,6 +38,17 @@ public enum IdentifierLookup<Value: Sendable & Hashable>: Sendable, Hashable {
 
   /// The value, when there was exactly one match.
   public var value: Value? { if case .found(let value) = self { value } else { nil } }
+
+  /// The outcome a failed PhotoKit lookup stands for, from its `NSError`: `PHPhotosErrorDomain` 3201
+  /// (`identifierNotFound`) is ``notFound``; 3202 (`multipleIdentifiersFound`) is ``multipleFound(candidates:)``
+  /// with the identifiers PhotoKit lists under `PHLocalIdentifiersErrorKey`; anything else is ``failed(reason:)``.
+  public init(failureDomain domain: String, code: Int, candidates: [String]?, reason: String) {
+    switch (domain, code) {
+    case ("PHPhotosErrorDomain", 3201): self = .notFound
+    case ("PHPhotosErrorDomain", 3202): self = .multipleFound(candidates: candidates ?? [])
+    default: self = .failed(reason: "\(reason) (\(domain) \(code))")
+    }
+  }
 }
 
 /// Something that maps local identifiers to cloud identifiers and back, in batches: the Photos library on
