@@ -10,6 +10,7 @@ enum CommandTable {
     removeCommand,
     verifyCommand,
     metadataCommand,
+    simulateCommand,
     auditCommand,
     versionCommand,
   ]

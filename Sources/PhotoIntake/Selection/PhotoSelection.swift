@@ -1,0 +1,48 @@
+/// The photos a user has picked for something (a post, an album, a form), in their order, each backed by a
+/// durable asset in the ``Library``.
+///
+/// Keep this, not picker results or temporary URLs: the asset survives restarts and a narrowed limited
+/// selection, and the asset identifier lets the next picker session show the same photos as preselected.
+/// `Codable`, so an app can store it with its own documents.
+public struct PhotoSelection: Sendable, Hashable, Codable {
+  /// One picked photo.
+  public struct Item: Sendable, Hashable, Codable {
+    /// The Photos local identifier the picker returned (`PHPickerResult.assetIdentifier`); nil when the picker
+    /// was configured without a photo library, and then the item cannot be preselected.
+    public var assetIdentifier: String?
+    /// The durable copy in the app's library.
+    public var asset: AssetID
+
+    public init(assetIdentifier: String?, asset: AssetID) {
+      self.assetIdentifier = assetIdentifier
+      self.asset = asset
+    }
+  }
+
+  /// The items in the user's order.
+  public var items: [Item]
+
+  public init(items: [Item] = []) { self.items = items }
+
+  /// The identifiers to preselect in the next picker session
+  /// (`PHPickerConfiguration.preselectedAssetIdentifiers`), in the user's order.
+  public var preselectedAssetIdentifiers: [String] { items.compactMap(\.assetIdentifier) }
+
+  /// The assets in the user's order.
+  public var assets: [AssetID] { items.map(\.asset) }
+}
+
+/// What a picker returned for one item, reduced to what ``SelectionMerge`` needs.
+///
+/// The Apple layer makes one from a `PHPickerResult`: its `assetIdentifier`, and whether its item provider
+/// offers anything (a preselected item that stayed selected comes back with an empty provider).
+public struct PickedItem: Sendable, Hashable {
+  public var assetIdentifier: String?
+  /// Whether the item provider has at least one registered type to load.
+  public var hasItemProvider: Bool
+
+  public init(assetIdentifier: String?, hasItemProvider: Bool) {
+    self.assetIdentifier = assetIdentifier
+    self.hasItemProvider = hasItemProvider
+  }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import IntakeCLI
+import PhotoIntake
+import Testing
+
+/// Runs `intake` in-process with buffers for its output.
+private struct Run {
+  let status: Int32
+  let stdout: String
+  let stderr: String
+
+  static func intake(_ arguments: [String], temporaryDirectory: String) async -> Run {
+    let out = Protected("")
+    let err = Protected("")
+    let context = CommandContext(
+      stdout: TextSink { text in out.withLock { $0 += text } },
+      stderr: TextSink { text in err.withLock { $0 += text } },
+      environment: ["TMPDIR": temporaryDirectory, "HOME": temporaryDirectory], stderrIsTerminal: false,
+      currentDirectory: temporaryDirectory)
+    let status = await Intake.run(arguments, context: context)
+    return Run(status: status, stdout: out.current, stderr: err.current)
+  }
+
+  /// The JSON object printed on stdout.
+  var json: [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]
+  }
+}
+
+/// A folder of its own for one test (in RAM when available: the scenarios open real libraries, which fsync).
+private final class Folder: Sendable {
+  let path: String
+
+  init() {
+    let base = access("/dev/shm/", W_OK) == 0 ? "/dev/shm/" : NSTemporaryDirectory()
+    path = base + "SimulateCommandTests-" + UUID().uuidString
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  var isEmpty: Bool { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? ["?"]).isEmpty }
+}
+
+/// The value at a dotted path ("photoIntake.reopened") of a JSON object.
+private func value(_ object: [String: Any], _ path: String) -> Any? {
+  var current: Any? = object
+  for key in path.split(separator: ".") { current = (current as? [String: Any])?[String(key)] }
+  return current
+}
+
+// A broken simulator or scenario would wait forever for a prompt, a change or a download: fail instead.
+@Suite(.timeLimit(.minutes(1)))
+struct SimulateCommandTests {
+  @Test(arguments: [
+    // scenario, path, expected (as text)
+    ("restart-after-narrowing", "naive.reopened", "1"),
+    ("restart-after-narrowing", "naive.lostTemporaryFiles", "3"),
+    ("restart-after-narrowing", "naive.lostToNarrowedSelection", "2"),
+    ("restart-after-narrowing", "photoIntake.reopened", "3"),
+    ("icloud-offline", "photoIntake.assetsInLibrary", "3"),
+    ("icloud-offline", "photoIntake.halfImported", "0"),
+    ("preselection", "naive.afterSecondPick", "IMG_0005.HEIC,IMG_0004.HEIC"),
+    ("preselection", "naive.afterCancel", ""),
+    (
+      "preselection", "photoIntake.afterSecondPick", "IMG_0001.HEIC,IMG_0003.HEIC,IMG_0005.HEIC,IMG_0004.HEIC"
+    ),
+    ("preselection", "photoIntake.afterCancel", "IMG_0001.HEIC,IMG_0003.HEIC,IMG_0005.HEIC,IMG_0004.HEIC"),
+    ("preselection", "photoIntake.secondPick.reused", "2"),
+    ("preselection", "photoIntake.secondPick.dropped", "IMG_0002.HEIC"),
+    ("limited-access", "naive.screen", "denied"),
+    ("limited-access", "photoIntake.screen", "contentWithLimitedBanner"),
+    ("limited-access", "photoIntake.insertedIndexes", "3,4"),
+    ("limited-access", "photoIntake.visibleAfter", "5"),
+    ("two-devices", "naive.found", "0"),
+    ("two-devices", "photoIntake.found", "3"),
+    ("two-devices", "photoIntake.notFound", "1"),
+    ("two-devices", "photoIntake.sameBytes", "3"),
+  ])
+  func jsonOutcomes(_ scenario: String, _ path: String, _ expected: String) async throws {
+    let folder = Folder()
+    let run = await Run.intake(["simulate", scenario, "--json"], temporaryDirectory: folder.path)
+    #expect(run.status == 0)
+    #expect(run.json["scenario"] as? String == scenario)
+    #expect(run.json["succeeded"] as? Bool == true)
+    let found = try #require(value(run.json, path))
+    let text =
+      if let list = found as? [Any] { list.map { "\($0)" }.joined(separator: ",") } else { "\(found)" }
+    #expect(text == expected)
+    // The scenario's libraries and temporary files are gone.
+    #expect(folder.isEmpty)
+  }
+
+  @Test(arguments: [
+    "restart-after-narrowing", "icloud-offline", "preselection", "limited-access", "two-devices",
+  ])
+  func naiveAndPhotoIntakeSitSideBySide(_ scenario: String) async {
+    let folder = Folder()
+    let run = await Run.intake(["simulate", scenario, "--json"], temporaryDirectory: folder.path)
+    #expect(run.json["photoIntake"] is [String: Any])
+    // Every scenario but icloud-offline compares with a naive app.
+    #expect((run.json["naive"] is [String: Any]) == (scenario != "icloud-offline"))
+    let timeline = run.json["timeline"] as? [[String: Any]] ?? []
+    #expect(timeline.count >= 5)
+    #expect(timeline.allSatisfy { $0["time"] is String && $0["actor"] is String && $0["text"] is String })
+    #expect(run.stdout.split(separator: "\n").count == 1)
+  }
+
+  @Test func textOutputIsAReadableTimeline() async {
+    let folder = Folder()
+    let run = await Run.intake(["simulate", "preselection"], temporaryDirectory: folder.path)
+    #expect(run.status == 0)
+    #expect(run.stderr.isEmpty)
+    let expected = """
+      preselection: Re-open the picker with preselection, deselect one, add two; then Cancel.
+
+        +0.000s  user         picks IMG_0001, IMG_0002, IMG_0003 (ordered selection)
+        +0.000s  system       first pick: 3 results, 0 without item providers
+        +0.000s  naive app    now shows IMG_0001.HEIC, IMG_0002.HEIC, IMG_0003.HEIC
+        +0.000s  PhotoIntake  reuses 0, imports 3, drops 0: IMG_0001.HEIC, IMG_0002.HEIC, IMG_0003.HEIC
+        +0.000s  user         reopens the picker: keeps IMG_0001 and IMG_0003, deselects IMG_0002, adds IMG_0005 then IMG_0004
+        +0.000s  system       second pick: 4 results, 2 without item providers
+        +0.000s  naive app    now shows IMG_0005.HEIC, IMG_0004.HEIC
+        +0.000s  PhotoIntake  reuses 2, imports 2, drops 1: IMG_0001.HEIC, IMG_0003.HEIC, IMG_0005.HEIC, IMG_0004.HEIC
+        +0.000s  user         reopens the picker and taps Cancel
+        +0.000s  system       third session: 4 results, 4 without item providers
+        +0.000s  naive app    now shows nothing
+        +0.000s  PhotoIntake  reuses 4, imports 0, drops 0: IMG_0001.HEIC, IMG_0003.HEIC, IMG_0005.HEIC, IMG_0004.HEIC
+
+      outcome:
+        naive:
+          afterSecondPick: IMG_0005.HEIC, IMG_0004.HEIC
+          afterCancel: (none)
+        photoIntake:
+          firstPick:
+            imported: 3
+          secondPick:
+            imported: 2
+            reused: 2
+            dropped: IMG_0002.HEIC
+          afterSecondPick: IMG_0001.HEIC, IMG_0003.HEIC, IMG_0005.HEIC, IMG_0004.HEIC
+          cancel:
+            imported: 0
+            reused: 4
+          afterCancel: IMG_0001.HEIC, IMG_0003.HEIC, IMG_0005.HEIC, IMG_0004.HEIC
+          assetsInLibrary: 5
+
+      PhotoIntake: as expected.
+
+      """
+    #expect(run.stdout == expected)
+  }
+
+  @Test func iCloudTimelineShowsDownloadProgressOnTheSimulatedClock() async {
+    let folder = Folder()
+    let run = await Run.intake(["simulate", "icloud-offline"], temporaryDirectory: folder.path)
+    #expect(run.stdout.contains("+0.200s  system       IMG_0001.HEIC downloading 25%"))
+    #expect(run.stdout.contains("errors: network-required, network-required, network-required"))
+    #expect(run.stdout.contains("      - attempt: retry\n"))
+  }
+
+  @Test(arguments: [
+    (["simulate", "nonsense"], "unknown scenario 'nonsense'"),
+    (["simulate"], "needs SCENARIO"),
+    (["simulate", "preselection", "--nope"], "unknown option '--nope'"),
+  ])
+  func usageErrorsExitWithTwo(_ arguments: [String], _ message: String) async {
+    let folder = Folder()
+    let run = await Run.intake(arguments, temporaryDirectory: folder.path)
+    #expect(run.status == 2)
+    #expect(run.stderr.contains(message))
+    #expect(run.stdout.isEmpty)
+  }
+
+  @Test func unknownScenariosListTheKnownOnes() async {
+    let folder = Folder()
+    let run = await Run.intake(["simulate", "offline"], temporaryDirectory: folder.path)
+    #expect(
+      run.stderr.contains(
+        "restart-after-narrowing, icloud-offline, preselection, limited-access, two-devices"))
+  }
+
+  @Test func helpListsEveryScenario() async {
+    let folder = Folder()
+    let run = await Run.intake(["simulate", "--help"], temporaryDirectory: folder.path)
+    for scenario in [
+      "restart-after-narrowing", "icloud-offline", "preselection", "limited-access", "two-devices",
+    ] {
+      #expect(run.stdout.contains("  \(scenario) "))
+    }
+    let overview = await Run.intake(["--help"], temporaryDirectory: folder.path)
+    #expect(overview.stdout.contains("  simulate "))
+  }
+
+  @Test func anUnwritableTemporaryFolderExitsWithThree() async {
+    let folder = Folder()
+    let run = await Run.intake(["simulate", "preselection"], temporaryDirectory: folder.path + "/missing")
+    #expect(run.status == 3)
+    #expect(run.stderr.contains("TMPDIR"))
+  }
+}

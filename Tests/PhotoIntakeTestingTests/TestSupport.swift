@@ -1,0 +1,66 @@
+import Foundation
+import PhotoIntake
+import PhotoIntakeTesting
+
+/// A folder of its own for one test, removed when the test's value goes away.
+///
+/// Folders are made in RAM (`/dev/shm`) when the system has it: every library a test opens fsyncs its folders
+/// and manifest, and on a busy shared disk those flushes, not the simulator, would decide how long the suite
+/// takes. Durability is the import engine's own tests' business; tests that mean to use the disk say
+/// `onDisk: true`.
+final class TemporaryDirectory: Sendable {
+  let path: String
+
+  init(_ name: String = #function, onDisk: Bool = false) {
+    let safe = name.filter { $0.isLetter || $0.isNumber }
+    let ram = "/dev/shm/"
+    let base = !onDisk && access(ram, W_OK) == 0 ? ram : NSTemporaryDirectory()
+    path = base + "PhotoIntakeTestingTests-\(safe)-\(UUID().uuidString)"
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  /// A path inside the folder.
+  func child(_ name: String) -> String { path + "/" + name }
+
+  /// A device whose item providers write their temporary files inside this folder.
+  func device(number: Int = 1, account: SimulatedICloud? = nil, clock: SimulatedClock = SimulatedClock())
+    -> SimulatedPhotoLibrary
+  {
+    var configuration = SimulatedPhotoLibrary.Configuration()
+    configuration.deviceNumber = number
+    configuration.temporaryDirectory = child("device-\(number)-tmp")
+    return SimulatedPhotoLibrary(configuration: configuration, account: account, clock: clock)
+  }
+
+  /// Opens the app's library in this folder.
+  func library(_ name: String = "library") async throws -> Library {
+    try await Library.open(at: child(name))
+  }
+
+  /// The files in the library's staging folder.
+  func stagingFiles(_ library: Library) -> [String] {
+    (try? FileManager.default.contentsOfDirectory(atPath: library.root + "/staging")) ?? []
+  }
+}
+
+/// An importer that takes one item at a time (deterministic event order).
+func serialImporter(_ library: Library) -> Importer {
+  var configuration = Importer.Configuration()
+  configuration.maximumConcurrentItems = 1
+  return Importer(library: library, configuration: configuration)
+}
+
+/// A picker configuration for `device` with unlimited, ordered selection.
+func orderedConfiguration(_ device: SimulatedPhotoLibrary) -> SimulatedPickerConfiguration {
+  var configuration = SimulatedPickerConfiguration(photoLibrary: device)
+  configuration.selectionLimit = 0
+  configuration.selection = .ordered
+  return configuration
+}
+
+/// The bytes of a library asset.
+func bytes(of asset: Asset, in library: Library) -> [UInt8] {
+  [UInt8](FileManager.default.contents(atPath: library.objectPath(for: asset)) ?? Data())
+}
