@@ -101,7 +101,7 @@ public final class FaultInjection: Sendable {
 
   /// Runs `body` with the faults in force, for it and every task it starts.
   public func run<Result: Sendable>(_ body: () async throws -> Result) async rethrows -> Result {
-    try await Syscalls.$faults.withValue(injector) { try await body() }
+    try await Syscalls.injectedFaults.withValue(injector) { try await body() }
   }
 
   /// How many times the fault at `index` fired.
