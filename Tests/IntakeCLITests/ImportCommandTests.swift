@@ -101,6 +101,7 @@ import Testing
         batch      <uuid>
         position   1
         imported   <date>
+        facts      not recorded
         path       <tmp>/lib/objects/\((json[1]["sha256"] as! String).prefix(2))/\(json[1]["sha256"] as! String)
 
         """)
@@ -179,5 +180,46 @@ import Testing
     let tty = await runIntake(
       ["import", "--library", "lib2", "photos/a.jpg"], in: folder.path, terminal: true)
     #expect(tty.stderr.contains("[##############################] 1/1 100%"))
+  }
+}
+
+/// `intake import --strip-location` and `intake show` on the repository's sample photos.
+@Suite struct ImportMetadataCommandTests {
+  let folder = TemporaryDirectory()
+
+  static var samples: String {
+    var root = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { root.deleteLastPathComponent() }
+    return root.appendingPathComponent("Samples").path
+  }
+
+  @Test func showPrintsTheFactsAndStrippingIsRecorded() async throws {
+    let sample = Self.samples + "/PXL_20230918_201502.jpg"
+    let plain = try jsonLines(
+      await runIntake(["import", "--library", "lib", "--json", sample], in: folder.path).stdout)
+    let stripped = try jsonLines(
+      await runIntake(["import", "--library", "lib", "--json", "--strip-location", sample], in: folder.path)
+        .stdout)
+    let plainID = try #require(plain.first?["id"] as? String)
+    let strippedID = try #require(stripped.first?["id"] as? String)
+    #expect(plainID != strippedID)
+
+    let shown = await runIntake(["show", "--library", "lib", plainID], in: folder.path)
+    let lines = shown.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.contains("pixels     640×480, orientation 1"))
+    #expect(lines.contains("captured   2023-09-18T20:15:02 -03:00"))
+    #expect(lines.contains("location   -34.6037, -58.3816"))
+    #expect(lines.contains("camera     Google Pixel 7"))
+
+    let shownStripped = await runIntake(["show", "--library", "lib", strippedID], in: folder.path)
+    #expect(shownStripped.stdout.contains("location   removed at import\n"))
+    let json = try #require(
+      try jsonLines(
+        await runIntake(["show", "--library", "lib", "--json", strippedID], in: folder.path).stdout
+      ).first)
+    #expect(json["locationStripped"] as? Bool == true)
+    let metadata = try #require(json["metadata"] as? [String: Any])
+    #expect(metadata["latitude"] is NSNull)
+    #expect(metadata["model"] as? String == "Pixel 7")
   }
 }

@@ -14,6 +14,9 @@ let importCommand = CommandSpec(
     """,
   options: [
     .library, .json,
+    .flag(
+      "--strip-location",
+      "Store copies without location (GPS in EXIF, XMP, QuickTime); only metadata bytes change."),
     .value("--max-size", "BYTES", "Refuse files larger than this (default 4 GiB)."),
     .value("--jobs", "N", "Items copied at once (default: the number of cores)."),
   ],
@@ -27,6 +30,7 @@ struct ImportRun {
 
   func run() async -> Int32 {
     var configuration = Importer.Configuration()
+    configuration.stripLocation = parsed.flag("--strip-location")
     if let text = parsed.value("--max-size") {
       guard let size = Int64(text), size > 0 else {
         context.stderr.line("intake import: --max-size needs a positive number of bytes.")

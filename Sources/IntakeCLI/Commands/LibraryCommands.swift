@@ -57,6 +57,7 @@ let showCommand = CommandSpec(
       if parsed.flag("--json") {
         var fields = AssetFields.json(asset)
         fields.append(("path", .string(library.objectPath(for: asset))))
+        fields.append(("metadata", asset.metadata.map { .object(MetadataFormatter.fields($0)) } ?? .null))
         context.stdout.line(JSON.object(fields))
       } else {
         for (key, value) in AssetFields.pairs(asset) + [("path", library.objectPath(for: asset))] {
@@ -188,7 +189,8 @@ enum AssetFields {
       ("type", .string(asset.type.rawValue)), ("name", .optional(asset.name)),
       ("batch", .string(asset.batch.rawValue)), ("position", .int(asset.position)),
       ("importedAt", .string(ISO8601DateFormatter().string(from: asset.importedAt))),
-      ("damage", .optional(asset.damage?.rawValue)),
+      ("captureDate", .optional(asset.metadata?.captureDate?.local)),
+      ("locationStripped", .bool(asset.locationStripped)), ("damage", .optional(asset.damage?.rawValue)),
     ]
   }
 
@@ -198,7 +200,30 @@ enum AssetFields {
       ("type", asset.type.rawValue), ("name", asset.name ?? "-"), ("batch", asset.batch.rawValue),
       ("position", String(asset.position)),
       ("imported", ISO8601DateFormatter().string(from: asset.importedAt)),
-    ] + (asset.damage.map { [("damage", $0.sentence)] } ?? [])
+    ] + facts(asset) + (asset.damage.map { [("damage", $0.sentence)] } ?? [])
+  }
+
+  /// What PhotoMetadata read at import, as `show` prints it.
+  static func facts(_ asset: Asset) -> [(String, String)] {
+    guard let m = asset.metadata else { return [("facts", "not recorded")] }
+    var rows: [(String, String)] = []
+    if let width = m.width, let height = m.height {
+      rows.append(("pixels", "\(width)×\(height), orientation \(m.orientation.rawValue)"))
+    }
+    if let date = m.captureDate {
+      rows.append(("captured", date.local + (date.offsetString.map { " " + $0 } ?? "")))
+    }
+    if let place = m.location {
+      rows.append(
+        ("location", "\(place.latitude), \(place.longitude)" + (place.altitude.map { ", \($0) m" } ?? "")))
+    } else {
+      rows.append(("location", asset.locationStripped ? "removed at import" : "none"))
+    }
+    let camera = [m.make, m.model].compactMap { $0 }.joined(separator: " ")
+    if !camera.isEmpty { rows.append(("camera", camera + (m.lens.map { " (\($0))" } ?? ""))) }
+    if let id = m.livePhotoID { rows.append(("live photo", id)) }
+    if let duration = m.duration { rows.append(("duration", "\(duration) s")) }
+    return rows
   }
 
   static func line(_ asset: Asset) -> String {

@@ -23,7 +23,7 @@ let metadataCommand = CommandSpec(
         context.stderr.line("intake metadata: \(path): \(error.description)")
         if json {
           context.stdout.line(
-            "{\"path\":\(MetadataFormatter.quote(path)),\"error\":\(MetadataFormatter.quote(error.description))}"
+            JSON.object([("path", .string(path)), ("error", .string(error.description))])
           )
         }
       }
@@ -34,30 +34,29 @@ let metadataCommand = CommandSpec(
 /// Text and JSON renderings of ``MediaMetadata`` with a stable key order.
 enum MetadataFormatter {
   static func json(_ m: MediaMetadata, path: String) -> String {
-    var fields: [(String, String)] = [
-      ("path", quote(path)), ("type", quote(m.type.rawValue)), ("width", int(m.width)),
-      ("height", int(m.height)),
-      ("orientation", String(m.orientation.rawValue)), ("captureDate", string(m.captureDate?.local)),
-      ("captureDateOffset", string(m.captureDate?.offsetString)),
-      ("captureDateUTC", number(m.captureDate?.utcTimestamp)),
-      ("latitude", number(m.location?.latitude)), ("longitude", number(m.location?.longitude)),
-      ("altitude", number(m.location?.altitude)), ("gpsTimestamp", string(m.location?.timestamp)),
-      ("make", string(m.make)), ("model", string(m.model)), ("lens", string(m.lens)),
-      ("hasICCProfile", String(m.hasICCProfile)), ("hasGainMap", String(m.hasGainMap)),
-    ]
-    let previews = m.previews.map { p in
-      let parts = [
-        ("kind", quote(p.kind.rawValue)), ("type", quote(p.type.rawValue)), ("width", int(p.width)),
-        ("height", int(p.height)), ("offset", int(p.offset)), ("length", int(p.length)),
-      ]
-      return "{" + parts.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    JSON.object([("path", .string(path))] + fields(m))
+  }
+
+  /// The fields of `intake metadata --json`, also used for the `metadata` object of `intake show --json`.
+  static func fields(_ m: MediaMetadata) -> [(String, JSON)] {
+    let previews: [JSON] = m.previews.map { p in
+      .object([
+        ("kind", .string(p.kind.rawValue)), ("type", .string(p.type.rawValue)), ("width", .optional(p.width)),
+        ("height", .optional(p.height)), ("offset", .optional(p.offset)), ("length", .optional(p.length)),
+      ])
     }
-    fields.append(("previews", "[" + previews.joined(separator: ",") + "]"))
-    fields += [
-      ("livePhotoID", string(m.livePhotoID)), ("duration", number(m.duration)),
-      ("hintedType", string(m.hintedType?.rawValue)),
+    return [
+      ("type", .string(m.type.rawValue)), ("width", .optional(m.width)), ("height", .optional(m.height)),
+      ("orientation", .int(m.orientation.rawValue)), ("captureDate", .optional(m.captureDate?.local)),
+      ("captureDateOffset", .optional(m.captureDate?.offsetString)),
+      ("captureDateUTC", .optional(m.captureDate?.utcTimestamp)),
+      ("latitude", .optional(m.location?.latitude)), ("longitude", .optional(m.location?.longitude)),
+      ("altitude", .optional(m.location?.altitude)), ("gpsTimestamp", .optional(m.location?.timestamp)),
+      ("make", .optional(m.make)), ("model", .optional(m.model)), ("lens", .optional(m.lens)),
+      ("hasICCProfile", .bool(m.hasICCProfile)), ("hasGainMap", .bool(m.hasGainMap)),
+      ("previews", .array(previews)), ("livePhotoID", .optional(m.livePhotoID)),
+      ("duration", .optional(m.duration)), ("hintedType", .optional(m.hintedType?.rawValue)),
     ]
-    return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
   }
 
   static func text(_ m: MediaMetadata, path: String) -> String {
@@ -90,30 +89,5 @@ enum MetadataFormatter {
           .joined(separator: ", "))
     }
     return lines.joined(separator: "\n")
-  }
-
-  static func quote(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
-  }
-
-  private static func string(_ value: String?) -> String { value.map(quote) ?? "null" }
-  private static func int(_ value: Int?) -> String { value.map(String.init) ?? "null" }
-  private static func number(_ value: Double?) -> String {
-    guard let value, value.isFinite else { return "null" }
-    return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 }

@@ -1,3 +1,5 @@
+import PhotoMetadata
+
 extension Importer {
   /// Why one item could not be imported. Each case reads as a sentence a user can act on.
   ///
@@ -29,8 +31,9 @@ extension Importer {
     case itemUnavailable(reason: String)
     /// The provider could not convert the item to a type we asked for (NSItemProvider error -1200).
     case conversionFailed(reason: String)
-    /// The metadata of the file could not be read or rewritten (e.g. while stripping location).
-    case metadata(reason: String)
+    /// Location stripping was asked for and is not possible for this file without re-encoding it (or the file's
+    /// metadata is too damaged to rewrite safely); the item was not imported with its location.
+    case metadata(MetadataError)
     /// The library's manifest could not be updated.
     case database(reason: String)
     /// The import was cancelled before this item was committed; nothing of it was kept.
@@ -70,8 +73,8 @@ extension Importer {
         "The item could not be loaded (\(reason)). It may have been deleted or is not available on this device."
       case .conversionFailed(let reason):
         "The item could not be provided in a supported format (\(reason)). Try picking it again."
-      case .metadata(let reason):
-        "The file's metadata could not be processed: \(reason)"
+      case .metadata(let error):
+        "The location could not be removed, so the item was not imported: \(error.description)"
       case .database(let reason):
         "The library's manifest could not be updated (\(reason)). Run 'intake verify'; nothing acknowledged was lost."
       case .cancelled:

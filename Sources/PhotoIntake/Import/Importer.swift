@@ -20,6 +20,14 @@ public struct Importer: Sendable {
     public var maximumFileSize: Int64 = 4 << 30
     /// Bytes read or written per system call.
     public var chunkSize = 1 << 20
+    /// Images declaring more pixels than this fail with ``Importer/Error/tooManyPixels(declared:limit:)``.
+    /// Default 1 gigapixel: far beyond any camera (a 200 MP phone photo is 0.2), so only crafted files are
+    /// refused at import; renditions apply their own, lower limit before any decode.
+    public var maximumPixelCount = 1_000_000_000
+    /// Store a copy without location (EXIF GPS, XMP GPS, QuickTime location) instead of the received bytes.
+    /// Only metadata bytes change; an item whose location cannot be removed losslessly fails with
+    /// ``Importer/Error/metadata(_:)`` rather than being stored with it.
+    public var stripLocation = false
 
     public init() {}
   }
@@ -51,19 +59,34 @@ public struct Importer: Sendable {
       path: library.newStagingPath(), maximumSize: configuration.maximumFileSize,
       chunkSize: configuration.chunkSize, progress: progress)
     var mismatch: TypeHintMismatch?
+    var strippedPath: String?
     do throws(Importer.Error) {
       if Task.isCancelled { throw .cancelled }
       try await Self.deliver(source, to: sink)
-      let staged = try sink.finish()
+      var staged = try sink.finish()
       guard let type = MediaType.sniff(staged.prefix) else {
         throw .unsupportedContent(hint: Self.hints(of: source).first)
       }
       mismatch = Self.mismatch(of: source, with: type)
+      var metadata = Self.readMetadata(staged.path, type: type)
+      if let pixels = metadata?.declaredPixelCount, pixels > configuration.maximumPixelCount {
+        throw .tooManyPixels(declared: pixels, limit: configuration.maximumPixelCount)
+      }
+      var locationStripped = false
+      if configuration.stripLocation {
+        strippedPath = library.newStagingPath()
+        if let copy = try LocationRemoval.strip(staged, to: strippedPath!) {
+          try? Syscalls.unlink(staged.path)
+          staged = copy
+          metadata = Self.readMetadata(staged.path, type: type)
+          locationStripped = true
+        }
+      }
       // The last point at which cancelling drops the item; once the commit starts it completes.
       if Task.isCancelled { throw .cancelled }
       let outcome = try await library.commit(
         staged, type: type, name: NameSanitizer.sanitize(source.suggestedName), batch: batch,
-        position: index)
+        position: index, metadata: metadata, locationStripped: locationStripped)
       switch outcome {
       case .imported(let asset):
         return ItemReport(index: index, result: .imported(asset), typeHintMismatch: mismatch)
@@ -72,6 +95,7 @@ public struct Importer: Sendable {
       }
     } catch {
       sink.discard()
+      if let strippedPath { try? Syscalls.unlink(strippedPath) }
       return ItemReport(index: index, result: .failed(error), typeHintMismatch: mismatch)
     }
   }
@@ -97,6 +121,14 @@ public struct Importer: Sendable {
     } catch {
       return .failure(error)
     }
+  }
+
+  /// The facts of a staged file, or nil when they cannot be read. A photo with damaged metadata is still
+  /// the user's photo: it is kept, and only its facts are missing. Pixel limits are checked by the caller.
+  private static func readMetadata(_ path: String, type: MediaType) -> MediaMetadata? {
+    var limits = MetadataReader.Limits()
+    limits.maxPixels = .max
+    return try? MetadataReader.read(fileAt: path, hint: type.preferredFilenameExtension, limits: limits)
   }
 
   private static func hints(of source: any ItemSource) -> [String] {

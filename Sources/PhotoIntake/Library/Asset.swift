@@ -35,6 +35,12 @@ public struct Asset: Sendable, Hashable, Codable, Identifiable {
   public var position: Int
   /// Set when the library found the asset's bytes missing or altered; such assets are never dropped silently.
   public var damage: Damage?
+  /// The facts read from the bytes at import (nil for assets imported before metadata was recorded, or whose
+  /// metadata could not be read).
+  public var metadata: MediaMetadata?
+  /// Whether the stored bytes are a copy with the location removed (``Importer/Configuration/stripLocation``);
+  /// false means they are exactly the bytes received.
+  public var locationStripped: Bool = false
 
   public enum Damage: String, Sendable, Hashable, Codable {
     /// The object file is gone.

@@ -36,7 +36,7 @@ extension Library {
   /// been marked damaged, the new bytes repair it.
   func commit(
     _ staged: StagedFile, type: MediaType, name: String?, batch: BatchRecord, position: Int,
-    sortDate: Double? = nil
+    metadata: MediaMetadata? = nil, locationStripped: Bool = false
   ) throws(Importer.Error) -> CommitOutcome {
     let existing: Asset?
     do {
@@ -90,18 +90,25 @@ extension Library {
     let now = Date()
     let asset = Asset(
       id: .make(), sha256: staged.digest, size: staged.size, type: type, name: name, importedAt: now,
-      batch: batch.id, position: position, damage: nil)
+      batch: batch.id, position: position, damage: nil, metadata: metadata,
+      locationStripped: locationStripped)
+    let sortDate = metadata?.captureDate.flatMap(\.sortTimestamp) ?? now.timeIntervalSince1970
+    let metadataJSON = metadata.flatMap { try? JSONEncoder().encode($0) }.map {
+      String(decoding: $0, as: UTF8.self)
+    }
     do {
       try database.transaction { () throws(DatabaseError) in
         try database.prepare(
           """
-          INSERT INTO assets(id, sha256, size, type, name, imported_at, sort_date, batch_seq, position)
-          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+          INSERT INTO assets(id, sha256, size, type, name, imported_at, sort_date, batch_seq, position,
+            metadata, live_photo_id, location_stripped)
+          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
           """
         ).bind(
           .text(asset.id.rawValue), .text(asset.sha256.hex), .int(asset.size), .text(type.rawValue),
-          .optional(name), .double(now.timeIntervalSince1970),
-          .double(sortDate ?? now.timeIntervalSince1970), .int(batch.sequence), .int(Int64(position))
+          .optional(name), .double(now.timeIntervalSince1970), .double(sortDate), .int(batch.sequence),
+          .int(Int64(position)), .optional(metadataJSON), .optional(metadata?.livePhotoID),
+          .int(locationStripped ? 1 : 0)
         ).run()
         try database.prepare(
           "INSERT INTO batch_items(batch_seq, position, asset_id) VALUES (?1, ?2, ?3)"

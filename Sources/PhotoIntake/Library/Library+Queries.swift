@@ -24,8 +24,11 @@ extension Library {
   }
 
   static let assetColumns = """
-    a.id, a.sha256, a.size, a.type, a.name, a.imported_at, b.id, bi.position, d.kind
+    a.id, a.sha256, a.size, a.type, a.name, a.imported_at, b.id, bi.position, d.kind, a.metadata,
+    a.location_stripped
     """
+  /// The column after ``assetColumns`` that a list query adds for its cursor.
+  static let cursorColumn: Int32 = 11
 
   /// Lists assets a page at a time. Each page costs O(log n + limit): the cursor is a key, not an offset.
   public func list(order: ListOrder = .batch, limit: Int = 100, after cursor: ListCursor? = nil)
@@ -68,9 +71,11 @@ extension Library {
         assets.append(asset)
         switch order {
         case .batch:
-          last = ListCursor(order: order, primary: statement.double(9), secondary: String(asset.position))
+          last = ListCursor(
+            order: order, primary: statement.double(Self.cursorColumn), secondary: String(asset.position))
         case .date:
-          last = ListCursor(order: order, primary: statement.double(9), secondary: asset.id.rawValue)
+          last = ListCursor(
+            order: order, primary: statement.double(Self.cursorColumn), secondary: asset.id.rawValue)
         }
       }
       return Page(assets: assets, next: assets.count == limit ? last : nil)
@@ -162,6 +167,8 @@ extension Library {
       importedAt: Date(timeIntervalSince1970: row.double(5)),
       batch: BatchID(rawValue: row.text(6) ?? ""),
       position: Int(row.int(7)),
-      damage: row.text(8).flatMap(Asset.Damage.init(rawValue:)))
+      damage: row.text(8).flatMap(Asset.Damage.init(rawValue:)),
+      metadata: row.text(9).flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) },
+      locationStripped: row.int(10) != 0)
   }
 }

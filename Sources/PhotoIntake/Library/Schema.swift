@@ -37,7 +37,19 @@ enum Schema {
         detected_at REAL NOT NULL
       );
       """
-    )
+    ),
+    (
+      2,
+      // The facts read by PhotoMetadata, as JSON (MediaMetadata's Codable form) so that new fields need no
+      // migration; the Live Photo identifier as a column, indexed to pair stills with their movies. Rows from
+      // version 1 keep NULL metadata.
+      """
+      ALTER TABLE assets ADD COLUMN metadata TEXT;
+      ALTER TABLE assets ADD COLUMN live_photo_id TEXT;
+      ALTER TABLE assets ADD COLUMN location_stripped INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX assets_by_live_photo ON assets(live_photo_id) WHERE live_photo_id IS NOT NULL;
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last?.version ?? 0 }
