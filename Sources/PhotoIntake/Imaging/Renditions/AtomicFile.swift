@@ -1,0 +1,25 @@
+/// Writes whole files so that a reader sees either the old file or the complete new one, never a part.
+enum AtomicFile {
+  /// Writes `bytes` to `temporary`, flushes them to stable storage, then renames the file to `destination`.
+  ///
+  /// The fsync comes before the rename: otherwise a crash soon after can leave `destination` naming an empty
+  /// or partial file (ext4 and APFS may persist the rename before the data). The folder is not fsynced: the
+  /// files written here are caches, and a rename lost in a crash only means the file is made again. A failed
+  /// fsync is not retried (see ``Syscalls/fsync(_:path:)``); the temporary file is removed on any failure.
+  ///
+  /// Both paths must be on one file system (rename(2) does not cross them).
+  static func write(_ bytes: [UInt8], to destination: String, via temporary: String) throws(ImagingError) {
+    do throws(SystemError) {
+      let descriptor = try Syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
+      defer { Syscalls.close(descriptor) }
+      try bytes.withUnsafeBytes { buffer in
+        Result { () throws(SystemError) in try Syscalls.writeAll(descriptor, buffer, path: temporary) }
+      }.get()
+      try Syscalls.fsync(descriptor, path: temporary)
+      try Syscalls.rename(temporary, destination)
+    } catch {
+      try? Syscalls.unlink(temporary)
+      throw ImagingError(error)
+    }
+  }
+}

@@ -1,0 +1,35 @@
+#if canImport(CVips)
+  import CVips
+  import Foundation
+
+  /// libvips, started once per process with settings for untrusted input and many small jobs.
+  enum Vips {
+    /// Starts libvips the first time it is read (Swift runs a global's initializer once, thread-safely).
+    ///
+    /// - `vips_block_untrusted_set`: loaders libvips marks as unfuzzed (matrix, CSV, PPM, Analyze, FITS…) are
+    ///   refused, whatever the bytes claim; photos never need them.
+    /// - `vips_cache_set_max(0)`: every thumbnail is a one-off; the operation cache would only keep decoded
+    ///   images alive.
+    /// - `vips_concurrency_set(1)` unless `VIPS_CONCURRENCY` says otherwise: a thumbnail's pipeline is short
+    ///   and JPEG decoding is serial, so worker threads per image only add hand-offs. Callers run several
+    ///   files at once instead (``RenditionStore`` and `intake thumbnail` do, one per core).
+    static let isReady: Bool = {
+      guard photointake_vips_init("photointake") == 0 else { return false }
+      vips_block_untrusted_set(1)
+      vips_cache_set_max(0)
+      if ProcessInfo.processInfo.environment["VIPS_CONCURRENCY"] == nil { vips_concurrency_set(1) }
+      return true
+    }()
+
+    /// Takes libvips's error text (and clears it), without the file's path, which may be personal data.
+    static func takeError(hiding path: String? = nil) -> String {
+      guard let raw = vips_error_buffer_copy() else { return "unknown libvips error" }
+      defer { g_free(raw) }
+      var text = String(cString: raw)
+      if let path, !path.isEmpty { text = text.replacingOccurrences(of: path, with: "the file") }
+      let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      let summary = lines.filter { !$0.isEmpty }.prefix(2).joined(separator: "; ")
+      return summary.isEmpty ? "unknown libvips error" : String(summary.prefix(300))
+    }
+  }
+#endif
