@@ -20,6 +20,10 @@ public struct Importer: Sendable {
     public var maximumFileSize: Int64 = 4 << 30
     /// Bytes read or written per system call.
     public var chunkSize = 1 << 20
+    /// Renditions to make of each imported photo, in the background of the session (reported as
+    /// ``ImportEvent/renditionsFinished(_:)`` before `.finished`). Nil (the default): none are made during
+    /// the import; ``RenditionStore`` makes them on demand.
+    public var renditions: RenditionStore.Configuration?
 
     public init() {}
   }
