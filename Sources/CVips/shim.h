@@ -12,6 +12,20 @@ static inline int photointake_vips_init(const char *argv0) {
     return VIPS_INIT(argv0);
 }
 
+/// A GLib log handler that drops the message.
+static inline void photointake_vips_drop_log(const gchar *domain, GLogLevelFlags level, const gchar *message,
+                                             gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
+/// libvips reports each damaged tile with g_warning on stderr ("error in tile 0 x 16"), many lines per file;
+/// the failure itself reaches us as the operation's result, which we turn into a typed error. The lines would
+/// only clutter the output of `intake` and of apps embedding PhotoIntake, so the VIPS log domain's warnings are
+/// dropped. A function pointer to a C function is needed, hence this wrapper.
+static inline void photointake_vips_drop_warnings(void) {
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, photointake_vips_drop_log, NULL);
+}
+
 /// Opens a file lazily: libvips reads the header (size, bands, format) and decodes no pixels until something
 /// asks for them. Sequential access lets a later decode stream through the file with bounded memory.
 static inline VipsImage *photointake_vips_open_header(const char *filename) {

@@ -4,6 +4,7 @@
 enum CommandTable {
   static let all: [CommandSpec] = [
     importCommand,
+    sheetCommand,
     thumbnailCommand,
     versionCommand,
   ]

@@ -41,10 +41,6 @@ extension Thumbnail {
   ///
   /// - Throws: ``ImagingError`` for I/O failures (a missing folder is ``ImagingError/fileNotFound``).
   public func write(toFile path: String) throws(ImagingError) {
-    let slash = path.lastIndex(of: "/")
-    let folder = slash.map { String(path[..<$0]) } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    let temporary = "\(folder.isEmpty ? "" : folder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).tmp"
-    try AtomicFile.write(jpegData, to: path, via: temporary)
+    try AtomicFile.write(jpegData, toFile: path)
   }
 }

@@ -11,7 +11,7 @@ import PhotoMetadata
 /// - MPF images are listed as previews only when their MP type code is a large thumbnail (0x010001/0x010002),
 ///   never a gain map or disparity image.
 /// - For HEIF, ``MediaMetadata/previews`` lists the primary image's first `thmb` item (the one libheif loads).
-enum ImageHeaders {
+package enum ImageHeaders {
   /// Reads the headers of the image at `path`.
   ///
   /// Formats without a reader here (TIFF, raw) come back with their type and no size; the decoder's own header
@@ -20,7 +20,7 @@ enum ImageHeaders {
   /// - Throws: ``ImagingError/unsupportedContent(type:)`` for bytes that are not a still image,
   ///   ``ImagingError/malformed(reason:)`` for damaged headers, ``ImagingError/fileNotFound`` and other I/O
   ///   errors.
-  static func read(fileAt path: String) throws(ImagingError) -> MediaMetadata {
+  package static func read(fileAt path: String) throws(ImagingError) -> MediaMetadata {
     try read(HeaderFile(path: path))
   }
 

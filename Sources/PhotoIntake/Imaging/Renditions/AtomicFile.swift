@@ -1,5 +1,5 @@
 /// Writes whole files so that a reader sees either the old file or the complete new one, never a part.
-enum AtomicFile {
+package enum AtomicFile {
   /// Writes `bytes` to `temporary`, flushes them to stable storage, then renames the file to `destination`.
   ///
   /// The fsync comes before the rename: otherwise a crash soon after can leave `destination` naming an empty
@@ -8,7 +8,9 @@ enum AtomicFile {
   /// fsync is not retried (see ``Syscalls/fsync(_:path:)``); the temporary file is removed on any failure.
   ///
   /// Both paths must be on one file system (rename(2) does not cross them).
-  static func write(_ bytes: [UInt8], to destination: String, via temporary: String) throws(ImagingError) {
+  package static func write(_ bytes: [UInt8], to destination: String, via temporary: String)
+    throws(ImagingError)
+  {
     do throws(SystemError) {
       let descriptor = try Syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
       defer { Syscalls.close(descriptor) }
@@ -21,5 +23,14 @@ enum AtomicFile {
       try? Syscalls.unlink(temporary)
       throw ImagingError(error)
     }
+  }
+
+  /// Writes `bytes` to `path` through a hidden temporary file in the same folder.
+  package static func write(_ bytes: [UInt8], toFile path: String) throws(ImagingError) {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let temporary = "\(folder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    try write(bytes, to: path, via: temporary)
   }
 }

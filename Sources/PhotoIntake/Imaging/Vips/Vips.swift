@@ -13,8 +13,11 @@
     /// - `vips_concurrency_set(1)` unless `VIPS_CONCURRENCY` says otherwise: a thumbnail's pipeline is short
     ///   and JPEG decoding is serial, so worker threads per image only add hand-offs. Callers run several
     ///   files at once instead (``RenditionStore`` and `intake thumbnail` do, one per core).
+    /// - Warnings of the VIPS log domain are dropped: they repeat per damaged tile, and the failure reaches the
+    ///   caller as a typed error anyway.
     static let isReady: Bool = {
       guard photointake_vips_init("photointake") == 0 else { return false }
+      photointake_vips_drop_warnings()
       vips_block_untrusted_set(1)
       vips_cache_set_max(0)
       if ProcessInfo.processInfo.environment["VIPS_CONCURRENCY"] == nil { vips_concurrency_set(1) }
@@ -23,13 +26,15 @@
 
     /// Takes libvips's error text (and clears it), without the file's path, which may be personal data.
     static func takeError(hiding path: String? = nil) -> String {
-      guard let raw = vips_error_buffer_copy() else { return "unknown libvips error" }
+      // A failure inside a worker thread (a tile of a truncated file) leaves no text; say what it means.
+      let unknown = "the pixel data is cut short or damaged"
+      guard let raw = vips_error_buffer_copy() else { return unknown }
       defer { g_free(raw) }
       var text = String(cString: raw)
       if let path, !path.isEmpty { text = text.replacingOccurrences(of: path, with: "the file") }
       let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
       let summary = lines.filter { !$0.isEmpty }.prefix(2).joined(separator: "; ")
-      return summary.isEmpty ? "unknown libvips error" : String(summary.prefix(300))
+      return summary.isEmpty ? unknown : String(summary.prefix(300))
     }
   }
 #endif
