@@ -54,3 +54,30 @@
     }
   }
 #endif
+
+#if canImport(CVips)
+  extension VipsImageRef {
+    /// Decodes an encoded image in memory (JPEG, PNG…) to 8-bit pixels, for tests that compare renditions
+    /// with references by their pixels.
+    static func decodePixels(_ encoded: [UInt8]) throws(ImagingError)
+      -> (width: Int, height: Int, bands: Int, pixels: [UInt8])
+    {
+      guard Vips.isReady else { throw .decodeFailed(reason: "libvips could not be started") }
+      var bytes = encoded
+      let result = bytes.withUnsafeMutableBytes {
+        buffer -> Result<(width: Int, height: Int, bands: Int, pixels: [UInt8]), ImagingError> in
+        var output: UnsafeMutablePointer<CVips.VipsImage>?
+        guard photointake_vips_load_buffer(buffer.baseAddress, buffer.count, &output) == 0, let output else {
+          return .failure(.decodeFailed(reason: Vips.takeError()))
+        }
+        let image = VipsImageRef(output)
+        return Result { () throws(ImagingError) in
+          let eight =
+            image.isUChar ? image : try image.apply(ImagingError.decodeFailed, photointake_vips_cast_uchar)
+          return (eight.width, eight.height, eight.bands, try eight.pixelBytes())
+        }
+      }
+      return try result.get()
+    }
+  }
+#endif

@@ -74,6 +74,7 @@
       throws(ImagingError) -> VipsImageRef
     {
       let type = plan.metadata.type
+      DecodeProbe.willDecode(.primaryImage)
       let needsHeader = plan.metadata.width == nil || [.heic, .heif, .avif].contains(type)
       var header: VipsImageRef?
       if needsHeader {
@@ -110,6 +111,7 @@
     private func decodePreview(_ path: String, preview: EmbeddedPreview, size: Int) throws(ImagingError)
       -> VipsImageRef
     {
+      DecodeProbe.willDecode(.embeddedPreview(preview.kind))
       if preview.kind == .heifThumbnail {
         var output: UnsafeMutablePointer<CVips.VipsImage>?
         guard photointake_vips_heif_thumbnail(path, &output) == 0, let output else {
