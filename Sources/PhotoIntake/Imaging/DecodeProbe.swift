@@ -4,9 +4,11 @@
 /// Tests use it to prove that a bomb is refused before the decoder sees it, and that the fast path never
 /// touches the primary image.
 package enum DecodeProbe {
-  @TaskLocal package static var observer: (@Sendable (Thumbnail.Source) -> Void)?
+  // Spelled out rather than `@TaskLocal static var`: the iOS 17 SDK's TaskLocal is a property wrapper, and a
+  // wrapped `static var` counts as shared mutable state in Swift 6 mode there.
+  package static let observer = TaskLocal<(@Sendable (Thumbnail.Source) -> Void)?>(wrappedValue: nil)
 
   static func willDecode(_ source: Thumbnail.Source) {
-    observer?(source)
+    observer.get()?(source)
   }
 }

@@ -44,19 +44,19 @@ final class HeaderFile: HeaderBytes {
     var result = [UInt8](repeating: 0, count: wanted)
     var done = 0
     while done < wanted {
-      let outcome = result.withUnsafeMutableBytes { buffer in
-        Result { () throws(SystemError) in
-          try Syscalls.pread(
+      // The closure cannot throw a typed error through withUnsafeMutableBytes, so the failure is carried out.
+      var failure: SystemError?
+      let read = result.withUnsafeMutableBytes { buffer -> Int in
+        do throws(SystemError) {
+          return try Syscalls.pread(
             descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]),
             at: Int64(offset + done), path: path)
+        } catch {
+          failure = error
+          return 0
         }
       }
-      let read: Int
-      do {
-        read = try outcome.get()
-      } catch {
-        throw ImagingError(error)
-      }
+      if let failure { throw ImagingError(failure) }
       if read == 0 { break }
       done += read
     }

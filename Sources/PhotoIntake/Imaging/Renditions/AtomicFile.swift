@@ -14,9 +14,16 @@ package enum AtomicFile {
     do throws(SystemError) {
       let descriptor = try Syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
       defer { Syscalls.close(descriptor) }
-      try bytes.withUnsafeBytes { buffer in
-        Result { () throws(SystemError) in try Syscalls.writeAll(descriptor, buffer, path: temporary) }
-      }.get()
+      // The closure cannot throw a typed error through withUnsafeBytes, so the failure is carried out.
+      var failure: SystemError?
+      bytes.withUnsafeBytes { buffer in
+        do throws(SystemError) {
+          try Syscalls.writeAll(descriptor, buffer, path: temporary)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
       try Syscalls.fsync(descriptor, path: temporary)
       try Syscalls.rename(temporary, destination)
     } catch {
