@@ -74,7 +74,12 @@ public struct ImportSummary: Sendable {
   /// Whether the session was cancelled (some items then report ``Importer/Error/cancelled``).
   public var wasCancelled: Bool
 
-  public var importedCount: Int { items.count { if case .imported = $0.result { true } else { false } } }
-  public var duplicateCount: Int { items.count { if case .duplicate = $0.result { true } else { false } } }
-  public var failedCount: Int { items.count { $0.result.error != nil } }
+  // filter(_:).count rather than count(where:), which the iOS 17 SDK's standard library lacks.
+  public var importedCount: Int {
+    items.filter { if case .imported = $0.result { true } else { false } }.count
+  }
+  public var duplicateCount: Int {
+    items.filter { if case .duplicate = $0.result { true } else { false } }.count
+  }
+  public var failedCount: Int { items.filter { $0.result.error != nil }.count }
 }

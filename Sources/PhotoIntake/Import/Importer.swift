@@ -92,7 +92,8 @@ public struct Importer: Sendable {
     } onCancel: {
       sink.cancel()
     }
-    try result.get()
+    // A switch rather than `try result.get()`: Result.get() throws untyped errors in the iOS 17 SDK.
+    if case .failure(let error) = result { throw error }
     if sink.isCancelled { throw .cancelled }
   }
 

@@ -62,10 +62,16 @@ public final class StagingSink: @unchecked Sendable {
 
   /// Appends bytes to the staged file.
   public func write(_ bytes: [UInt8]) throws(Importer.Error) {
-    let result = bytes.withUnsafeBytes { buffer in
-      Result { () throws(Importer.Error) in try write(buffer) }
+    // Carried out of the closure by hand: in the iOS 17 SDK, Result(catching:) and get() are untyped.
+    var failure: Importer.Error?
+    bytes.withUnsafeBytes { buffer in
+      do throws(Importer.Error) {
+        try write(buffer)
+      } catch {
+        failure = error
+      }
     }
-    try result.get()
+    if let failure { throw failure }
   }
 
   /// Takes over a file that will be deleted when the caller's scope ends (a picker's temporary file).

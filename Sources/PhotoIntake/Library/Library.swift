@@ -114,7 +114,9 @@ public actor Library {
     let key = UUID()
     observers[key] = continuation
     continuation.onTermination = { [weak self] _ in
-      Task { await self?.removeObserver(key) }
+      // Unwrapped first: the iOS 17 SDK's Task does not accept a captured weak `var` in its closure.
+      guard let self else { return }
+      Task { await self.removeObserver(key) }
     }
     return stream
   }
