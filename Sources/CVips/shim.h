@@ -5,6 +5,13 @@
 // plain C function with typed parameters. Every function returns 0 on success and -1 on failure (the reason is
 // then in vips_error_buffer), like the libvips calls it wraps.
 #include <vips/vips.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+// libheif is called directly for HEIF/AVIF rather than through libvips's heifload module: its C API is plain
+// (no variadic calls, no wrappers needed), it lets us decode the thumbnail item we chose, and it is 2-3x faster
+// than heifload for a small thumbnail (heifload re-reads the file through a VipsSource).
+#include <libheif/heif.h>
 
 /// VIPS_INIT checks that the library we link matches the headers we compiled against (an ABI check the plain
 /// vips_init skips), then starts libvips. It is a macro, so Swift needs this function to call it.
@@ -41,6 +48,13 @@ static inline int photointake_vips_thumbnail_file(const char *filename, VipsImag
                           "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
 }
 
+/// Loads a JPEG reduced while decoding by `shrink` (1, 2, 4 or 8: libjpeg's DCT scaling, which skips most of
+/// the inverse DCT and colour conversion work), streaming, failing on truncated data.
+static inline int photointake_vips_jpegload_shrink(const char *filename, VipsImage **out, int shrink) {
+    return vips_jpegload(filename, out, "shrink", shrink, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
+                         VIPS_FAIL_ON_TRUNCATED, NULL);
+}
+
 /// The same for coded bytes in memory (an embedded EXIF or MPF preview). libvips does not copy `buffer`: it must
 /// stay alive until the result has been computed.
 static inline int photointake_vips_thumbnail_buffer(void *buffer, size_t length, VipsImage **out, int width,
@@ -52,13 +66,6 @@ static inline int photointake_vips_thumbnail_buffer(void *buffer, size_t length,
 /// Resizes an image already open to fit inside width x height, never enlarging, without rotating.
 static inline int photointake_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height) {
     return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_DOWN, "no_rotate", TRUE, NULL);
-}
-
-/// Loads a HEIF file's thumbnail item (ISO/IEC 23008-12 `thmb` reference) instead of its primary image. libheif
-/// applies the item's irot/imir/clap transformations while decoding.
-static inline int photointake_vips_heif_thumbnail(const char *filename, VipsImage **out) {
-    return vips_heifload(filename, out, "thumbnail", TRUE, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
-                         VIPS_FAIL_ON_TRUNCATED, NULL);
 }
 
 /// Turns an image clockwise by a multiple of 90 degrees.
@@ -100,6 +107,17 @@ static inline int photointake_vips_cast_uchar(VipsImage *in, VipsImage **out) {
 /// pixels are already upright, so an orientation tag would only mislead. The caller frees *buffer with g_free.
 static inline int photointake_vips_jpegsave_buffer(VipsImage *in, void **buffer, size_t *length, int quality) {
     return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
+}
+
+/// Gives memory freed by decoders back to the system. libvips decodes on short-lived worker threads; glibc gives
+/// each thread its own malloc arena and keeps freed blocks there, so a process rendering many photos grows by
+/// about a megabyte per photo (measured: 42 MB after one 12 MP JPEG, 81 MB after forty) although nothing is
+/// live. malloc_trim returns the free pages of every arena, in well under a millisecond. malloc.h is not part
+/// of Swift's Glibc module, hence this wrapper; other C libraries return memory on their own.
+static inline void photointake_release_free_memory(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 /// Decodes a JPEG in memory to pixels, for tests comparing renditions with references.

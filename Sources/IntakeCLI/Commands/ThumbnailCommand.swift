@@ -80,7 +80,7 @@ struct ThumbnailRun {
           context.stdout.line(
             JSON.object([
               ("path", .string(shown)), ("out", .string(outputs[index])), ("width", .int(thumbnail.width)),
-              ("height", .int(thumbnail.height)), ("bytes", .int(thumbnail.jpegData.count)),
+              ("height", .int(thumbnail.height)), ("bytes", .int(thumbnail.bytes)),
               ("source", .string(thumbnail.source.description)),
             ]))
         } else {
@@ -104,11 +104,11 @@ struct ThumbnailRun {
 
   /// Renders and writes each file, `jobs` at a time; results in input order.
   static func render(_ inputs: [String], to outputs: [String], request: ThumbnailRequest, jobs: Int) async
-    -> [Result<Thumbnail, ImagingError>]
+    -> [Result<Rendered, ImagingError>]
   {
     let thumbnailer = PlatformThumbnailer()
-    var results = [Result<Thumbnail, ImagingError>?](repeating: nil, count: inputs.count)
-    await withTaskGroup(of: (Int, Result<Thumbnail, ImagingError>).self) { group in
+    var results = [Result<Rendered, ImagingError>?](repeating: nil, count: inputs.count)
+    await withTaskGroup(of: (Int, Result<Rendered, ImagingError>).self) { group in
       var next = 0
       func addNext() {
         guard next < inputs.count else { return }
@@ -118,7 +118,10 @@ struct ThumbnailRun {
           let result = Result { () throws(ImagingError) in
             let thumbnail = try thumbnailer.thumbnail(ofFileAt: inputs[index], request: request)
             try thumbnail.write(toFile: outputs[index])
-            return thumbnail
+            // Only the facts are kept: holding every JPEG until the end would grow with the number of files.
+            return Rendered(
+              width: thumbnail.width, height: thumbnail.height, bytes: thumbnail.jpegData.count,
+              source: thumbnail.source)
           }
           return (index, result)
         }
@@ -130,6 +133,14 @@ struct ThumbnailRun {
       }
     }
     return results.map { $0! }
+  }
+
+  /// What was written for one file.
+  struct Rendered: Sendable {
+    var width: Int
+    var height: Int
+    var bytes: Int
+    var source: Thumbnail.Source
   }
 
   /// NAME.jpg for each input, with -2, -3… added when two inputs share a name.

@@ -16,6 +16,15 @@
     /// - Warnings of the VIPS log domain are dropped: they repeat per damaged tile, and the failure reaches the
     ///   caller as a typed error anyway.
     static let isReady: Bool = {
+      // Without its loadable modules: libvips would otherwise load ImageMagick, Poppler, OpenSlide, JPEG XL and
+      // heifload (30 ms and 7 MB per process, and a wide surface for untrusted files), none of which renditions
+      // use (HEIF goes to libheif directly). libvips finds modules under $VIPSHOME/lib; an empty prefix hides
+      // them. The variable is only set when the host has not set it, and removed again once libvips has read
+      // it, so child processes see the environment unchanged. (vips_init itself calls g_setenv on VIPSHOME,
+      // so this adds no environment race that libvips does not already have.)
+      let hidesModules = getenv("VIPSHOME") == nil
+      if hidesModules { setenv("VIPSHOME", "/nonexistent/photointake-vips-prefix", 1) }
+      defer { if hidesModules { unsetenv("VIPSHOME") } }
       guard photointake_vips_init("photointake") == 0 else { return false }
       photointake_vips_drop_warnings()
       vips_block_untrusted_set(1)

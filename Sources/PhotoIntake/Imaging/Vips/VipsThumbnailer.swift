@@ -35,6 +35,7 @@
         plans.append(try ThumbnailPlan.make(metadata, request: single))
       }
       guard Vips.isReady else { throw .decodeFailed(reason: "libvips could not be started") }
+      defer { photointake_release_free_memory() }
       // Decode each source once, at the largest size asked of it; reduce that for the smaller sizes.
       var results = [Thumbnail?](repeating: nil, count: sizes.count)
       var groups: [ThumbnailPlan.Source: [Int]] = [:]
@@ -73,38 +74,89 @@
     private func decodePrimary(_ path: String, plan: ThumbnailPlan, size: Int, request: ThumbnailRequest)
       throws(ImagingError) -> VipsImageRef
     {
-      let type = plan.metadata.type
+      let metadata = plan.metadata
       DecodeProbe.willDecode(.primaryImage)
-      let needsHeader = plan.metadata.width == nil || [.heic, .heif, .avif].contains(type)
-      var header: VipsImageRef?
-      if needsHeader {
-        // Formats without a header reader here, and HEIF (libheif's own view of the size): libvips reads only
-        // the header now, and the bomb guard checks what the decoder itself will allocate.
-        guard let opened = photointake_vips_open_header(path) else { throw failure(path, type: type) }
-        header = VipsImageRef(opened)
-        try ThumbnailPlan.checkPixelCount(
-          width: header!.width, height: header!.height, limit: request.maximumPixelCount)
+      if [.heic, .heif, .avif].contains(metadata.type) {
+        return try decodeHEIF(path, thumbnail: false, size: size, limit: request.maximumPixelCount)
       }
-      let reduced: VipsImageRef
-      if let header, [.heic, .heif, .avif].contains(type) {
-        // Not vips_thumbnail: it would switch to the thumbnail item on its own rules. HEIF has no
-        // reduced-size decode, so the full image is decoded here, tile by tile.
-        reduced = try header.apply({ _ in failure(path, type: type) }) { input, output in
-          photointake_vips_thumbnail_image(input, output, Int32(size), Int32(size))
+      if metadata.width == nil {
+        // A format without a header reader here (TIFF): libvips reads only the header now, and the bomb guard
+        // checks the size the decoder itself will allocate.
+        guard let opened = photointake_vips_open_header(path) else {
+          throw failure(path, type: metadata.type)
+        }
+        let header = VipsImageRef(opened)
+        try ThumbnailPlan.checkPixelCount(
+          width: header.width, height: header.height, limit: request.maximumPixelCount)
+      }
+      var output: UnsafeMutablePointer<CVips.VipsImage>?
+      let loaded: Int32
+      if metadata.type == .jpeg, let width = metadata.width, let height = metadata.height {
+        loaded = photointake_vips_jpegload_shrink(
+          path, &output, Int32(Self.jpegShrink(max(width, height), to: size)))
+        if loaded == 0, let image = output {
+          output = nil
+          let reduced = try VipsImageRef(image).apply({ _ in failure(path, type: metadata.type) }) {
+            input, output in
+            photointake_vips_thumbnail_image(input, output, Int32(size), Int32(size))
+          }
+          return try materialize(reduced, path: path, type: metadata.type)
         }
       } else {
-        var output: UnsafeMutablePointer<CVips.VipsImage>?
-        // JPEG and WebP shrink while loading (libjpeg DCT scaling by 2/4/8, libwebp scaled decode).
-        let noRotate: Int32 = plan.orientation == nil ? 0 : 1
-        guard photointake_vips_thumbnail_file(path, &output, Int32(size), Int32(size), noRotate) == 0,
-          let output
-        else { throw failure(path, type: type) }
-        reduced = VipsImageRef(output)
+        // WebP shrinks while loading inside vips_thumbnail; PNG, GIF and TIFF stream through it. The orientation
+        // is ours to apply, except for formats read here without a header reader (libvips applies theirs).
+        loaded = photointake_vips_thumbnail_file(
+          path, &output, Int32(size), Int32(size), plan.orientation == nil ? 0 : 1)
       }
+      guard loaded == 0, let output else { throw failure(path, type: metadata.type) }
+      return try materialize(VipsImageRef(output), path: path, type: metadata.type)
+    }
+
+    /// The largest DCT scaling (8, 4, 2 or 1) that keeps the longest side at least `size`.
+    ///
+    /// More than vipsthumbnail dares (it keeps a factor of 2 for the final reduction, so a 1024 px thumbnail of
+    /// a 12 MP photo decodes all 12 MP): libjpeg's scaled IDCT is a proper low-pass reduction, the one ImageIO
+    /// uses for kCGImageSourceThumbnailMaxPixelSize, and the Lanczos step after it removes the rest.
+    static func jpegShrink(_ longest: Int, to size: Int) -> Int {
+      for shrink in [8, 4, 2] where (longest + shrink - 1) / shrink >= size { return shrink }
+      return 1
+    }
+
+    /// Computes the pixels; a failure while decoding is reported as the decoder's.
+    private func materialize(_ image: VipsImageRef, path: String, type: MediaType) throws(ImagingError)
+      -> VipsImageRef
+    {
       do {
-        return try reduced.materialized(hiding: path)
+        return try image.materialized(hiding: path)
       } catch {
         throw failure(path, type: type)
+      }
+    }
+
+    /// Decodes a HEIF/AVIF primary image or its first thumbnail with libheif, reduced to fit `size`.
+    private func decodeHEIF(_ path: String, thumbnail: Bool, size: Int, limit: Int) throws(ImagingError)
+      -> VipsImageRef
+    {
+      let file = try HEIFFile(path: path)
+      var item = try file.primaryImage()
+      if thumbnail {
+        guard let small = item.firstThumbnail() else {
+          throw .malformed(reason: "the HEIF thumbnail item is missing")
+        }
+        item = small
+      } else {
+        // libheif's view of the size, checked again before the only full-size decode PhotoIntake ever does
+        // (HEVC and AV1 have no reduced-resolution decode).
+        try ThumbnailPlan.checkPixelCount(width: item.width, height: item.height, limit: limit)
+      }
+      let decoded = try item.decode()
+      let reduced = try decoded.vipsImage(iccProfile: item.iccProfile).apply(ImagingError.decodeFailed) {
+        input, output in
+        photointake_vips_thumbnail_image(input, output, Int32(size), Int32(size))
+      }
+      // The libvips image reads libheif's buffer in place: compute it while `decoded` is alive.
+      return try withExtendedLifetime(decoded) { () throws(ImagingError) in
+        try reduced.materialized(hiding: path)
       }
     }
 
@@ -113,13 +165,7 @@
     {
       DecodeProbe.willDecode(.embeddedPreview(preview.kind))
       if preview.kind == .heifThumbnail {
-        var output: UnsafeMutablePointer<CVips.VipsImage>?
-        guard photointake_vips_heif_thumbnail(path, &output) == 0, let output else {
-          throw .decodeFailed(reason: Vips.takeError(hiding: path))
-        }
-        return try VipsImageRef(output).apply(ImagingError.decodeFailed) { input, output in
-          photointake_vips_thumbnail_image(input, output, Int32(size), Int32(size))
-        }.materialized(hiding: path)
+        return try decodeHEIF(path, thumbnail: true, size: size, limit: Int.max)
       }
       guard let offset = preview.offset, let length = preview.length, length <= 64 << 20 else {
         throw .malformed(reason: "the embedded preview has no byte range")
