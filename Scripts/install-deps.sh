@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # install-deps.sh [--test]
 # Installs the Debian packages PhotoIntake needs on Linux, skipping those already installed.
-#   build + run: libsqlite3-dev (manifest), libssl-dev (SHA-256), libvips-dev (renditions)
+#   build + run: libsqlite3-dev (manifest), libssl-dev (SHA-256), libvips-dev + libheif-dev (renditions)
 #   --test adds the tools the test suite uses as oracles and harnesses:
 #     libimage-exiftool-perl (metadata oracle), libvips-tools (pixel comparison), chromium (contact sheet),
 #     python3-jsonschema (SARIF 2.1.0 schema validation)
 set -euo pipefail
-packages=(libsqlite3-dev libssl-dev libvips-dev pkg-config)
+packages=(libsqlite3-dev libssl-dev libvips-dev libheif-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
   packages+=(libimage-exiftool-perl libvips-tools chromium python3-jsonschema)
 fi
