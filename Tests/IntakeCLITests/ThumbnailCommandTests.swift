@@ -70,6 +70,15 @@
       }
     }
 
+    /// One file and an existing folder: NAME.jpg inside it.
+    @Test func oneFileIntoAFolder() async throws {
+      let scratch = ScratchDirectory()
+      let result = await CLIRun.run(
+        ["thumbnail", ImagingFixture.path("scene.webp"), "--size", "30", "--out", "."], in: scratch.path)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["scene.jpg"])
+    }
+
     /// Several files go to a folder, one JPEG each, names deduplicated.
     @Test func severalFilesGoToAFolder() async throws {
       let scratch = ScratchDirectory()

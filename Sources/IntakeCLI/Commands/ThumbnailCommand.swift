@@ -9,8 +9,8 @@ let thumbnailCommand = CommandSpec(
     is at least --size pixels on its longest side; otherwise JPEG and WebP are reduced while they load. The
     output is 8-bit sRGB JPEG with the orientation applied and no metadata (no EXIF, no GPS).
 
-    With one FILE, --out is the output file. With several, --out is a folder (created if needed) that receives
-    NAME.jpg for each input; they are rendered --jobs at a time.
+    With one FILE, --out is the output file (or an existing folder to put NAME.jpg in). With several, --out is a
+    folder (created if needed) that receives NAME.jpg for each input; they are rendered --jobs at a time.
 
     Exit status: 0 when every file was rendered, 1 when some could not be, 2 for usage errors.
     """,
@@ -61,7 +61,10 @@ struct ThumbnailRun {
     }
     let inputs = parsed.positionals.map(context.absolute)
     let outputs: [String]
-    if inputs.count == 1 {
+    var isFolder = ObjCBool(false)
+    if inputs.count == 1,
+      !(FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue)
+    {
       outputs = [out]
     } else {
       guard mkdir(out, 0o755) == 0 || errno == EEXIST else {

@@ -2,12 +2,14 @@
   import CVips
   import PhotoMetadata
 
-  /// Thumbnails with libvips (Linux): shrink-on-load for JPEG and WebP, embedded previews when they are large
-  /// enough, orientation applied, output 8-bit sRGB JPEG without metadata.
+  /// Thumbnails with libvips and libheif (Linux): JPEG reduced while decoding (DCT scaling), WebP scaled on
+  /// load, HEIF/AVIF through libheif, embedded previews when they are large enough, orientation applied, output
+  /// 8-bit sRGB JPEG without metadata.
   ///
-  /// Each call reads the headers first (``ImageHeaders``), refuses bombs before libvips sees the file, then
-  /// decodes one source per group of sizes. libvips is started once per process (``Vips/isReady``) with
-  /// untrusted loaders blocked and no operation cache.
+  /// Each call reads the headers first (``ImageHeaders``), refuses bombs before any decoder sees the file, then
+  /// decodes one source per group of sizes and reduces it for the smaller sizes. libvips is started once per
+  /// process (``Vips/isReady``) without its loadable modules, with untrusted loaders blocked and no operation
+  /// cache; freed decoder memory is given back to the system after each call.
   public struct VipsThumbnailer: ThumbnailGenerating {
     public init() {}
 
