@@ -21,7 +21,8 @@ let importCommand = CommandSpec(
     .value("--jobs", "N", "Items copied at once (default: the number of cores)."),
     .flag("--no-renditions", "Do not make renditions now (they are made on demand later)."),
     .value(
-      "--rendition-size", "N", "Longest side of a rendition to make (default 320 and 1024).", repeatable: true),
+      "--rendition-size", "N", "Longest side of a rendition to make (default 320 and 1024).",
+      repeatable: true),
   ],
   arguments: [ArgumentSpec(name: "PATH", arity: .oneOrMore, help: "Files or folders to import.")],
   run: { parsed, context in await ImportRun(parsed: parsed, context: context).run() })
