@@ -17,8 +17,10 @@
 
     @Test(arguments: [
       ("truncated.jpg", Expected.decodeFailed),
-      ("truncated.png", .decodeFailed),
-      ("truncated.heic", .decodeFailed),
+      // The header pass (MetadataReader) walks PNG chunks and HEIF item extents to the end of the file, so
+      // it notices these truncations before any decoder runs; a JPEG's headers end before its scan.
+      ("truncated.png", .malformed),
+      ("truncated.heic", .malformed),
       ("garbage.jpg", .malformed),
       ("not-an-image.txt", .unsupported(nil)),
       ("no-such-file.jpg", .fileNotFound),
@@ -34,7 +36,7 @@
     func truncatedHeadersNeverTrap(file: String) throws {
       let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: ImagingFixture.path(file))))
       for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 400)) {
-        _ = try? ImageHeaders.read(MemoryBytes(storage: bytes[0..<length]))
+        _ = try? ImageHeaders.read(bytes: Array(bytes[0..<length]))
       }
     }
 
