@@ -108,6 +108,22 @@ public actor Library {
   /// The path of an asset's bytes.
   public nonisolated func objectPath(for asset: Asset) -> String { objectPath(for: asset.sha256) }
 
+  /// Opens an asset's bytes for reading (the object is read-only; never write through another handle).
+  ///
+  /// - Throws: ``Error/notFound(_:)`` when the object file is gone (the asset is then damaged: see
+  ///   ``verify(progress:)``), ``Error/io(reason:)`` for other failures.
+  public nonisolated func openBytes(of asset: Asset) throws(Error) -> FileHandle {
+    let path = objectPath(for: asset)
+    do {
+      let descriptor = try Syscalls.open(path, O_RDONLY | O_NOFOLLOW)
+      return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    } catch where error.code == ENOENT {
+      throw .notFound(asset.id)
+    } catch {
+      throw Error(error)
+    }
+  }
+
   /// A stream of changes, from now on; ends when the library is closed.
   public func changes() -> AsyncStream<LibraryChange> {
     let (stream, continuation) = AsyncStream.makeStream(of: LibraryChange.self)

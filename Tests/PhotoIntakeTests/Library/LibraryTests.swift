@@ -141,6 +141,15 @@ import Testing
     #expect(folder.files(under: "out") == ["p4.jpg"])
   }
 
+  @Test func openBytesReadsTheStoredCopy() async throws {
+    let library = try await Library.open(at: root)
+    let asset = try #require(await importSeeds([8], into: library).items[0].result.asset)
+    let handle = try library.openBytes(of: asset)
+    #expect(Array(try handle.readToEnd() ?? Data()) == Fixture.jpeg(seed: 8))
+    try FileManager.default.removeItem(atPath: library.objectPath(for: asset))
+    #expect(throws: Library.Error.notFound(asset.id)) { _ = try library.openBytes(of: asset) }
+  }
+
   @Test func resolvesUniquePrefixes() async throws {
     let library = try await Library.open(at: root)
     let asset = try #require(await importSeeds([4], into: library).items[0].result.asset)
