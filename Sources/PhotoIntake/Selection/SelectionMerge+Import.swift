@@ -52,7 +52,8 @@ extension SelectionMerge {
       }
       summary = result
     }
-    let reused = steps.count { if case .reuse = $0 { true } else { false } }
+    // filter(_:).count rather than count(where:), which the iOS 17.4 SDK's standard library lacks.
+    let reused = steps.filter { if case .reuse = $0 { true } else { false } }.count
     return Outcome(
       selection: selection(imported: imported, results: results), summary: summary, reusedCount: reused,
       failed: failed.sorted { $0.resultIndex < $1.resultIndex }, dropped: dropped)
