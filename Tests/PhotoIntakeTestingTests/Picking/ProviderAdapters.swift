@@ -93,7 +93,9 @@ struct ScriptedProvider: FileRepresentationProviding {
       case .folder(let entries):
         let bundle = folder + "/Live.pvt"
         try? files.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        for (name, bytes) in entries { _ = files.createFile(atPath: bundle + "/" + name, contents: Data(bytes)) }
+        for (name, bytes) in entries {
+          _ = files.createFile(atPath: bundle + "/" + name, contents: Data(bytes))
+        }
         completionHandler(URL(fileURLWithPath: bundle), nil)
         try? files.removeItem(atPath: folder)
         expired.withLock { $0.append(bundle) }
