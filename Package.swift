@@ -23,7 +23,7 @@ let package = Package(
     .systemLibrary(
       name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(
-      name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+      name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev", "libheif-dev"])]),
 
     // MARK: Library targets
     .target(name: "PhotoMetadata"),

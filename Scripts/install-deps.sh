@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install-deps.sh [--test]
 # Installs what PhotoIntake needs on Linux, skipping what is already there.
-#   build + run (Debian): libsqlite3-dev (manifest), libssl-dev (SHA-256), libvips-dev (renditions), pkg-config
+#   build + run (Debian): libsqlite3-dev (manifest), libssl-dev (SHA-256), libvips-dev + libheif-dev
+#   (renditions), pkg-config
 #   --test adds the tools the test suite uses as oracles and harnesses:
 #     Debian: libimage-exiftool-perl (metadata oracle), libvips-tools (pixel comparison), chromium (contact
 #     sheet screenshots), ffmpeg (movie frame hashes after location stripping), python3-pip (when the
@@ -11,7 +12,7 @@ set -euo pipefail
 test_tools=false
 [ "${1:-}" = "--test" ] && test_tools=true
 
-packages=(libsqlite3-dev libssl-dev libvips-dev pkg-config)
+packages=(libsqlite3-dev libssl-dev libvips-dev libheif-dev pkg-config)
 if $test_tools; then
   packages+=(libimage-exiftool-perl libvips-tools chromium ffmpeg)
   python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)

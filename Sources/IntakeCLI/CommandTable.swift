@@ -11,6 +11,8 @@ enum CommandTable {
     verifyCommand,
     metadataCommand,
     simulateCommand,
+    thumbnailCommand,
+    sheetCommand,
     auditCommand,
     versionCommand,
   ]

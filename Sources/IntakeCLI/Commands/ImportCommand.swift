@@ -9,6 +9,9 @@ let importCommand = CommandSpec(
     skipped; symbolic links, FIFOs and devices inside folders are refused. The content decides the type, never
     the file name.
 
+    Renditions (upright JPEGs, 320 and 1024 px; see --rendition-size) of each photo are made in the background
+    as items are committed, unless --no-renditions is given; they are also made on demand later.
+
     Exit status: 0 when every item was imported or was a duplicate, 1 when some items failed, 2 for usage errors,
     3 when the library could not be opened.
     """,
@@ -19,6 +22,10 @@ let importCommand = CommandSpec(
       "Store copies without location (GPS in EXIF, XMP, QuickTime); only metadata bytes change."),
     .value("--max-size", "BYTES", "Refuse files larger than this (default 4 GiB)."),
     .value("--jobs", "N", "Items copied at once (default: the number of cores)."),
+    .flag("--no-renditions", "Do not make renditions now (they are made on demand later)."),
+    .value(
+      "--rendition-size", "N", "Longest side of a rendition to make (default 320 and 1024).",
+      repeatable: true),
   ],
   arguments: [ArgumentSpec(name: "PATH", arity: .oneOrMore, help: "Files or folders to import.")],
   run: { parsed, context in await ImportRun(parsed: parsed, context: context).run() })
@@ -45,6 +52,19 @@ struct ImportRun {
       }
       configuration.maximumConcurrentItems = jobs
     }
+    if !parsed.flag("--no-renditions") {
+      var renditions = RenditionStore.Configuration()
+      let sizes = parsed.allValues("--rendition-size")
+      if !sizes.isEmpty {
+        let values = sizes.compactMap { Int($0) }.filter { $0 > 0 }
+        guard values.count == sizes.count else {
+          context.stderr.line("intake import: --rendition-size needs a positive number of pixels.")
+          return 2
+        }
+        renditions.sizes = values
+      }
+      configuration.renditions = renditions
+    }
     let paths = parsed.positionals.map(context.absolute)
     let sources = FileItemSource.walk(paths)
     guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
@@ -69,6 +89,12 @@ struct ImportRun {
         bar?.draw(progress)
       case .finished(let result):
         summary = result
+      case .renditionsFinished(let report):
+        if case .failure(let error) = report.result {
+          bar?.clear()
+          let path = display(sources[report.index].path)
+          context.stderr.line("intake import: \(path): no renditions: \(error.description)")
+        }
       case .started, .itemProgress:
         break
       }

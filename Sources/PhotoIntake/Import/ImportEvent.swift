@@ -10,6 +10,9 @@ public enum ImportEvent: Sendable {
   case itemFinished(ItemReport)
   /// The whole batch advanced.
   case progress(ImportProgress)
+  /// The renditions of an imported or duplicate item were made, or could not be (the import stands either
+  /// way). Sent after that item's `.itemFinished`, only when ``Importer/Configuration/renditions`` is set.
+  case renditionsFinished(RenditionReport)
   /// Every item is done (or cancelled). Always the last event.
   case finished(ImportSummary)
 }

@@ -46,6 +46,12 @@ public final class ImportSession: AsyncSequence, Sendable {
       return ImportSummary(batch: nil, items: reports, wasCancelled: Task.isCancelled)
     }
     continuation.yield(.started(batch: batch.id, count: items.count))
+    // Renditions run beside the imports as a child task, so they never delay an acknowledgement.
+    let renditions = importer.configuration.renditions.map {
+      RenditionQueue(
+        store: RenditionStore(library: importer.library, configuration: $0), events: continuation)
+    }
+    async let renditionsDone: Void? = renditions?.run()
     let tracker = ProgressTracker(total: items.count, continuation: continuation)
     var reports = [ItemReport?](repeating: nil, count: items.count)
     let width = Swift.max(1, importer.configuration.maximumConcurrentItems)
@@ -66,10 +72,13 @@ public final class ImportSession: AsyncSequence, Sendable {
         reports[report.index] = report
         tracker.finish(index: report.index)
         continuation.yield(.itemFinished(report))
+        if let asset = report.result.asset { renditions?.enqueue(index: report.index, asset: asset) }
         tracker.emitOverall()
         addNext()
       }
     }
+    renditions?.close()
+    _ = await renditionsDone
     let final = reports.enumerated().map { index, report in
       report ?? ItemReport(index: index, result: .failed(.cancelled))
     }

@@ -28,6 +28,10 @@ public struct Importer: Sendable {
     /// Only metadata bytes change; an item whose location cannot be removed losslessly fails with
     /// ``Importer/Error/metadata(_:)`` rather than being stored with it.
     public var stripLocation = false
+    /// Renditions to make of each imported photo, in the background of the session (reported as
+    /// ``ImportEvent/renditionsFinished(_:)`` before `.finished`). Nil (the default): none are made during
+    /// the import; ``RenditionStore`` makes them on demand.
+    public var renditions: RenditionStore.Configuration?
 
     public init() {}
   }

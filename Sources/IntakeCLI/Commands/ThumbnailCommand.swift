@@ -1,0 +1,164 @@
+import Foundation
+import PhotoIntake
+
+let thumbnailCommand = CommandSpec(
+  name: "thumbnail", abstract: "Render downsampled, upright JPEG thumbnails of image files (no library).",
+  discussion: """
+    The headers are read first: an image declaring more than --max-pixels is refused before any decode. An
+    embedded preview (HEIF thumbnail item, MPF preview, EXIF thumbnail) is decoded instead of the image when it
+    is at least --size pixels on its longest side; otherwise JPEG and WebP are reduced while they load. The
+    output is 8-bit sRGB JPEG with the orientation applied and no metadata (no EXIF, no GPS).
+
+    With one FILE, --out is the output file (or an existing folder to put NAME.jpg in). With several, --out is a
+    folder (created if needed) that receives NAME.jpg for each input; they are rendered --jobs at a time.
+
+    Exit status: 0 when every file was rendered, 1 when some could not be, 2 for usage errors.
+    """,
+  options: [
+    .json,
+    .value("--size", "N", "Longest side of the thumbnail in pixels (default 320). Never enlarges."),
+    .value("--out", "PATH", "Output file (one FILE) or folder (several FILEs). Required."),
+    .value("--quality", "Q", "JPEG quality 1-100 (default 82)."),
+    .value("--max-pixels", "N", "Refuse images declaring more pixels than this (default 200000000)."),
+    .value("--jobs", "N", "Files rendered at once (default: the number of cores)."),
+    .flag("--no-preview", "Always decode the primary image, never an embedded preview."),
+  ],
+  arguments: [ArgumentSpec(name: "FILE", arity: .oneOrMore, help: "Image files.")],
+  run: { parsed, context in await ThumbnailRun(parsed: parsed, context: context).run() })
+
+/// One `intake thumbnail` invocation.
+struct ThumbnailRun {
+  var parsed: ParsedCommand
+  var context: CommandContext
+
+  func run() async -> Int32 {
+    guard let out = parsed.value("--out").map(context.absolute) else {
+      context.stderr.line("intake thumbnail: --out PATH is required.")
+      return 2
+    }
+    var request = ThumbnailRequest(maxPixelSize: 320)
+    for (name, apply) in [
+      ("--size", { (value: Int) in request.maxPixelSize = value }),
+      ("--quality", { (value: Int) in request.quality = value }),
+      ("--max-pixels", { (value: Int) in request.maximumPixelCount = value }),
+    ] as [(String, (Int) -> Void)] {
+      guard let text = parsed.value(name) else { continue }
+      guard let value = Int(text), value > 0, name != "--quality" || value <= 100 else {
+        context.stderr.line(
+          "intake thumbnail: \(name) needs a positive number\(name == "--quality" ? " up to 100" : "").")
+        return 2
+      }
+      apply(value)
+    }
+    request.allowsEmbeddedPreview = !parsed.flag("--no-preview")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    if let text = parsed.value("--jobs") {
+      guard let value = Int(text), value > 0 else {
+        context.stderr.line("intake thumbnail: --jobs needs a positive number.")
+        return 2
+      }
+      jobs = value
+    }
+    let inputs = parsed.positionals.map(context.absolute)
+    let outputs: [String]
+    var isFolder = ObjCBool(false)
+    if inputs.count == 1,
+      !(FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue)
+    {
+      outputs = [out]
+    } else {
+      guard mkdir(out, 0o755) == 0 || errno == EEXIST else {
+        context.stderr.line("intake thumbnail: cannot create the folder \(parsed.value("--out") ?? out).")
+        return 2
+      }
+      outputs = Self.outputNames(for: inputs).map { out + "/" + $0 }
+    }
+    let results = await Self.render(inputs, to: outputs, request: request, jobs: jobs)
+    var failures = 0
+    for (index, result) in results.enumerated() {
+      let shown = parsed.positionals[index]
+      switch result {
+      case .success(let thumbnail):
+        if parsed.flag("--json") {
+          context.stdout.line(
+            JSON.object([
+              ("path", .string(shown)), ("out", .string(outputs[index])), ("width", .int(thumbnail.width)),
+              ("height", .int(thumbnail.height)), ("bytes", .int(thumbnail.bytes)),
+              ("source", .string(thumbnail.source.description)),
+            ]))
+        } else {
+          context.stdout.line(
+            "\(shown): \(thumbnail.width)×\(thumbnail.height) from the \(thumbnail.source) -> \(outputs[index])"
+          )
+        }
+      case .failure(let error):
+        failures += 1
+        if parsed.flag("--json") {
+          context.stdout.line(
+            JSON.object([
+              ("path", .string(shown)), ("error", .string(error.description)), ("code", .string(error.code)),
+            ]))
+        }
+        context.stderr.line("intake thumbnail: \(shown): \(error.description)")
+      }
+    }
+    return failures == 0 ? 0 : 1
+  }
+
+  /// Renders and writes each file, `jobs` at a time; results in input order.
+  static func render(_ inputs: [String], to outputs: [String], request: ThumbnailRequest, jobs: Int) async
+    -> [Result<Rendered, ImagingError>]
+  {
+    let thumbnailer = PlatformThumbnailer()
+    var results = [Result<Rendered, ImagingError>?](repeating: nil, count: inputs.count)
+    await withTaskGroup(of: (Int, Result<Rendered, ImagingError>).self) { group in
+      var next = 0
+      func addNext() {
+        guard next < inputs.count else { return }
+        let index = next
+        next += 1
+        group.addTask {
+          let result = Result { () throws(ImagingError) in
+            let thumbnail = try thumbnailer.thumbnail(ofFileAt: inputs[index], request: request)
+            try thumbnail.write(toFile: outputs[index])
+            // Only the facts are kept: holding every JPEG until the end would grow with the number of files.
+            return Rendered(
+              width: thumbnail.width, height: thumbnail.height, bytes: thumbnail.jpegData.count,
+              source: thumbnail.source)
+          }
+          return (index, result)
+        }
+      }
+      for _ in 0..<min(jobs, inputs.count) { addNext() }
+      while let (index, result) = await group.next() {
+        results[index] = result
+        addNext()
+      }
+    }
+    return results.map { $0! }
+  }
+
+  /// What was written for one file.
+  struct Rendered: Sendable {
+    var width: Int
+    var height: Int
+    var bytes: Int
+    var source: Thumbnail.Source
+  }
+
+  /// NAME.jpg for each input, with -2, -3… added when two inputs share a name.
+  static func outputNames(for inputs: [String]) -> [String] {
+    var used: Set<String> = []
+    return inputs.map { path in
+      let name = path.split(separator: "/").last.map(String.init) ?? "image"
+      let stem = name.lastIndex(of: ".").map { String(name[..<$0]) }.flatMap { $0.isEmpty ? nil : $0 } ?? name
+      var candidate = stem + ".jpg"
+      var counter = 2
+      while !used.insert(candidate).inserted {
+        candidate = "\(stem)-\(counter).jpg"
+        counter += 1
+      }
+      return candidate
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import PhotoMetadata
+
+/// Why a thumbnail or rendition could not be made. Each case reads as a sentence a user can act on.
+///
+/// Renditions are caches: none of these ever affects the original or its import.
+public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The bytes are not a still-image format this platform can decode (movies, unknown content, raw formats
+  /// without a decoder). `type` is what the bytes are, when known.
+  case unsupportedContent(type: MediaType?)
+  /// The image declares more pixels than the limit; it was refused before any decode.
+  case tooManyPixels(declared: Int, limit: Int)
+  /// The file's headers are damaged or contradict themselves (no frame header, impossible sizes, a cut box).
+  case malformed(reason: String)
+  /// The decoder could not decode the pixels (truncated or corrupt data). `reason` is the decoder's own words.
+  case decodeFailed(reason: String)
+  /// Encoding the JPEG failed.
+  case encodeFailed(reason: String)
+  /// The file does not exist (a library original that went missing, or a wrong path).
+  case fileNotFound
+  /// The file or the rendition folder could not be read or written for lack of permission.
+  case permissionDenied
+  /// The disk holding the renditions is full.
+  case diskFull
+  /// Another read or write failed.
+  case ioError(operation: String, code: Int32)
+  /// A requested size was not a positive number of pixels.
+  case invalidSize(Int)
+
+  public var description: String {
+    switch self {
+    case .unsupportedContent(let type):
+      if let type, type.isMovie {
+        "This is a movie (\(type.rawValue)); renditions are made of still images only."
+      } else if let type {
+        "Pictures in \(type.rawValue) format cannot be decoded here; the original is kept as it is."
+      } else {
+        "The content is not a picture format that can be decoded. Check that the file is a photo."
+      }
+    case .tooManyPixels(let declared, let limit):
+      "The image declares \(Self.megapixels(declared)) megapixels, more than the \(Self.megapixels(limit)) MP "
+        + "limit; it was not decoded, so that it cannot exhaust memory. Raise the limit only for files you trust."
+    case .malformed(let reason):
+      "The picture's headers are damaged (\(reason)); it cannot be shown. The original is kept as it is."
+    case .decodeFailed(let reason):
+      "The picture could not be decoded (\(reason)). The file may be truncated or corrupt; import it again "
+        + "from the source if you have it."
+    case .encodeFailed(let reason):
+      "The thumbnail could not be encoded (\(reason)). Try again; if it persists, report it."
+    case .fileNotFound:
+      "The picture's file is missing. Run 'intake verify' for a library, or check the path."
+    case .permissionDenied:
+      "Permission was denied reading the picture or writing the renditions. Check the folders' permissions."
+    case .diskFull:
+      "The disk is full, so the rendition could not be written. Free some space; renditions are remade on demand."
+    case .ioError(let operation, let code):
+      "A storage error stopped the rendition (\(operation): \(String(cString: strerror(code)))). "
+        + "Check the disk; renditions are remade on demand."
+    case .invalidSize(let size):
+      "\(size) is not a valid size; give the longest side in pixels (1 or more)."
+    }
+  }
+
+  /// A short stable code for JSON output and logs.
+  public var code: String {
+    switch self {
+    case .unsupportedContent: "unsupported-content"
+    case .tooManyPixels: "too-many-pixels"
+    case .malformed: "malformed"
+    case .decodeFailed: "decode-failed"
+    case .encodeFailed: "encode-failed"
+    case .fileNotFound: "file-not-found"
+    case .permissionDenied: "permission-denied"
+    case .diskFull: "disk-full"
+    case .ioError: "io-error"
+    case .invalidSize: "invalid-size"
+    }
+  }
+
+  init(_ error: SystemError) {
+    switch error.code {
+    case ENOENT, ENOTDIR: self = .fileNotFound
+    case EACCES, EPERM, EROFS: self = .permissionDenied
+    case ENOSPC, EDQUOT: self = .diskFull
+    default: self = .ioError(operation: error.operation.rawValue, code: error.code)
+    }
+  }
+
+  private static func megapixels(_ count: Int) -> String {
+    let tenths = count / 100_000
+    return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+  }
+}

@@ -1,0 +1,43 @@
+/// Writes whole files so that a reader sees either the old file or the complete new one, never a part.
+package enum AtomicFile {
+  /// Writes `bytes` to `temporary`, flushes them to stable storage, then renames the file to `destination`.
+  ///
+  /// The fsync comes before the rename: otherwise a crash soon after can leave `destination` naming an empty
+  /// or partial file (ext4 and APFS may persist the rename before the data). The folder is not fsynced: the
+  /// files written here are caches, and a rename lost in a crash only means the file is made again. A failed
+  /// fsync is not retried (see ``Syscalls/fsync(_:path:)``); the temporary file is removed on any failure.
+  ///
+  /// Both paths must be on one file system (rename(2) does not cross them).
+  package static func write(_ bytes: [UInt8], to destination: String, via temporary: String)
+    throws(ImagingError)
+  {
+    do throws(SystemError) {
+      let descriptor = try Syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
+      defer { Syscalls.close(descriptor) }
+      // The closure cannot throw a typed error through withUnsafeBytes, so the failure is carried out.
+      var failure: SystemError?
+      bytes.withUnsafeBytes { buffer in
+        do throws(SystemError) {
+          try Syscalls.writeAll(descriptor, buffer, path: temporary)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
+      try Syscalls.fsync(descriptor, path: temporary)
+      try Syscalls.rename(temporary, destination)
+    } catch {
+      try? Syscalls.unlink(temporary)
+      throw ImagingError(error)
+    }
+  }
+
+  /// Writes `bytes` to `path` through a hidden temporary file in the same folder.
+  package static func write(_ bytes: [UInt8], toFile path: String) throws(ImagingError) {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let temporary = "\(folder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    try write(bytes, to: path, via: temporary)
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import PhotoMetadata
+
+/// The library's renditions: upright JPEGs of each photo at a few standard sizes, stored as
+/// `renditions/ab/<sha256>-<size>.jpg` (keyed by content hash and longest side).
+///
+/// Renditions are caches. Each is written atomically (a staging file, fsynced, renamed into place), can be
+/// deleted at any time, and is made again from the original on the next request. ``Library/remove(_:)``
+/// deletes an asset's renditions with it.
+///
+/// ```swift
+/// let store = RenditionStore(library: library)
+/// let small = try await store.rendition(of: asset, size: 320)   // made now if missing
+/// imageView.load(contentsOfFile: small.path)
+/// ```
+public struct RenditionStore: Sendable {
+  /// Sizes, quality and limits of renditions.
+  public struct Configuration: Sendable {
+    /// Longest sides made for each photo, in pixels. Default 320 (grids) and 1024 (full-screen previews on
+    /// a phone).
+    public var sizes: [Int] = [320, 1024]
+    /// JPEG quality 1…100. Default 82.
+    public var quality = 82
+    /// Photos declaring more pixels are refused before any decode. Default 200 MP.
+    public var maximumPixelCount = ThumbnailRequest.defaultMaximumPixelCount
+    /// Photos rendered at once by ``RenditionQueue`` during an import. Default: the active processor count.
+    public var maximumConcurrentRenditions = ProcessInfo.processInfo.activeProcessorCount
+    /// The decoder: ``PlatformThumbnailer`` unless a test or an app supplies another.
+    public var thumbnailer: any ThumbnailGenerating = PlatformThumbnailer()
+
+    public init() {}
+
+    /// Only the given sizes.
+    public init(sizes: [Int]) { self.sizes = sizes }
+  }
+
+  public let library: Library
+  public let configuration: Configuration
+
+  public init(library: Library, configuration: Configuration = Configuration()) {
+    self.library = library
+    self.configuration = configuration
+  }
+
+  /// Where the rendition of the object with `digest` at `size` is kept (whether or not it exists).
+  public func path(for digest: SHA256Digest, size: Int) -> String {
+    "\(library.renditionsPath)/\(digest.hex.prefix(2))/\(digest.hex)-\(size).jpg"
+  }
+
+  /// The rendition of `asset` whose longest side is at most `size`, made now if it is missing.
+  ///
+  /// - Throws: ``ImagingError`` when the original cannot be rendered (a movie, a bomb, a damaged file) or the
+  ///   rendition cannot be written.
+  public func rendition(of asset: Asset, size: Int) async throws(ImagingError) -> Rendition {
+    try await renditions(of: asset, sizes: [size])[0]
+  }
+
+  /// The renditions of `asset` at `sizes` (default: the configured sizes), making the missing ones with a
+  /// single decode of the original.
+  ///
+  /// - Returns: one rendition per size, in the order of `sizes`.
+  @discardableResult
+  public func renditions(of asset: Asset, sizes: [Int]? = nil) async throws(ImagingError) -> [Rendition] {
+    let sizes = sizes ?? configuration.sizes
+    for size in sizes where size <= 0 { throw .invalidSize(size) }
+    var found = [Rendition?](repeating: nil, count: sizes.count)
+    for (index, size) in sizes.enumerated() {
+      found[index] = existing(asset.sha256, size: size)
+    }
+    let missing = sizes.indices.filter { found[$0] == nil }
+    guard !missing.isEmpty else { return found.map { $0! } }
+    guard asset.type.isImage else { throw .unsupportedContent(type: asset.type) }
+    let original = library.objectPath(for: asset)
+    let request = ThumbnailRequest(
+      maxPixelSize: sizes[missing[0]], maximumPixelCount: configuration.maximumPixelCount,
+      quality: configuration.quality)
+    let thumbnails = try configuration.thumbnailer.thumbnails(
+      ofFileAt: original, sizes: missing.map { sizes[$0] }, request: request)
+    let folder = "\(library.renditionsPath)/\(asset.sha256.hex.prefix(2))"
+    do {
+      try Syscalls.makeDirectory(folder)
+    } catch {
+      throw ImagingError(error)
+    }
+    for (index, thumbnail) in zip(missing, thumbnails) {
+      let destination = path(for: asset.sha256, size: sizes[index])
+      // The staging folder is on the same file system and is swept when the library opens, so a crash
+      // mid-write leaves nothing behind.
+      try AtomicFile.write(thumbnail.jpegData, to: destination, via: library.newStagingPath())
+      found[index] = Rendition(
+        size: sizes[index], path: destination, width: thumbnail.width, height: thumbnail.height,
+        source: thumbnail.source)
+    }
+    return found.map { $0! }
+  }
+
+  /// An existing rendition file, with its size read from its JPEG frame header; nil if missing or unreadable
+  /// (it is then made again).
+  private func existing(_ digest: SHA256Digest, size: Int) -> Rendition? {
+    let path = path(for: digest, size: size)
+    guard let file = try? HeaderFile(path: path), let frame = try? JPEGHeaders.frame(of: file) else {
+      return nil
+    }
+    return Rendition(size: size, path: path, width: frame.width, height: frame.height, source: nil)
+  }
+}

@@ -1,0 +1,70 @@
+import PhotoMetadata
+
+/// How a thumbnail will be made, decided from the headers alone: the bomb guard and the fast path, shared by
+/// every ``ThumbnailGenerating`` backend so that they agree on when a preview may stand in for the image.
+struct ThumbnailPlan: Sendable, Hashable {
+  /// What to decode.
+  enum Source: Sendable, Hashable {
+    case primaryImage
+    case preview(EmbeddedPreview)
+  }
+
+  var metadata: MediaMetadata
+  var source: Source
+  /// The orientation the backend must apply to the decoded pixels; nil when the decoder applies it itself
+  /// (libheif and ImageIO apply HEIF `irot`/`imir`; libvips applies TIFF orientation for formats read here
+  /// without a size).
+  var orientation: Orientation?
+
+  /// A preview's shape must match the image's within this fraction: EXIF thumbnails of 3:2 photos are often
+  /// 160×120 with black bars, which must not become a rendition.
+  static let aspectTolerance = 0.02
+
+  /// Decides the plan for `request`.
+  ///
+  /// - Throws: ``ImagingError/tooManyPixels(declared:limit:)`` when the declared size exceeds the limit
+  ///   (nothing has been decoded at this point), ``ImagingError/invalidSize(_:)``.
+  static func make(_ metadata: MediaMetadata, request: ThumbnailRequest) throws(ImagingError) -> ThumbnailPlan
+  {
+    guard request.maxPixelSize > 0 else { throw .invalidSize(request.maxPixelSize) }
+    if let width = metadata.width, let height = metadata.height {
+      try checkPixelCount(width: width, height: height, limit: request.maximumPixelCount)
+    }
+    let decoderOrients = [.heic, .heif, .avif].contains(metadata.type) || metadata.width == nil
+    var plan = ThumbnailPlan(
+      metadata: metadata, source: .primaryImage, orientation: decoderOrients ? nil : metadata.orientation)
+    guard request.allowsEmbeddedPreview, let preview = bestPreview(metadata, for: request) else {
+      return plan
+    }
+    plan.source = .preview(preview)
+    // A HEIF thumbnail item carries its own transformations, which libheif/ImageIO apply; EXIF and MPF previews
+    // are stored like the primary image (CIPA DC-007 §5.2.4) and take its orientation.
+    plan.orientation = preview.kind == .heifThumbnail ? nil : metadata.orientation
+    return plan
+  }
+
+  /// The bomb guard's test, also applied to the size a decoder reports for formats without a header reader.
+  static func checkPixelCount(width: Int, height: Int, limit: Int) throws(ImagingError) {
+    let (count, overflow) = width.multipliedReportingOverflow(by: height)
+    if overflow || count > limit { throw .tooManyPixels(declared: overflow ? Int.max : count, limit: limit) }
+  }
+
+  /// The smallest usable preview whose longest side reaches the requested size, if any.
+  private static func bestPreview(_ metadata: MediaMetadata, for request: ThumbnailRequest)
+    -> EmbeddedPreview?
+  {
+    guard let width = metadata.width, let height = metadata.height else { return nil }
+    let shape = Double(min(width, height)) / Double(max(width, height))
+    return metadata.previews.filter { preview in
+      guard let pw = preview.width, let ph = preview.height, pw > 0, ph > 0,
+        max(pw, ph) >= request.maxPixelSize, max(pw, ph) < max(width, height),
+        abs(Double(min(pw, ph)) / Double(max(pw, ph)) - shape) <= aspectTolerance
+      else { return false }
+      switch preview.kind {
+      case .heifThumbnail: return true
+      case .exifThumbnail, .mpfImage:
+        return preview.type == .jpeg && preview.offset != nil && preview.length != nil
+      }
+    }.min { ($0.width ?? 0) * ($0.height ?? 0) < ($1.width ?? 0) * ($1.height ?? 0) }
+  }
+}

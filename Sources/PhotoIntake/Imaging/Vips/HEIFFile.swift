@@ -1,0 +1,159 @@
+#if canImport(CVips)
+  import CVips
+
+  /// A HEIF or AVIF file opened with libheif (ISO/IEC 23008-12). Owns the `heif_context`; the handles and
+  /// images made from it keep it alive.
+  ///
+  /// libheif parses the `meta` box when the file is opened and decodes only what is asked: the primary image
+  /// or one thumbnail item. It applies `irot`, `imir` and `clap` while decoding, so pixels come out upright.
+  final class HEIFFile {
+    fileprivate let context: OpaquePointer
+
+    /// libheif's plugins (HEVC and AV1 decoders) are registered once per process.
+    private static let isReady: Bool = heif_init(nil).code == heif_error_Ok
+
+    /// Opens `path`, refusing any image wider or taller than `maximumDimension` (libheif's own guard, behind
+    /// the bomb guard).
+    init(path: String, maximumDimension: Int = 65535) throws(ImagingError) {
+      guard Self.isReady, let context = heif_context_alloc() else {
+        throw .decodeFailed(reason: "libheif could not be started")
+      }
+      self.context = context
+      heif_context_set_maximum_image_size_limit(context, Int32(clamping: maximumDimension))
+      try Self.check(heif_context_read_from_file(context, path, nil))
+    }
+
+    deinit { heif_context_free(context) }
+
+    /// The primary image (`pitm`).
+    func primaryImage() throws(ImagingError) -> HEIFImageHandle {
+      var handle: OpaquePointer?
+      try Self.check(heif_context_get_primary_image_handle(context, &handle))
+      guard let handle else { throw .malformed(reason: "the HEIF file has no primary image") }
+      return HEIFImageHandle(handle, file: self)
+    }
+
+    /// Maps a libheif error to ours; its message never contains the path.
+    static func check(_ error: heif_error) throws(ImagingError) {
+      guard error.code != heif_error_Ok else { return }
+      let message = error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue)"
+      switch error.code {
+      case heif_error_Input_does_not_exist: throw .fileNotFound
+      case heif_error_Unsupported_filetype: throw .unsupportedContent(type: nil)
+      default: throw .decodeFailed(reason: message)
+      }
+    }
+  }
+
+  /// One image item of a ``HEIFFile`` (the primary image or a thumbnail). Owns its `heif_image_handle`.
+  final class HEIFImageHandle {
+    private let pointer: OpaquePointer
+    private let file: HEIFFile
+
+    fileprivate init(_ pointer: OpaquePointer, file: HEIFFile) {
+      self.pointer = pointer
+      self.file = file
+    }
+
+    deinit { heif_image_handle_release(pointer) }
+
+    var width: Int { Int(heif_image_handle_get_width(pointer)) }
+    var height: Int { Int(heif_image_handle_get_height(pointer)) }
+
+    /// The first thumbnail item (`thmb` reference), the one ``ImageHeaders`` reports.
+    func firstThumbnail() -> HEIFImageHandle? {
+      var id: heif_item_id = 0
+      guard heif_image_handle_get_list_of_thumbnail_IDs(pointer, &id, 1) == 1 else { return nil }
+      var thumbnail: OpaquePointer?
+      guard heif_image_handle_get_thumbnail(pointer, id, &thumbnail).code == heif_error_Ok, let thumbnail
+      else {
+        return nil
+      }
+      return HEIFImageHandle(thumbnail, file: file)
+    }
+
+    /// The embedded ICC profile (`colr` of type `prof` or `rICC`), if any. An `nclx` colour description has no
+    /// profile; such pixels are taken as sRGB (as libvips's heifload does).
+    var iccProfile: [UInt8]? {
+      let type = heif_image_handle_get_color_profile_type(pointer)
+      guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
+      let size = heif_image_handle_get_raw_color_profile_size(pointer)
+      guard size > 0, size < 1 << 24 else { return nil }
+      var profile = [UInt8](repeating: 0, count: size)
+      let error = profile.withUnsafeMutableBytes {
+        heif_image_handle_get_raw_color_profile(pointer, $0.baseAddress)
+      }
+      return error.code == heif_error_Ok ? profile : nil
+    }
+
+    /// Decodes the item to interleaved 8-bit RGB (RGBA with alpha), transformations applied. HDR (10/12-bit)
+    /// content is reduced to 8 bits.
+    func decode() throws(ImagingError) -> HEIFImage {
+      let hasAlpha = heif_image_handle_has_alpha_channel(pointer) != 0
+      guard let options = heif_decoding_options_alloc() else {
+        throw .decodeFailed(reason: "libheif could not allocate decoding options")
+      }
+      defer { heif_decoding_options_free(options) }
+      options.pointee.convert_hdr_to_8bit = 1
+      var image: OpaquePointer?
+      try HEIFFile.check(
+        heif_decode_image(
+          pointer, &image, heif_colorspace_RGB,
+          hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options))
+      guard let image else { throw .decodeFailed(reason: "libheif returned no image") }
+      return HEIFImage(image, bands: hasAlpha ? 4 : 3)
+    }
+  }
+
+  /// Decoded pixels of a HEIF item. Owns the `heif_image`.
+  final class HEIFImage {
+    private let pointer: OpaquePointer
+    let bands: Int
+
+    fileprivate init(_ pointer: OpaquePointer, bands: Int) {
+      self.pointer = pointer
+      self.bands = bands
+    }
+
+    deinit { heif_image_release(pointer) }
+
+    /// A libvips image of the pixels, with `iccProfile` attached for the colour conversion.
+    ///
+    /// When libheif's rows are contiguous the pixels are not copied: keep this object alive until the libvips
+    /// image (and anything made from it) has been computed.
+    func vipsImage(iccProfile: [UInt8]?) throws(ImagingError) -> VipsImageRef {
+      let width = Int(heif_image_get_width(pointer, heif_channel_interleaved))
+      let height = Int(heif_image_get_height(pointer, heif_channel_interleaved))
+      var stride: Int32 = 0
+      guard width > 0, height > 0,
+        let plane = heif_image_get_plane_readonly(pointer, heif_channel_interleaved, &stride)
+      else { throw .decodeFailed(reason: "libheif returned no pixels") }
+      let row = width * bands
+      let made: UnsafeMutablePointer<CVips.VipsImage>?
+      if Int(stride) == row {
+        made = vips_image_new_from_memory(
+          plane, row * height, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR)
+      } else {
+        // Rows padded for alignment: copy them together (libvips images have no stride).
+        var packed = [UInt8](repeating: 0, count: row * height)
+        packed.withUnsafeMutableBytes { target in
+          for y in 0..<height {
+            (target.baseAddress! + y * row).copyMemory(from: plane + y * Int(stride), byteCount: row)
+          }
+        }
+        made = packed.withUnsafeBytes {
+          vips_image_new_from_memory_copy(
+            $0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR)
+        }
+      }
+      guard let made else { throw .decodeFailed(reason: Vips.takeError()) }
+      let image = VipsImageRef(made)
+      if let iccProfile {
+        iccProfile.withUnsafeBytes {
+          vips_image_set_blob_copy(made, "icc-profile-data", $0.baseAddress, $0.count)
+        }
+      }
+      return image
+    }
+  }
+#endif

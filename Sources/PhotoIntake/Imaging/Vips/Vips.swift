@@ -1,0 +1,49 @@
+#if canImport(CVips)
+  import CVips
+  import Foundation
+
+  /// libvips, started once per process with settings for untrusted input and many small jobs.
+  enum Vips {
+    /// Starts libvips the first time it is read (Swift runs a global's initializer once, thread-safely).
+    ///
+    /// - `vips_block_untrusted_set`: loaders libvips marks as unfuzzed (matrix, CSV, PPM, Analyze, FITS…) are
+    ///   refused, whatever the bytes claim; photos never need them.
+    /// - `vips_cache_set_max(0)`: every thumbnail is a one-off; the operation cache would only keep decoded
+    ///   images alive.
+    /// - `vips_concurrency_set(1)` unless `VIPS_CONCURRENCY` says otherwise: a thumbnail's pipeline is short
+    ///   and JPEG decoding is serial, so worker threads per image only add hand-offs. Callers run several
+    ///   files at once instead (``RenditionStore`` and `intake thumbnail` do, one per core).
+    /// - Warnings of the VIPS log domain are dropped: they repeat per damaged tile, and the failure reaches the
+    ///   caller as a typed error anyway.
+    static let isReady: Bool = {
+      // Without its loadable modules: libvips would otherwise load ImageMagick, Poppler, OpenSlide, JPEG XL and
+      // heifload (30 ms and 7 MB per process, and a wide surface for untrusted files), none of which renditions
+      // use (HEIF goes to libheif directly). libvips finds modules under $VIPSHOME/lib; an empty prefix hides
+      // them. The variable is only set when the host has not set it, and removed again once libvips has read
+      // it, so child processes see the environment unchanged. (vips_init itself calls g_setenv on VIPSHOME,
+      // so this adds no environment race that libvips does not already have.)
+      let hidesModules = getenv("VIPSHOME") == nil
+      if hidesModules { setenv("VIPSHOME", "/nonexistent/photointake-vips-prefix", 1) }
+      defer { if hidesModules { unsetenv("VIPSHOME") } }
+      guard photointake_vips_init("photointake") == 0 else { return false }
+      photointake_vips_drop_warnings()
+      vips_block_untrusted_set(1)
+      vips_cache_set_max(0)
+      if ProcessInfo.processInfo.environment["VIPS_CONCURRENCY"] == nil { vips_concurrency_set(1) }
+      return true
+    }()
+
+    /// Takes libvips's error text (and clears it), without the file's path, which may be personal data.
+    static func takeError(hiding path: String? = nil) -> String {
+      // A failure inside a worker thread (a tile of a truncated file) leaves no text; say what it means.
+      let unknown = "the pixel data is cut short or damaged"
+      guard let raw = vips_error_buffer_copy() else { return unknown }
+      defer { g_free(raw) }
+      var text = String(cString: raw)
+      if let path, !path.isEmpty { text = text.replacingOccurrences(of: path, with: "the file") }
+      let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      let summary = lines.filter { !$0.isEmpty }.prefix(2).joined(separator: "; ")
+      return summary.isEmpty ? unknown : String(summary.prefix(300))
+    }
+  }
+#endif

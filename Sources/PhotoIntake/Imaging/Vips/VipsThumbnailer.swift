@@ -1,0 +1,246 @@
+#if canImport(CVips)
+  import CVips
+  import PhotoMetadata
+
+  /// Thumbnails with libvips and libheif (Linux): JPEG reduced while decoding (DCT scaling), WebP scaled on
+  /// load, HEIF/AVIF through libheif, embedded previews when they are large enough, orientation applied, output
+  /// 8-bit sRGB JPEG without metadata.
+  ///
+  /// Each call reads the headers first (``ImageHeaders``), refuses bombs before any decoder sees the file, then
+  /// decodes one source per group of sizes and reduces it for the smaller sizes. libvips is started once per
+  /// process (``Vips/isReady``) without its loadable modules, with untrusted loaders blocked and no operation
+  /// cache; freed decoder memory is given back to the system after each call.
+  public struct VipsThumbnailer: ThumbnailGenerating {
+    public init() {}
+
+    /// Formats libvips decodes faithfully here. Raw formats are left out: libvips would read a TIFF-based raw
+    /// file's first IFD (a tiny preview or undebayered sensor data), not the photo.
+    static let decodableTypes: Set<MediaType> = [.jpeg, .png, .gif, .webp, .heic, .heif, .avif, .tiff]
+
+    public func thumbnail(ofFileAt path: String, request: ThumbnailRequest) throws(ImagingError) -> Thumbnail
+    {
+      try thumbnails(ofFileAt: path, sizes: [request.maxPixelSize], request: request)[0]
+    }
+
+    public func thumbnails(ofFileAt path: String, sizes: [Int], request: ThumbnailRequest)
+      throws(ImagingError)
+      -> [Thumbnail]
+    {
+      let metadata = try ImageHeaders.read(fileAt: path)
+      guard Self.decodableTypes.contains(metadata.type) else {
+        throw .unsupportedContent(type: metadata.type)
+      }
+      var plans: [ThumbnailPlan] = []
+      for size in sizes {
+        var single = request
+        single.maxPixelSize = size
+        plans.append(try ThumbnailPlan.make(metadata, request: single))
+      }
+      guard Vips.isReady else { throw .decodeFailed(reason: "libvips could not be started") }
+      defer { photointake_release_free_memory() }
+      // Decode each source once, at the largest size asked of it; reduce that for the smaller sizes.
+      var results = [Thumbnail?](repeating: nil, count: sizes.count)
+      var groups: [ThumbnailPlan.Source: [Int]] = [:]
+      for index in sizes.indices { groups[plans[index].source, default: []].append(index) }
+      for indices in groups.values {
+        let ordered = indices.sorted { sizes[$0] > sizes[$1] }
+        let first = ordered[0]
+        let (decoded, source) = try decode(path, plan: plans[first], size: sizes[first], request: request)
+        for index in ordered {
+          let image =
+            index == first
+            ? decoded
+            : try decoded.apply(ImagingError.decodeFailed) { input, output in
+              photointake_vips_thumbnail_image(input, output, Int32(sizes[index]), Int32(sizes[index]))
+            }
+          results[index] = try finish(
+            image, orientation: plans[index].orientation, quality: request.quality, source: source)
+        }
+      }
+      return results.map { $0! }
+    }
+
+    /// Decodes the plan's source reduced to fit `size`, into memory. A damaged embedded preview is no reason to
+    /// fail: the primary image is decoded instead.
+    private func decode(_ path: String, plan: ThumbnailPlan, size: Int, request: ThumbnailRequest)
+      throws(ImagingError) -> (VipsImageRef, Thumbnail.Source)
+    {
+      if case .preview(let preview) = plan.source {
+        if let image = try? decodePreview(path, preview: preview, size: size) {
+          return (image, .embeddedPreview(preview.kind))
+        }
+      }
+      return (try decodePrimary(path, plan: plan, size: size, request: request), .primaryImage)
+    }
+
+    private func decodePrimary(_ path: String, plan: ThumbnailPlan, size: Int, request: ThumbnailRequest)
+      throws(ImagingError) -> VipsImageRef
+    {
+      let metadata = plan.metadata
+      DecodeProbe.willDecode(.primaryImage)
+      if [.heic, .heif, .avif].contains(metadata.type) {
+        return try decodeHEIF(path, thumbnail: false, size: size, limit: request.maximumPixelCount)
+      }
+      if metadata.width == nil {
+        // A format without a header reader here (TIFF): libvips reads only the header now, and the bomb guard
+        // checks the size the decoder itself will allocate.
+        guard let opened = photointake_vips_open_header(path) else {
+          throw failure(path, type: metadata.type)
+        }
+        let header = VipsImageRef(opened)
+        try ThumbnailPlan.checkPixelCount(
+          width: header.width, height: header.height, limit: request.maximumPixelCount)
+      }
+      var output: UnsafeMutablePointer<CVips.VipsImage>?
+      let loaded: Int32
+      if metadata.type == .jpeg, let width = metadata.width, let height = metadata.height {
+        loaded = photointake_vips_jpegload_shrink(
+          path, &output, Int32(Self.jpegShrink(max(width, height), to: size)))
+        if loaded == 0, let image = output {
+          output = nil
+          let reduced = try VipsImageRef(image).apply({ _ in failure(path, type: metadata.type) }) {
+            input, output in
+            photointake_vips_thumbnail_image(input, output, Int32(size), Int32(size))
+          }
+          return try materialize(reduced, path: path, type: metadata.type)
+        }
+      } else {
+        // WebP shrinks while loading inside vips_thumbnail; PNG, GIF and TIFF stream through it. The orientation
+        // is ours to apply, except for formats read here without a header reader (libvips applies theirs).
+        loaded = photointake_vips_thumbnail_file(
+          path, &output, Int32(size), Int32(size), plan.orientation == nil ? 0 : 1)
+      }
+      guard loaded == 0, let output else { throw failure(path, type: metadata.type) }
+      return try materialize(VipsImageRef(output), path: path, type: metadata.type)
+    }
+
+    /// The largest DCT scaling (8, 4, 2 or 1) that keeps the longest side at least `size`.
+    ///
+    /// More than vipsthumbnail dares (it keeps a factor of 2 for the final reduction, so a 1024 px thumbnail of
+    /// a 12 MP photo decodes all 12 MP): libjpeg's scaled IDCT is a proper low-pass reduction, the one ImageIO
+    /// uses for kCGImageSourceThumbnailMaxPixelSize, and the Lanczos step after it removes the rest.
+    static func jpegShrink(_ longest: Int, to size: Int) -> Int {
+      for shrink in [8, 4, 2] where (longest + shrink - 1) / shrink >= size { return shrink }
+      return 1
+    }
+
+    /// Computes the pixels; a failure while decoding is reported as the decoder's.
+    private func materialize(_ image: VipsImageRef, path: String, type: MediaType) throws(ImagingError)
+      -> VipsImageRef
+    {
+      do {
+        return try image.materialized(hiding: path)
+      } catch {
+        throw failure(path, type: type)
+      }
+    }
+
+    /// Decodes a HEIF/AVIF primary image or its first thumbnail with libheif, reduced to fit `size`.
+    private func decodeHEIF(_ path: String, thumbnail: Bool, size: Int, limit: Int) throws(ImagingError)
+      -> VipsImageRef
+    {
+      let file = try HEIFFile(path: path)
+      var item = try file.primaryImage()
+      if thumbnail {
+        guard let small = item.firstThumbnail() else {
+          throw .malformed(reason: "the HEIF thumbnail item is missing")
+        }
+        item = small
+      } else {
+        // libheif's view of the size, checked again before the only full-size decode PhotoIntake ever does
+        // (HEVC and AV1 have no reduced-resolution decode).
+        try ThumbnailPlan.checkPixelCount(width: item.width, height: item.height, limit: limit)
+      }
+      let decoded = try item.decode()
+      let reduced = try decoded.vipsImage(iccProfile: item.iccProfile).apply(ImagingError.decodeFailed) {
+        input, output in
+        photointake_vips_thumbnail_image(input, output, Int32(size), Int32(size))
+      }
+      // The libvips image reads libheif's buffer in place: compute it while `decoded` is alive.
+      return try withExtendedLifetime(decoded) { () throws(ImagingError) in
+        try reduced.materialized(hiding: path)
+      }
+    }
+
+    private func decodePreview(_ path: String, preview: EmbeddedPreview, size: Int) throws(ImagingError)
+      -> VipsImageRef
+    {
+      DecodeProbe.willDecode(.embeddedPreview(preview.kind))
+      if preview.kind == .heifThumbnail {
+        return try decodeHEIF(path, thumbnail: true, size: size, limit: Int.max)
+      }
+      guard let offset = preview.offset, let length = preview.length, length <= 64 << 20 else {
+        throw .malformed(reason: "the embedded preview has no byte range")
+      }
+      var bytes = try HeaderFile(path: path).bytes(at: offset, length: length)
+      guard bytes.count == length else { throw .malformed(reason: "the embedded preview is cut short") }
+      // libvips reads the buffer in place, so the pixels are computed before it goes out of scope.
+      let result = bytes.withUnsafeMutableBytes { buffer -> Result<VipsImageRef, ImagingError> in
+        var output: UnsafeMutablePointer<CVips.VipsImage>?
+        guard
+          photointake_vips_thumbnail_buffer(
+            buffer.baseAddress, buffer.count, &output, Int32(size), Int32(size)) == 0, let output
+        else { return .failure(.decodeFailed(reason: Vips.takeError())) }
+        return Result { () throws(ImagingError) in try VipsImageRef(output).materialized(hiding: nil) }
+      }
+      return try result.get()
+    }
+
+    /// Orientation, colour and encoding: the steps every source shares.
+    private func finish(
+      _ decoded: VipsImageRef, orientation: Orientation?, quality: Int, source: Thumbnail.Source
+    ) throws(ImagingError) -> Thumbnail {
+      var image = try oriented(decoded, orientation ?? .up)
+      let fail = ImagingError.encodeFailed
+      if image.hasICCProfile, let converted = try? image.apply(fail, photointake_vips_icc_to_srgb) {
+        // A damaged profile is ignored (the pixels are then taken as sRGB), as browsers do.
+        image = converted
+      }
+      if image.hasAlpha { image = try image.apply(fail, photointake_vips_flatten_white) }
+      if !image.isSRGB || image.bands != 3 {
+        image = try image.apply(fail, photointake_vips_colourspace_srgb)
+      }
+      if !image.isUChar { image = try image.apply(fail, photointake_vips_cast_uchar) }
+      var buffer: UnsafeMutableRawPointer?
+      var length = 0
+      guard
+        photointake_vips_jpegsave_buffer(image.pointer, &buffer, &length, Int32(max(1, min(100, quality))))
+          == 0,
+        let buffer
+      else { throw .encodeFailed(reason: Vips.takeError()) }
+      defer { g_free(buffer) }
+      let data = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+      return Thumbnail(jpegData: data, width: image.width, height: image.height, source: source)
+    }
+
+    /// Applies an EXIF orientation (EXIF 2.32 §4.6.5) to stored pixels: libvips turns clockwise.
+    func oriented(_ image: VipsImageRef, _ orientation: Orientation) throws(ImagingError) -> VipsImageRef {
+      let fail = ImagingError.decodeFailed
+      func turn(_ image: VipsImageRef, _ angle: VipsAngle) throws(ImagingError) -> VipsImageRef {
+        try image.apply(fail) { photointake_vips_rot($0, $1, angle) }
+      }
+      func mirror(_ image: VipsImageRef, _ direction: VipsDirection) throws(ImagingError) -> VipsImageRef {
+        try image.apply(fail) { photointake_vips_flip($0, $1, direction) }
+      }
+      switch orientation {
+      case .up: return image
+      case .upMirrored: return try mirror(image, VIPS_DIRECTION_HORIZONTAL)
+      case .down: return try turn(image, VIPS_ANGLE_D180)
+      case .downMirrored: return try mirror(image, VIPS_DIRECTION_VERTICAL)
+      case .leftMirrored: return try mirror(turn(image, VIPS_ANGLE_D90), VIPS_DIRECTION_HORIZONTAL)
+      case .right: return try turn(image, VIPS_ANGLE_D90)
+      case .rightMirrored: return try mirror(turn(image, VIPS_ANGLE_D270), VIPS_DIRECTION_HORIZONTAL)
+      case .left: return try turn(image, VIPS_ANGLE_D270)
+      }
+    }
+
+    /// The error for a failed open or decode of the primary image.
+    private func failure(_ path: String, type: MediaType) -> ImagingError {
+      let reason = Vips.takeError(hiding: path)
+      if reason.contains("is not a known file format") || reason.contains("not a known") {
+        return .unsupportedContent(type: type)
+      }
+      return .decodeFailed(reason: reason)
+    }
+  }
+#endif

@@ -1,0 +1,157 @@
+#if canImport(CVips)
+  import Foundation
+  import PhotoMetadata
+  import Testing
+
+  @testable import PhotoIntake
+
+  /// Renditions in a library: made in the background of an import, keyed by hash and size, rebuilt after
+  /// deletion, written atomically, removed with their asset.
+  struct RenditionStoreTests {
+    /// Imports `files` with renditions of `sizes`; returns the library, the events and the assets in order.
+    func importFixtures(_ files: [String], sizes: [Int], into folder: TemporaryDirectory) async throws
+      -> (Library, [ImportEvent], [Asset])
+    {
+      let library = try await Library.open(at: folder.file("library"))
+      var configuration = Importer.Configuration()
+      configuration.renditions = RenditionStore.Configuration(sizes: sizes)
+      let session = Importer(library: library, configuration: configuration)
+        .start(files.map { FileItemSource(path: Fixture.path($0)) })
+      var events: [ImportEvent] = []
+      for await event in session { events.append(event) }
+      let assets = try await library.all(order: .batch)
+      return (library, events, assets)
+    }
+
+    @Test func importMakesRenditionsAndReportsThem() async throws {
+      let folder = TemporaryDirectory()
+      let files = ["orientation-6.jpg", "scene.heic", "exif-thumbnail.jpg", "bomb.png"]
+      let (library, events, assets) = try await importFixtures(files, sizes: [32, 64], into: folder)
+      defer { Task { await library.close() } }
+      #expect(assets.count == 4)
+      // One report per image, each after its item finished, all before `.finished`.
+      var finished: Set<Int> = []
+      var reports: [Int: RenditionReport] = [:]
+      for (position, event) in events.enumerated() {
+        switch event {
+        case .itemFinished(let item): finished.insert(item.index)
+        case .renditionsFinished(let report):
+          #expect(finished.contains(report.index), "renditions reported before the item finished")
+          reports[report.index] = report
+        case .finished: #expect(position == events.count - 1)
+        default: break
+        }
+      }
+      #expect(Set(reports.keys) == [0, 1, 2, 3])
+      let store = RenditionStore(library: library)
+      for (index, asset) in assets.enumerated() where index < 3 {
+        let made = try reports[index]!.result.get()
+        #expect(made.map(\.size) == [32, 64])
+        for rendition in made {
+          #expect(rendition.path == store.path(for: asset.sha256, size: rendition.size))
+          #expect(
+            rendition.path.hasSuffix(
+              "/renditions/\(asset.sha256.hex.prefix(2))/\(asset.sha256.hex)-\(rendition.size).jpg"))
+          #expect(FileManager.default.fileExists(atPath: rendition.path))
+          #expect(max(rendition.width, rendition.height) == rendition.size)
+        }
+      }
+      // The bomb was imported (the original is kept) but has no renditions.
+      guard case .failure(.tooManyPixels) = reports[3]!.result else {
+        Issue.record("expected the bomb's renditions to be refused")
+        return
+      }
+      // Nothing is left in staging.
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("library/staging")) == [])
+    }
+
+    @Test func renditionIsRebuiltAfterDeletion() async throws {
+      let folder = TemporaryDirectory()
+      let (library, _, assets) = try await importFixtures(["orientation-6.jpg"], sizes: [40], into: folder)
+      defer { Task { await library.close() } }
+      let store = RenditionStore(library: library, configuration: RenditionStore.Configuration(sizes: [40]))
+      let first = try await store.rendition(of: assets[0], size: 40)
+      #expect(!first.wasCreated, "the import made it")
+      let original = try Data(contentsOf: URL(fileURLWithPath: first.path))
+      try FileManager.default.removeItem(atPath: first.path)
+      let rebuilt = try await store.rendition(of: assets[0], size: 40)
+      #expect(rebuilt.wasCreated && rebuilt.source == .primaryImage)
+      #expect(rebuilt.path == first.path && rebuilt.width == 40 && rebuilt.height == 27)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: rebuilt.path)) == original, "rebuilt identically")
+      #expect(sceneMismatches(try Picture(file: rebuilt.path)) == [])
+      // A size never made before is made on demand.
+      let other = try await store.rendition(of: assets[0], size: 24)
+      #expect(other.wasCreated && other.width == 24)
+    }
+
+    @Test func removingAnAssetRemovesItsRenditions() async throws {
+      let folder = TemporaryDirectory()
+      let (library, _, assets) = try await importFixtures(["scene.webp"], sizes: [32, 64], into: folder)
+      defer { Task { await library.close() } }
+      let store = RenditionStore(library: library)
+      let paths = [32, 64].map { store.path(for: assets[0].sha256, size: $0) }
+      #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+      try await library.remove(assets[0].id)
+      #expect(paths.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+    }
+
+    /// A write that fails part-way (disk full), or whose fsync or rename fails, leaves no file under the
+    /// rendition's name and no temporary file; an existing rendition stays intact.
+    /// (Rename failures are matched by their destination, which is in `renditions/`.)
+    @Test(arguments: [
+      (SystemError.Operation.write, "/staging/", ENOSPC, ImagingError.diskFull),
+      (.fsync, "/staging/", EIO, .ioError(operation: "fsync", code: EIO)),
+      (.rename, "/renditions/", EACCES, .permissionDenied),
+    ])
+    func writesAreAtomic(operation: SystemError.Operation, path: String, code: Int32, expected: ImagingError)
+      async throws
+    {
+      let folder = TemporaryDirectory()
+      let library = try await Library.open(at: folder.file("library"))
+      defer { Task { await library.close() } }
+      let summary = await Importer(library: library).importItems([
+        FileItemSource(path: Fixture.path("scene.gif"))
+      ])
+      let asset = try #require(summary.items.first?.result.asset)
+      let store = RenditionStore(library: library)
+      let faults = FaultInjector([.init(operation, pathContains: path, code: code, afterBytes: 100)])
+      let failed = await Syscalls.$faults.withValue(faults) {
+        await outcome { () async throws(ImagingError) in try await store.rendition(of: asset, size: 48) }
+      }
+      #expect(failed.error == expected)
+      #expect(!FileManager.default.fileExists(atPath: store.path(for: asset.sha256, size: 48)))
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("library/staging")) == [])
+      // With a good rendition in place, a failed rewrite keeps it.
+      let good = try await store.rendition(of: asset, size: 48)
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: good.path))
+      let again = await Syscalls.$faults.withValue(faults) {
+        await outcome { () async throws(ImagingError) in
+          try await RenditionStore(library: library).renditions(of: asset, sizes: [48, 20])
+        }
+      }
+      #expect(again.error == expected)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: good.path)) == bytes)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("library/staging")) == [])
+    }
+
+    /// Renditions are written to staging and renamed: a rendition file is complete the moment it exists.
+    @Test func renditionFilesAreCompleteJPEGs() async throws {
+      let folder = TemporaryDirectory()
+      let (library, _, assets) = try await importFixtures(
+        ["mpf-preview.jpg"], sizes: [320, 1024], into: folder)
+      defer { Task { await library.close() } }
+      for rendition in try await RenditionStore(library: library).renditions(
+        of: assets[0], sizes: [320, 1024])
+      {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: rendition.path)))
+        #expect(bytes.prefix(2) == [0xFF, 0xD8] && bytes.suffix(2) == [0xFF, 0xD9])
+      }
+    }
+  }
+
+  extension Result {
+    var error: Failure? {
+      if case .failure(let error) = self { error } else { nil }
+    }
+  }
+#endif
