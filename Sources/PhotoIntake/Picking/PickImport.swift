@@ -173,7 +173,8 @@ private struct PickRun {
         emitOverall(force: false)
       case .finished(let finished):
         summary = finished
-      case .started, .progress:
+      case .started, .progress, .renditionsFinished:
+        // Picks report their own start and progress; renditions are the caller's concern (RenditionStore).
         break
       }
     }
