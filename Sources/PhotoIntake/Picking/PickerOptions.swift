@@ -98,6 +98,19 @@ public struct PickerOptions: Sendable, Hashable {
       ? PhotoSelection() : selection
   }
 
+  /// The selection after a session whose results were merged into ``mergeBase(for:)``.
+  ///
+  /// When `previous` was preselected, the picker returned the whole new selection, so the outcome is it. When it
+  /// could not be (no photo library, a limit of 1, more items than the limit), the session's picks are
+  /// additions: appended to `previous`, or replacing it under a limit of 1 (a profile photo); a session that
+  /// picked nothing (Cancel) leaves `previous` as it was.
+  public func selection(after outcome: PhotoSelection, previous: PhotoSelection) -> PhotoSelection {
+    guard mergeBase(for: previous) != previous else { return outcome }
+    if outcome.items.isEmpty { return previous }
+    if selectionLimit == 1 { return outcome }
+    return PhotoSelection(items: previous.items + outcome.items)
+  }
+
   /// The newest iOS version the options need, when they need more than iOS 16 (the package's minimum), so an
   /// app can tell why a setting had no effect on an older system.
   public var requiredIOSVersion: Int {

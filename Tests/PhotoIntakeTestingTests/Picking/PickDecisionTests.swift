@@ -119,6 +119,27 @@ struct PickDecisionTests {
     #expect(options.preselectedAssetIdentifiers(for: selection).isEmpty)
   }
 
+  @Test func theNewSelectionDependsOnWhetherTheOldOneWasPreselected() {
+    func item(_ identifier: String?, _ asset: String) -> PhotoSelection.Item {
+      .init(assetIdentifier: identifier, asset: AssetID(rawValue: asset))
+    }
+    let previous = PhotoSelection(items: [item("A", "1"), item("B", "2")])
+    let picked = PhotoSelection(items: [item("C", "3")])
+    var options = PickerOptions()
+    // Preselected: the outcome is the whole selection (the user deselected A and B).
+    #expect(options.selection(after: picked, previous: previous) == picked)
+    #expect(options.selection(after: PhotoSelection(), previous: previous) == PhotoSelection())
+    // Not preselectable: additions, or a replacement under a limit of 1; Cancel keeps what was there.
+    options.usesPhotoLibrary = false
+    #expect(
+      options.selection(after: picked, previous: previous).items.map(\.asset.rawValue) == ["1", "2", "3"])
+    #expect(options.selection(after: PhotoSelection(), previous: previous) == previous)
+    options.usesPhotoLibrary = true
+    options.selectionLimit = 1
+    #expect(options.selection(after: picked, previous: previous) == picked)
+    #expect(options.selection(after: PhotoSelection(), previous: previous) == previous)
+  }
+
   @Test func iOS17OnlySettingsAreNamed() {
     var options = PickerOptions()
     #expect(options.requiredIOSVersion == 16)
