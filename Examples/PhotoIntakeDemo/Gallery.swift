@@ -26,7 +26,8 @@ final class Gallery {
     let saved = (try? Data(contentsOf: selectionFile)).flatMap {
       try? JSONDecoder().decode(PhotoSelection.self, from: $0)
     }
-    let gallery = Gallery(library: library, selection: saved ?? PhotoSelection(), selectionFile: selectionFile)
+    let gallery = Gallery(
+      library: library, selection: saved ?? PhotoSelection(), selectionFile: selectionFile)
     await gallery.loadAssets()
     return gallery
   }

@@ -25,7 +25,8 @@ struct RootView: View {
       if let gallery {
         GalleryView(gallery: gallery)
       } else if let failure {
-        ContentUnavailableView("Library Unavailable", systemImage: "externaldrive.badge.xmark", description: Text(failure))
+        ContentUnavailableView(
+          "Library Unavailable", systemImage: "externaldrive.badge.xmark", description: Text(failure))
       } else {
         ProgressView("Opening library…")
       }
