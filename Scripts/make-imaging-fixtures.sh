@@ -230,7 +230,9 @@ ihdr = struct.pack(">IIBBBBB", 65535, 65535, 8, 2, 0, 0, 0)
 open(f"{out}/bomb.png", "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
                                     + chunk(b"IDAT", zlib.compress(b"\0" * 1024)) + chunk(b"IEND", b""))
 sof = b"\xff\xc0" + struct.pack(">HBHHB", 17, 8, 65535, 65535, 3) + bytes([1, 0x22, 0, 2, 0x11, 0, 3, 0x11, 0])
-open(f"{out}/bomb.jpg", "wb").write(b"\xff\xd8" + sof + b"\xff\xd9")
+# A scan header follows the frame, as in any real JPEG (a frame followed straight by EOI is not a JPEG at all).
+sos = b"\xff\xda" + struct.pack(">HB", 12, 3) + bytes([1, 0, 2, 0x11, 3, 0x11]) + bytes([0, 63, 0])
+open(f"{out}/bomb.jpg", "wb").write(b"\xff\xd8" + sof + sos + b"\x00" * 16 + b"\xff\xd9")
 open(f"{out}/bomb.gif", "wb").write(b"GIF89a" + struct.pack("<HHBBB", 65535, 65535, 0, 0, 0) + b";")
 vp8x = struct.pack("<B3x", 0) + (16383).to_bytes(3, "little") + (16383).to_bytes(3, "little")
 webp = b"VP8X" + struct.pack("<I", len(vp8x)) + vp8x

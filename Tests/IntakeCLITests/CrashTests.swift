@@ -91,11 +91,19 @@ import Testing
     var generator = SeededGenerator(seed: seed)
     var acknowledged = Set<String>()
     var killed = 0
-    for run in 0..<runs {
-      let sources = try makeSources(run: run, count: 10, generator: &generator)
-      let delay = Duration.milliseconds(Int.random(in: 5...250, using: &generator))
+    // How long an uninterrupted import of such a batch takes on this machine, so that the kills land inside
+    // imports whatever the machine's speed (a fixed range would mostly miss on a fast machine).
+    let probe = try makeSources(run: 0, count: 12, generator: &generator)
+    let started = ContinuousClock.now
+    _ = try self.run(["import", "--library", folder.at("probe-library"), "--no-renditions", "--json", probe])
+    let duration = ContinuousClock.now - started
+    for run in 1...runs {
+      let sources = try makeSources(run: run, count: 12, generator: &generator)
+      let fraction = Double.random(in: 0.02...0.9, using: &generator)
+      let delay = duration * fraction
       let child = try self.run(
-        ["import", "--library", library, "--json", "--jobs", "2", sources], killAfter: delay)
+        ["import", "--library", library, "--no-renditions", "--json", "--jobs", "2", sources],
+        killAfter: delay)
       if child.signalled { killed += 1 }
       acknowledged.formUnion(try Self.acknowledgedHashes(child.stdout))
       try checkInvariants(
@@ -111,7 +119,7 @@ import Testing
     var generator = SeededGenerator(seed: UInt64(point.utf8.count * 31 + occurrence))
     let first = try makeSources(run: 0, count: 6, generator: &generator)
     let child = try run(
-      ["import", "--library", library, "--json", "--jobs", "1", first],
+      ["import", "--library", library, "--no-renditions", "--json", "--jobs", "1", first],
       environment: ["PHOTOINTAKE_CRASH_AT": "\(point):\(occurrence)"])
     #expect(child.signalled, "the child did not reach \(point) #\(occurrence)")
     let acknowledged = Set(try Self.acknowledgedHashes(child.stdout))

@@ -33,7 +33,8 @@ import Testing
   }
 
   @Test func importPrintsFailuresAndASummary() async throws {
-    let result = await runIntake(["import", "--library", "lib", "photos"], in: folder.path)
+    let result = await runIntake(
+      ["import", "--no-renditions", "--library", "lib", "photos"], in: folder.path)
     #expect(result.status == 1)
     #expect(result.stdout == "imported 2, duplicates 1, failed 1\n")
     #expect(
@@ -44,7 +45,8 @@ import Testing
   }
 
   @Test func importJSONHasOneObjectPerItemInOrder() async throws {
-    let result = await runIntake(["import", "--library", "lib", "--json", "photos"], in: folder.path)
+    let result = await runIntake(
+      ["import", "--no-renditions", "--library", "lib", "--json", "photos"], in: folder.path)
     #expect(result.status == 1)
     let objects = try jsonLines(result.stdout)
     #expect(
@@ -60,7 +62,7 @@ import Testing
 
   @Test func everythingImportedExitsZero() async throws {
     let result = await runIntake(
-      ["import", "--library", "lib", "photos/a.jpg", "photos/b.jpg"], in: folder.path)
+      ["import", "--no-renditions", "--library", "lib", "photos/a.jpg", "photos/b.jpg"], in: folder.path)
     #expect(result.status == 0)
     #expect(result.stdout == "imported 2, duplicates 0, failed 0\n")
     #expect(result.stderr.isEmpty)
@@ -74,7 +76,7 @@ import Testing
   }
 
   @Test func listShowExportRemoveVerify() async throws {
-    _ = await runIntake(["import", "--library", "lib", "photos"], in: folder.path)
+    _ = await runIntake(["import", "--no-renditions", "--library", "lib", "photos"], in: folder.path)
     let list = await runIntake(["list", "--library", "lib"], in: folder.path)
     #expect(list.status == 0)
     #expect(
@@ -127,7 +129,7 @@ import Testing
   }
 
   @Test func verifyReportsDamageWithExitOne() async throws {
-    _ = await runIntake(["import", "--library", "lib", "photos/a.jpg"], in: folder.path)
+    _ = await runIntake(["import", "--no-renditions", "--library", "lib", "photos/a.jpg"], in: folder.path)
     let objects = folder.files(under: "lib/objects")
     let object = folder.at("lib/objects/" + objects[0])
     chmod(object, 0o644)
@@ -175,7 +177,7 @@ import Testing
 
   @Test func theProgressBarIsDrawnOnATerminalOnly() async {
     let quiet = await runIntake(
-      ["import", "--library", "lib", "photos/a.jpg"], in: folder.path, terminal: false)
+      ["import", "--no-renditions", "--library", "lib", "photos/a.jpg"], in: folder.path, terminal: false)
     #expect(!quiet.stderr.contains("\r"))
     let tty = await runIntake(
       ["import", "--library", "lib2", "photos/a.jpg"], in: folder.path, terminal: true)
@@ -196,10 +198,14 @@ import Testing
   @Test func showPrintsTheFactsAndStrippingIsRecorded() async throws {
     let sample = Self.samples + "/PXL_20230918_201502.jpg"
     let plain = try jsonLines(
-      await runIntake(["import", "--library", "lib", "--json", sample], in: folder.path).stdout)
-    let stripped = try jsonLines(
-      await runIntake(["import", "--library", "lib", "--json", "--strip-location", sample], in: folder.path)
+      await runIntake(["import", "--no-renditions", "--library", "lib", "--json", sample], in: folder.path)
         .stdout)
+    let stripped = try jsonLines(
+      await runIntake(
+        ["import", "--no-renditions", "--library", "lib", "--json", "--strip-location", sample],
+        in: folder.path
+      )
+      .stdout)
     let plainID = try #require(plain.first?["id"] as? String)
     let strippedID = try #require(stripped.first?["id"] as? String)
     #expect(plainID != strippedID)

@@ -4,7 +4,7 @@ import Testing
 
 struct AlbumTests {
   @Test func limitedAccessCreatesAlbumsAndSeesOnlyItsOwn() throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let holiday = library.add([.photo(), .photo()])
     let userAlbum = library.user.createAlbum("Holiday", with: holiday)
@@ -33,7 +33,7 @@ struct AlbumTests {
   }
 
   @Test func fullAccessSeesEveryAlbum() throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     library.user.createAlbum("Holiday")
     library.user.setAccessInSettings(.full)
@@ -42,7 +42,7 @@ struct AlbumTests {
   }
 
   @Test func addOnlyAccessCannotCreateAlbums() {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     library.user.setAccessInSettings(.addPhotosOnly)
     #expect(throws: SimulatedPhotoLibrary.Error.accessDenied) {

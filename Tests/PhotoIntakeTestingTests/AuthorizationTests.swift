@@ -13,7 +13,7 @@ struct AuthorizationTests {
   func promptAnswersSetTheStatusAndWhatTheAppSees(
     _ answer: SimulatedUser.PromptAnswer, _ status: AuthorizationStatus, _ visible: Int
   ) async {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let photos = library.add([.photo(), .photo(), .photo()])
     #expect(library.fetchAssets().count == 0)
@@ -26,7 +26,7 @@ struct AuthorizationTests {
   }
 
   @Test func thePromptWaitsForTheUserAndShowsOnlyOnce() async {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let request = Task { await library.requestAuthorization(for: .readWrite) }
     while !library.user.isPromptShowing { await Task.yield() }
@@ -37,7 +37,7 @@ struct AuthorizationTests {
   }
 
   @Test func readWriteAccessImpliesAddOnly() async {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     #expect(library.authorizationStatus(for: .addOnly) == .notDetermined)
     library.user.willAnswerNextPrompt(.selectPhotos([]))
@@ -47,7 +47,7 @@ struct AuthorizationTests {
   }
 
   @Test func addOnlyAccessSavesButCannotReadBack() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     library.user.willAnswerNextPrompt(.allowFullAccess)
     #expect(await library.requestAuthorization(for: .addOnly) == .authorized)
@@ -61,7 +61,7 @@ struct AuthorizationTests {
   }
 
   @Test func restrictionOverridesEverything() async {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     library.add(.photo())
     library.user.setAccessInSettings(.full)
@@ -82,7 +82,7 @@ struct AuthorizationTests {
   func settingsSetBothLevels(
     _ access: SimulatedUser.SettingsAccess, _ readWrite: AuthorizationStatus, _ addOnly: AuthorizationStatus
   ) {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     library.user.setAccessInSettings(access)
     #expect(library.authorizationStatus(for: .readWrite) == readWrite)
@@ -90,7 +90,7 @@ struct AuthorizationTests {
   }
 
   @Test func limitedPickerReturnsOnlyTheNewlySelected() async {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let photos = library.add([.photo(), .photo(), .photo(), .photo()])
     library.user.setAccessInSettings(.limited([photos[0], photos[1]]))
@@ -102,7 +102,7 @@ struct AuthorizationTests {
 
   @Test(arguments: [SimulatedUser.SettingsAccess.full, .none, .addPhotosOnly])
   func limitedPickerDoesNothingUnlessLimited(_ access: SimulatedUser.SettingsAccess) async {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let photo = library.add(.photo())
     library.user.setAccessInSettings(access)
@@ -113,7 +113,7 @@ struct AuthorizationTests {
   }
 
   @Test func photosTheAppSavesInLimitedModeJoinTheSelection() throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let other = library.add(.photo())
     library.user.setAccessInSettings(.limited([]))

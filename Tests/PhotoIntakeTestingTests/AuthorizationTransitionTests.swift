@@ -132,7 +132,7 @@ struct AuthorizationTransitionTests {
 
   @Test(arguments: transitions)
   func pickerImportsFinishWhateverTheUserDoes(_ transition: Transition) async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let (device, photo, other) = Self.device(directory, transition.from)
     // The app asks while the picker import runs; the user answers mid-download.
     let prompt: Task<AuthorizationStatus, Never>? =
@@ -154,7 +154,7 @@ struct AuthorizationTransitionTests {
 
   @Test(arguments: transitions.filter { $0.from == .full || $0.from == .limitedWithAsset })
   func libraryReadsFollowTheAccessOfTheMoment(_ transition: Transition) async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let (device, photo, other) = Self.device(directory, transition.from)
     Self.perform(transition.action, on: device, photo: photo, other: other)
     let library = try await directory.library()
@@ -179,7 +179,7 @@ struct AuthorizationTransitionTests {
 
   @Test(arguments: [Access.notDetermined, .none, .addOnly, .limitedWithoutAsset])
   func libraryReadsWithoutAccessFailBeforeDownloading(_ from: Access) async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let (device, photo, _) = Self.device(directory, from)
     let library = try await directory.library()
     let summary = await Importer(library: library).importItems([

@@ -86,7 +86,7 @@ struct SimulatedChangeTests {
   }
 
   @Test func adjustingADateMovesTheAsset() async {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let (device, photos) = Self.device(directory)
     let fetch = device.fetchAssets()
     var changes = device.changes().makeAsyncIterator()
@@ -99,7 +99,7 @@ struct SimulatedChangeTests {
   }
 
   @Test func insertsRemovalsAndEditsAreReported() async {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let (device, photos) = Self.device(directory)
     var fetch = device.fetchAssets()
     var changes = device.changes().makeAsyncIterator()
@@ -126,7 +126,7 @@ struct SimulatedChangeTests {
   }
 
   @Test func unrelatedChangesHaveNoDetailsForAFetch() async {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let (device, photos) = Self.device(directory)
     let album = try! device.createAlbum(title: "Empty")
     let albumFetch = device.fetchAssets(.init(album: album))
@@ -136,7 +136,7 @@ struct SimulatedChangeTests {
   }
 
   @Test func narrowingAndWideningTheLimitedSelectionAreChanges() async {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let (device, photos) = Self.device(directory)
     device.user.setAccessInSettings(.limited([photos[0], photos[2]]))
     var fetch = device.fetchAssets()
@@ -156,7 +156,7 @@ struct SimulatedChangeTests {
 @Suite(.timeLimit(.minutes(1)))
 struct LibraryChangeSequenceTests {
   @Test func importsAndRemovalsArriveAsChangeDetails() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let device = directory.device()
     let photos = device.add([.photo(), .photo(), .photo()])
     let library = try await directory.library()
@@ -185,7 +185,7 @@ struct LibraryChangeSequenceTests {
   }
 
   @Test func aDuplicateImportMovesNothingAndShowsOnce() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let device = directory.device()
     let photo = device.add(.photo())
     let library = try await directory.library()

@@ -55,7 +55,7 @@ struct CloudIdentifierTests {
 
   @Test func devicesShareCloudIdentifiersButNotLocalOnes() async throws {
     let account = SimulatedICloud()
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let phone = directory.device(number: 1, account: account)
     let pad = directory.device(number: 2, account: account)
     let photo = phone.add(.photo())
@@ -81,7 +81,7 @@ struct CloudIdentifierTests {
 
   @Test func duplicatesAreReportedWithTheirCandidates() async throws {
     let account = SimulatedICloud()
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let phone = directory.device(account: account)
     let photo = phone.add(.photo())
     let duplicate = try #require(phone.addDuplicate(of: photo))
@@ -92,7 +92,7 @@ struct CloudIdentifierTests {
 
   @Test func syncRecordsCarryCloudIdentifiersAndContentHashes() async throws {
     let account = SimulatedICloud()
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let phone = directory.device(account: account)
     let photos = [phone.add(.photo()), phone.add(.photo(), uploaded: false)]
     let results = try SimulatedPicker(device: phone).present(orderedConfiguration(phone)).pick(photos)

@@ -8,7 +8,7 @@ import Testing
 struct ICloudDownloadTests {
   /// A device with iCloud-only photos picked without library access, and an empty app library.
   struct Setup {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let device: SimulatedPhotoLibrary
     let photos: [String]
     let results: [SimulatedPickerResult]

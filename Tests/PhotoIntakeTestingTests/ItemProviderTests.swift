@@ -6,7 +6,7 @@ import Testing
 
 struct ItemProviderTests {
   @Test func theTemporaryFileIsDeletedWhenTheHandlerReturns() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let photo = library.add(.photo())
     let result = try SimulatedPicker(device: library).present(.init()).pick([photo])[0]
@@ -35,7 +35,7 @@ struct ItemProviderTests {
     _ format: AssetFixture.StillFormat, _ mode: SimulatedPickerConfiguration.AssetRepresentationMode,
     _ expected: MediaType
   ) async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let device = directory.device()
     let photo = device.add(.photo(format: format))
     var configuration = SimulatedPickerConfiguration()
@@ -48,7 +48,7 @@ struct ItemProviderTests {
   }
 
   @Test func compatibleVideosBecomeMPEG4() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let device = directory.device()
     let video = device.add(.video())
     var configuration = SimulatedPickerConfiguration()
@@ -64,7 +64,7 @@ struct ItemProviderTests {
   }
 
   @Test func transcodingTakesSimulatedTime() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let device = directory.device()
     let photo = device.add(.photo())
     let result = try SimulatedPicker(device: device).present(.init()).pick([photo])[0]
@@ -75,7 +75,7 @@ struct ItemProviderTests {
   }
 
   @Test func unregisteredTypesFailWithCoercionErrors() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let device = directory.device()
     let photo = device.add(.photo())
     let result = try SimulatedPicker(device: device).present(.init()).pick([photo])[0]
@@ -90,7 +90,7 @@ struct ItemProviderTests {
   }
 
   @Test func livePhotosOfferTheStillAndABundleWithTheMovie() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let device = directory.device()
     let live = device.add(.livePhoto("IMG_0100"))
     let result = try SimulatedPicker(device: device).present(.init()).pick([live])[0]

@@ -28,7 +28,7 @@ struct PickerTests {
     (.any(of: [.panoramas, .depthEffectPhotos]), [.panorama, .depthEffect]),
   ])
   func filtersShowWhatTheyMatch(_ filter: SimulatedPickerFilter, _ kinds: [SimulatedAsset.Kind]) throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let (library, ids) = Self.stockedDevice(directory)
     var configuration = SimulatedPickerConfiguration()
     configuration.filter = filter
@@ -39,7 +39,7 @@ struct PickerTests {
   }
 
   @Test func needsNoAuthorizationAndShowsTheWholeLibrary() throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let photos = library.add([.photo(), .photo()])
     library.user.setAccessInSettings(.none)
@@ -51,7 +51,7 @@ struct PickerTests {
   }
 
   @Test func assetIdentifiersAreNilWithoutAPhotoLibrary() throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let photo = library.add(.photo())
     let picker = SimulatedPicker(device: library)
@@ -62,7 +62,7 @@ struct PickerTests {
   }
 
   @Test func preselectionNeedsAPhotoLibrary() {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     var configuration = SimulatedPickerConfiguration()
     configuration.preselectedAssetIdentifiers = [library.add(.photo())]
@@ -73,7 +73,7 @@ struct PickerTests {
 
   @Test(arguments: [SimulatedPickerConfiguration.Selection.ordered, .default])
   func orderedSelectionKeepsTheTapOrder(_ selection: SimulatedPickerConfiguration.Selection) throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let photos = library.add([.photo(), .photo(), .photo()])
     var configuration = orderedConfiguration(library)
@@ -84,7 +84,7 @@ struct PickerTests {
   }
 
   @Test func selectionLimitIsEnforced() throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let photos = library.add([.photo(), .photo(), .photo()])
     var configuration = SimulatedPickerConfiguration()
@@ -100,7 +100,7 @@ struct PickerTests {
   }
 
   @Test func preselectionBeyondTheLimitDisablesDone() throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let photos = library.add([.photo(), .photo(), .photo()])
     var configuration = SimulatedPickerConfiguration(photoLibrary: library)
@@ -113,7 +113,7 @@ struct PickerTests {
   }
 
   @Test func preselectedItemsComeBackWithEmptyProviders() throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let photos = library.add([.photo(), .photo(), .photo()])
     var configuration = orderedConfiguration(library)
@@ -131,7 +131,7 @@ struct PickerTests {
 
   @Test(arguments: [0, 1, 3])
   func cancelReturnsExactlyThePreselected(_ count: Int) throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let library = directory.device()
     let photos = library.add([.photo(), .photo(), .photo(), .photo()])
     var configuration = orderedConfiguration(library)

@@ -7,7 +7,7 @@ import Testing
 struct ScenarioTests {
   @Test(arguments: SimulationScenario.allCases)
   func everyScenarioSucceedsWithATimeline(_ scenario: SimulationScenario) async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let report = try await scenario.run(in: directory.path)
     #expect(report.succeeded)
     #expect(report.timeline.count >= 5)
@@ -17,7 +17,7 @@ struct ScenarioTests {
 
   @Test(arguments: SimulationScenario.allCases)
   func scenariosRepeatExactly(_ scenario: SimulationScenario) async throws {
-    let (one, two) = (TemporaryDirectory(), TemporaryDirectory())
+    let (one, two) = (TemporaryDirectory(inMemory: true), TemporaryDirectory(inMemory: true))
     let first = try await scenario.run(in: one.path)
     let second = try await scenario.run(in: two.path)
     #expect(first.outcome == second.outcome)

@@ -13,7 +13,7 @@ import Testing
 struct SeedBugTests {
   struct Flow {
     // On the disk, as an app's container is.
-    let directory = TemporaryDirectory(onDisk: true)
+    let directory = TemporaryDirectory()
     let device: SimulatedPhotoLibrary
     let photos: [String]
     let results: [SimulatedPickerResult]

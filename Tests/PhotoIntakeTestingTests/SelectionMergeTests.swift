@@ -75,7 +75,7 @@ struct SelectionMergeTests {
 
   /// The whole flow against the simulator and a real library: pick, re-open with preselection, change it.
   @Test func pickReopenDeselectAddAndCancel() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let device = directory.device()
     let photos = (1...5).map { device.add(.photo(String(format: "IMG_%04d", $0))) }
     let picker = SimulatedPicker(device: device)
@@ -124,7 +124,7 @@ struct SelectionMergeTests {
   }
 
   @Test func failedImportsAreReportedAndLeftOut() async throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory(inMemory: true)
     let device = directory.device()
     let photos = [device.add(.photo()), device.add(.photo(), storage: .iCloudOnly)]
     device.user.setOnline(false)

@@ -8,35 +8,20 @@ import PhotoIntakeTesting
 /// and manifest, and on a busy shared disk those flushes, not the simulator, would decide how long the suite
 /// takes. Durability is the import engine's own tests' business; tests that mean to use the disk say
 /// `onDisk: true`.
-final class TemporaryDirectory: Sendable {
-  let path: String
-
-  init(_ name: String = #function, onDisk: Bool = false) {
-    let safe = name.filter { $0.isLetter || $0.isNumber }
-    let ram = "/dev/shm/"
-    let base = !onDisk && access(ram, W_OK) == 0 ? ram : NSTemporaryDirectory()
-    path = base + "PhotoIntakeTestingTests-\(safe)-\(UUID().uuidString)"
-    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
-  /// A path inside the folder.
-  func child(_ name: String) -> String { path + "/" + name }
-
+extension TemporaryDirectory {
   /// A device whose item providers write their temporary files inside this folder.
   func device(number: Int = 1, account: SimulatedICloud? = nil, clock: SimulatedClock = SimulatedClock())
     -> SimulatedPhotoLibrary
   {
     var configuration = SimulatedPhotoLibrary.Configuration()
     configuration.deviceNumber = number
-    configuration.temporaryDirectory = child("device-\(number)-tmp")
+    configuration.temporaryDirectory = at("device-\(number)-tmp")
     return SimulatedPhotoLibrary(configuration: configuration, account: account, clock: clock)
   }
 
   /// Opens the app's library in this folder.
   func library(_ name: String = "library") async throws -> Library {
-    try await Library.open(at: child(name))
+    try await Library.open(at: at(name))
   }
 
   /// The files in the library's staging folder.

@@ -98,9 +98,10 @@ struct SheetRun {
           } catch {
             rendition = .failure(error)
           }
-          // Capture date and camera: from the headers through the imaging seam today; from
-          // PhotoMetadata's MetadataReader (or the manifest) once it is merged.
-          let metadata = try? ImageHeaders.read(fileAt: store.library.objectPath(for: asset))
+          // Capture date and camera as the manifest recorded them at import; assets imported before the
+          // manifest kept metadata (schema version 1) are read from their bytes.
+          let metadata =
+            asset.metadata ?? (try? MetadataReader.read(fileAt: store.library.objectPath(for: asset)))
           return (index, Entry(asset: asset, rendition: rendition, metadata: metadata))
         }
       }

@@ -118,7 +118,7 @@ struct ThumbnailRun {
         let index = next
         next += 1
         group.addTask {
-          let result = Result { () throws(ImagingError) in
+          let result = Result.typed { () throws(ImagingError) in
             let thumbnail = try thumbnailer.thumbnail(ofFileAt: inputs[index], request: request)
             try thumbnail.write(toFile: outputs[index])
             // Only the facts are kept: holding every JPEG until the end would grow with the number of files.

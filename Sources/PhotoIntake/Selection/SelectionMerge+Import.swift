@@ -52,7 +52,6 @@ extension SelectionMerge {
       }
       summary = result
     }
-    // filter(_:).count rather than count(where:), which the iOS 17.4 SDK's standard library lacks.
     let reused = steps.filter { if case .reuse = $0 { true } else { false } }.count
     return Outcome(
       selection: selection(imported: imported, results: results), summary: summary, reusedCount: reused,

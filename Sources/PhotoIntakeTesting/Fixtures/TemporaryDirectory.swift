@@ -12,10 +12,15 @@ public final class TemporaryDirectory: Sendable {
 
   /// Creates the folder under the system temporary directory; `label` (default: the calling function) is
   /// part of its name, to find it when a test leaves it behind.
-  public init(_ label: String = #function) {
+  ///
+  /// - Parameter inMemory: make it in `/dev/shm` when the system has one. Every library a test opens fsyncs
+  ///   its files, folders and manifest; on a busy shared disk those flushes, not the code under test, decide
+  ///   how long a suite takes. Tests about durability keep the default, a real disk.
+  public init(_ label: String = #function, inMemory: Bool = false) {
     let safe = label.filter { $0.isLetter || $0.isNumber }.prefix(40)
-    let template = NSTemporaryDirectory() + "photointake-\(safe)-XXXXXX"
-    var bytes = Array(template.utf8CString)
+    let ram = "/dev/shm/"
+    let base = inMemory && access(ram, W_OK) == 0 ? ram : NSTemporaryDirectory()
+    var bytes = Array((base + "photointake-\(safe)-XXXXXX").utf8CString)
     let made = bytes.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     precondition(made != nil, "mkdtemp failed: \(errno)")
     path = String(cString: bytes.withUnsafeBufferPointer { $0.baseAddress! })

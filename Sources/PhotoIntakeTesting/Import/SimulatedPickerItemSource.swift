@@ -47,7 +47,7 @@ public struct SimulatedPickerItemSource: ItemSource {
           }
           // Inside the handler: once it returns, the file is gone.
           continuation.resume(
-            returning: Result { () throws(Importer.Error) in try sink.adoptFile(atPath: url.path) })
+            returning: Result.typed { () throws(Importer.Error) in try sink.adoptFile(atPath: url.path) })
         }
         progress.observe { sink.reportProgress($0) }
         running.withLock { $0 = progress }
@@ -56,7 +56,7 @@ public struct SimulatedPickerItemSource: ItemSource {
     } onCancel: {
       running.withLock { $0?.cancel() }
     }
-    try outcome.get()
+    try outcome.typedGet()
   }
 }
 

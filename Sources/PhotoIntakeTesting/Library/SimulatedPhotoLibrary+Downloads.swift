@@ -168,7 +168,8 @@ extension SimulatedPhotoLibrary {
   private func locked<Result>(_ body: (inout State) throws(ProviderError) -> Result) throws(ProviderError)
     -> Result
   {
-    try state.withLock { state in Swift.Result { () throws(ProviderError) in try body(&state) } }.get()
+    try state.withLock { state in Swift.Result.typed { () throws(ProviderError) in try body(&state) } }
+      .typedGet()
   }
 
   private static func checkReadable(_ identifier: String, in state: State) throws(ProviderError) {

@@ -59,7 +59,7 @@ public final class SimulatedPickerSession: Sendable {
   public func done() throws(SimulatedPicker.Error) -> [SimulatedPickerResult] {
     let limit = configuration.selectionLimit
     let selected: [String] = try state.withLock { state in
-      Result { () throws(SimulatedPicker.Error) in
+      Result.typed { () throws(SimulatedPicker.Error) in
         guard !state.ended else { throw .sessionEnded }
         if limit > 0, state.selected.count > limit {
           throw .doneDisabled(selected: state.selected.count, limit: limit)
@@ -67,7 +67,7 @@ public final class SimulatedPickerSession: Sendable {
         state.ended = true
         return state.selected
       }
-    }.get()
+    }.typedGet()
     var ordered = selected
     if configuration.selection == .default {
       let position = Dictionary(

@@ -37,7 +37,7 @@ enum JPEGReader {
         metadata.previews.append(
           EmbeddedPreview(
             kind: .mpfImage, type: .jpeg, width: facts.width, height: facts.height, offset: image.offset,
-            length: image.length))
+            length: image.length, mpfTypeCode: Int(image.attribute & 0x00FF_FFFF)))
       }
     }
     return metadata

@@ -153,10 +153,22 @@ public struct EmbeddedPreview: Sendable, Hashable, Codable {
   /// The HEIF item ID of a thumbnail item, whose decoder configuration (`hvcC`, `av1C`) lives in its
   /// properties rather than in the byte range.
   public var itemID: Int?
+  /// For an MPF image, its MP Type code (CIPA DC-007 §5.2.3.3.1): 0x010001/0x010002 are large thumbnails
+  /// (previews); 0x020001…0x020003 multi-frame images; 0 is used for gain maps (Ultra HDR, Apple HDR).
+  public var mpfTypeCode: Int?
+
+  /// Whether this is an image meant to be shown in place of the primary one: EXIF and HEIF thumbnails, and
+  /// MPF large thumbnails. Gain maps and disparity images are not.
+  public var isDisplayPreview: Bool {
+    switch kind {
+    case .exifThumbnail, .heifThumbnail: true
+    case .mpfImage: mpfTypeCode == 0x01_0001 || mpfTypeCode == 0x01_0002
+    }
+  }
 
   public init(
     kind: Kind, type: MediaType, width: Int? = nil, height: Int? = nil, offset: Int? = nil,
-    length: Int? = nil, itemID: Int? = nil
+    length: Int? = nil, itemID: Int? = nil, mpfTypeCode: Int? = nil
   ) {
     self.kind = kind
     self.type = type
@@ -165,5 +177,6 @@ public struct EmbeddedPreview: Sendable, Hashable, Codable {
     self.offset = offset
     self.length = length
     self.itemID = itemID
+    self.mpfTypeCode = mpfTypeCode
   }
 }

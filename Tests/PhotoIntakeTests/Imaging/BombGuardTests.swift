@@ -1,3 +1,4 @@
+import PhotoIntakeTesting
 import PhotoMetadata
 import Testing
 
@@ -20,7 +21,7 @@ struct BombGuardTests {
       let (result, decodes) = recordingDecodes {
         Result { () throws(ImagingError) in
           try thumbnailer.thumbnail(
-            ofFileAt: Fixture.path(file), request: ThumbnailRequest(maxPixelSize: 320))
+            ofFileAt: ImagingFixture.path(file), request: ThumbnailRequest(maxPixelSize: 320))
         }
       }
       let elapsed = clock.now - start
@@ -40,7 +41,7 @@ struct BombGuardTests {
       let request = ThumbnailRequest(maxPixelSize: size, maximumPixelCount: 640 * 480 - 1)
       let (_, decodes) = recordingDecodes {
         #expect(throws: ImagingError.tooManyPixels(declared: 640 * 480, limit: 640 * 480 - 1)) {
-          try thumbnailer.thumbnail(ofFileAt: Fixture.path("exif-thumbnail.jpg"), request: request)
+          try thumbnailer.thumbnail(ofFileAt: ImagingFixture.path("exif-thumbnail.jpg"), request: request)
         }
       }
       #expect(decodes == [])
@@ -48,7 +49,7 @@ struct BombGuardTests {
       var atLimit = request
       atLimit.maximumPixelCount = 640 * 480
       #expect(
-        try thumbnailer.thumbnail(ofFileAt: Fixture.path("exif-thumbnail.jpg"), request: atLimit).width
+        try thumbnailer.thumbnail(ofFileAt: ImagingFixture.path("exif-thumbnail.jpg"), request: atLimit).width
           == size)
     }
   #endif

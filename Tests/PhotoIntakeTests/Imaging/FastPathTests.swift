@@ -3,6 +3,7 @@
   import Testing
 
   @testable import PhotoIntake
+  import PhotoIntakeTesting
 
   /// An embedded preview is decoded instead of the image exactly when it is at least as large as the request
   /// and is a picture of the whole scene. The fixtures' previews are drawn in another colour, so the pixels
@@ -43,7 +44,7 @@
     func previewIsUsedOnlyWhenLargeEnough(_ input: Case) throws {
       let request = ThumbnailRequest(maxPixelSize: input.size, allowsEmbeddedPreview: input.allowsPreview)
       let (thumbnail, decodes) = try recordingDecodes {
-        try thumbnailer.thumbnail(ofFileAt: Fixture.path(input.file), request: request)
+        try thumbnailer.thumbnail(ofFileAt: ImagingFixture.path(input.file), request: request)
       }
       #expect(thumbnail.source == input.source)
       #expect(decodes == [input.source], "only the chosen source reaches the decoder")
@@ -56,7 +57,7 @@
     @Test func mixedSizesUseEachSource() throws {
       let (thumbnails, decodes) = try recordingDecodes {
         try thumbnailer.thumbnails(
-          ofFileAt: Fixture.path("mpf-preview.jpg"), sizes: [1024, 320],
+          ofFileAt: ImagingFixture.path("mpf-preview.jpg"), sizes: [1024, 320],
           request: ThumbnailRequest(maxPixelSize: 1))
       }
       #expect(thumbnails.map(\.source) == [.primaryImage, .embeddedPreview(.mpfImage)])
@@ -66,13 +67,13 @@
 
     /// The header reader finds the previews the plan relies on.
     @Test func headersListPreviews() throws {
-      let exif = try ImageHeaders.read(fileAt: Fixture.path("exif-thumbnail.jpg"))
+      let exif = try ImageHeaders.read(fileAt: ImagingFixture.path("exif-thumbnail.jpg"))
       #expect(exif.previews.map(\.kind) == [.exifThumbnail])
       #expect(exif.previews.first?.width == 160 && exif.previews.first?.height == 120)
-      let mpf = try ImageHeaders.read(fileAt: Fixture.path("mpf-preview.jpg"))
+      let mpf = try ImageHeaders.read(fileAt: ImagingFixture.path("mpf-preview.jpg"))
       #expect(mpf.previews.map(\.kind) == [.mpfImage] && mpf.previews.first?.width == 640)
-      #expect(try ImageHeaders.read(fileAt: Fixture.path("mpf-gainmap.jpg")).previews == [])
-      let heif = try ImageHeaders.read(fileAt: Fixture.path("scene.heic"))
+      #expect(try ImageHeaders.read(fileAt: ImagingFixture.path("mpf-gainmap.jpg")).previews == [])
+      let heif = try ImageHeaders.read(fileAt: ImagingFixture.path("scene.heic"))
       #expect(heif.previews.map(\.kind) == [.heifThumbnail] && heif.previews.first?.width == 48)
     }
   }

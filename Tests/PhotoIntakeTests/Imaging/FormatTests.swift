@@ -2,6 +2,7 @@
   import Testing
 
   @testable import PhotoIntake
+  import PhotoIntakeTesting
 
   /// PNG, WebP, GIF and HEIC inputs decode to upright 8-bit sRGB JPEG without metadata.
   struct FormatTests {
@@ -27,7 +28,7 @@
     @Test(arguments: cases)
     func decodesUprightSRGB(_ input: Case) throws {
       let thumbnail = try thumbnailer.thumbnail(
-        ofFileAt: Fixture.path(input.file), request: ThumbnailRequest(maxPixelSize: 48))
+        ofFileAt: ImagingFixture.path(input.file), request: ThumbnailRequest(maxPixelSize: 48))
       #expect(thumbnail.width == input.width && thumbnail.height == input.height)
       let picture = try Picture(encoded: thumbnail.jpegData)
       #expect(picture.bands == 3 && picture.width == input.width && picture.height == input.height)
@@ -38,7 +39,7 @@
     /// Transparent areas become white, not black (vips_flatten's default).
     @Test func alphaIsFlattenedOntoWhite() throws {
       let thumbnail = try thumbnailer.thumbnail(
-        ofFileAt: Fixture.path("scene.png"), request: ThumbnailRequest(maxPixelSize: 48))
+        ofFileAt: ImagingFixture.path("scene.png"), request: ThumbnailRequest(maxPixelSize: 48))
       let corner = try Picture(encoded: thumbnail.jpegData).colour(x: 0, y: 0)
       #expect(corner.isClose(to: .white), "corner is \(corner)")
     }
@@ -46,14 +47,14 @@
     /// An animated GIF shows its first frame (the second is the negative).
     @Test func gifShowsFirstFrame() throws {
       let thumbnail = try thumbnailer.thumbnail(
-        ofFileAt: Fixture.path("scene.gif"), request: ThumbnailRequest(maxPixelSize: 48))
+        ofFileAt: ImagingFixture.path("scene.gif"), request: ThumbnailRequest(maxPixelSize: 48))
       #expect(try Picture(encoded: thumbnail.jpegData).colour(x: 0.25, y: 0.25).isClose(to: .red))
     }
 
     /// 16-bit greyscale becomes 8-bit, 3-band sRGB with the scene's brightness order kept.
     @Test func sixteenBitGreyBecomesEightBitSRGB() throws {
       let thumbnail = try thumbnailer.thumbnail(
-        ofFileAt: Fixture.path("scene-grey16.png"), request: ThumbnailRequest(maxPixelSize: 48))
+        ofFileAt: ImagingFixture.path("scene-grey16.png"), request: ThumbnailRequest(maxPixelSize: 48))
       let picture = try Picture(encoded: thumbnail.jpegData)
       #expect(picture.bands == 3)
       // Red is darker than yellow in grey.
@@ -63,7 +64,7 @@
     /// Small images are never enlarged.
     @Test func neverEnlarges() throws {
       let thumbnail = try thumbnailer.thumbnail(
-        ofFileAt: Fixture.path("reference.png"), request: ThumbnailRequest(maxPixelSize: 1024))
+        ofFileAt: ImagingFixture.path("reference.png"), request: ThumbnailRequest(maxPixelSize: 1024))
       #expect(thumbnail.width == 96 && thumbnail.height == 64)
     }
 
@@ -71,7 +72,7 @@
     @Test func severalSizesDecodeOnce() throws {
       let (thumbnails, decodes) = try recordingDecodes {
         try thumbnailer.thumbnails(
-          ofFileAt: Fixture.path("orientation-6.jpg"), sizes: [24, 80, 48],
+          ofFileAt: ImagingFixture.path("orientation-6.jpg"), sizes: [24, 80, 48],
           request: ThumbnailRequest(maxPixelSize: 1))
       }
       #expect(thumbnails.map(\.width) == [24, 80, 48])

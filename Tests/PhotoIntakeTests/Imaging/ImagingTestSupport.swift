@@ -1,28 +1,15 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 @testable import PhotoIntake
 
 /// The files made by `Scripts/make-imaging-fixtures.sh`.
-enum Fixture {
+enum ImagingFixture {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures/Imaging").path
 
   static func path(_ name: String) -> String { folder + "/" + name }
-}
-
-/// A fresh folder for one test, removed when the value goes away.
-final class TemporaryDirectory: Sendable {
-  let path: String
-
-  init() {
-    var template = Array((NSTemporaryDirectory() + "/photointake-imaging-XXXXXX").utf8CString)
-    path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
-  func file(_ name: String) -> String { path + "/" + name }
 }
 
 /// Decoded 8-bit pixels of a picture.
@@ -79,7 +66,7 @@ struct RGB: Equatable, CustomStringConvertible {
 
 #if canImport(CVips)
   /// The upright scene every fixture shows: red, green / blue, yellow.
-  let referenceScene: Picture = try! Picture(file: Fixture.path("reference.png"))
+  let referenceScene: Picture = try! Picture(file: ImagingFixture.path("reference.png"))
 
   /// Samples a 4×4 grid (the centres of each quadrant's four sub-squares) of `picture`, inside `inset` (the
   /// fraction of each side taken by a border), and compares each sample with the reference at the same place.

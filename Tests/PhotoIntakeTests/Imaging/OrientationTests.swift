@@ -3,6 +3,7 @@
   import Testing
 
   @testable import PhotoIntake
+  import PhotoIntakeTesting
 
   /// Each EXIF orientation, and HEIF irot, gives the upright picture: the fixtures store the scene turned or
   /// mirrored by the inverse of their tag, and renditions are compared with the upright reference.
@@ -11,7 +12,7 @@
 
     @Test(arguments: Orientation.allCases)
     func exifOrientationIsApplied(_ orientation: Orientation) throws {
-      let path = Fixture.path("orientation-\(orientation.rawValue).jpg")
+      let path = ImagingFixture.path("orientation-\(orientation.rawValue).jpg")
       #expect(try ImageHeaders.read(fileAt: path).orientation == orientation)
       let thumbnail = try thumbnailer.thumbnail(ofFileAt: path, request: ThumbnailRequest(maxPixelSize: 48))
       // The reference is 96×64: upright, every orientation gives a landscape 48×32.
@@ -23,7 +24,7 @@
     /// thumbnail, 100 px from the primary image.
     @Test(arguments: [(48, Thumbnail.Source.embeddedPreview(.heifThumbnail)), (100, .primaryImage)])
     func heifIrotIsApplied(size: Int, source: Thumbnail.Source) throws {
-      let path = Fixture.path("irot.heic")
+      let path = ImagingFixture.path("irot.heic")
       let headers = try ImageHeaders.read(fileAt: path)
       #expect(headers.width == 96 && headers.height == 128 && headers.orientation == .left)
       let thumbnail = try thumbnailer.thumbnail(ofFileAt: path, request: ThumbnailRequest(maxPixelSize: size))

@@ -4,6 +4,7 @@
   import Testing
 
   @testable import PhotoIntake
+  import PhotoIntakeTesting
 
   /// Renditions in a library: made in the background of an import, keyed by hash and size, rebuilt after
   /// deletion, written atomically, removed with their asset.
@@ -12,11 +13,11 @@
     func importFixtures(_ files: [String], sizes: [Int], into folder: TemporaryDirectory) async throws
       -> (Library, [ImportEvent], [Asset])
     {
-      let library = try await Library.open(at: folder.file("library"))
+      let library = try await Library.open(at: folder.at("library"))
       var configuration = Importer.Configuration()
       configuration.renditions = RenditionStore.Configuration(sizes: sizes)
       let session = Importer(library: library, configuration: configuration)
-        .start(files.map { FileItemSource(path: Fixture.path($0)) })
+        .start(files.map { FileItemSource(path: ImagingFixture.path($0)) })
       var events: [ImportEvent] = []
       for await event in session { events.append(event) }
       let assets = try await library.all(order: .batch)
@@ -25,7 +26,9 @@
 
     @Test func importMakesRenditionsAndReportsThem() async throws {
       let folder = TemporaryDirectory()
-      let files = ["orientation-6.jpg", "scene.heic", "exif-thumbnail.jpg", "bomb.png"]
+      // bomb.webp declares 16384 × 16384 (268 MP): under the import limit (1 GP), so the original is kept,
+      // but over the renditions' 200 MP limit, so nothing decodes it.
+      let files = ["orientation-6.jpg", "scene.heic", "exif-thumbnail.jpg", "bomb.webp"]
       let (library, events, assets) = try await importFixtures(files, sizes: [32, 64], into: folder)
       defer { Task { await library.close() } }
       #expect(assets.count == 4)
@@ -62,7 +65,7 @@
         return
       }
       // Nothing is left in staging.
-      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("library/staging")) == [])
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.at("library/staging")) == [])
     }
 
     @Test func renditionIsRebuiltAfterDeletion() async throws {
@@ -107,31 +110,31 @@
       async throws
     {
       let folder = TemporaryDirectory()
-      let library = try await Library.open(at: folder.file("library"))
+      let library = try await Library.open(at: folder.at("library"))
       defer { Task { await library.close() } }
       let summary = await Importer(library: library).importItems([
-        FileItemSource(path: Fixture.path("scene.gif"))
+        FileItemSource(path: ImagingFixture.path("scene.gif"))
       ])
       let asset = try #require(summary.items.first?.result.asset)
       let store = RenditionStore(library: library)
       let faults = FaultInjector([.init(operation, pathContains: path, code: code, afterBytes: 100)])
-      let failed = await Syscalls.$faults.withValue(faults) {
+      let failed = await Syscalls.injectedFaults.withValue(faults) {
         await outcome { () async throws(ImagingError) in try await store.rendition(of: asset, size: 48) }
       }
       #expect(failed.error == expected)
       #expect(!FileManager.default.fileExists(atPath: store.path(for: asset.sha256, size: 48)))
-      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("library/staging")) == [])
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.at("library/staging")) == [])
       // With a good rendition in place, a failed rewrite keeps it.
       let good = try await store.rendition(of: asset, size: 48)
       let bytes = try Data(contentsOf: URL(fileURLWithPath: good.path))
-      let again = await Syscalls.$faults.withValue(faults) {
+      let again = await Syscalls.injectedFaults.withValue(faults) {
         await outcome { () async throws(ImagingError) in
           try await RenditionStore(library: library).renditions(of: asset, sizes: [48, 20])
         }
       }
       #expect(again.error == expected)
       #expect(try Data(contentsOf: URL(fileURLWithPath: good.path)) == bytes)
-      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("library/staging")) == [])
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.at("library/staging")) == [])
     }
 
     /// Renditions are written to staging and renamed: a rendition file is complete the moment it exists.

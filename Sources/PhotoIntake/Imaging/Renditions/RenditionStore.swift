@@ -98,9 +98,9 @@ public struct RenditionStore: Sendable {
   /// (it is then made again).
   private func existing(_ digest: SHA256Digest, size: Int) -> Rendition? {
     let path = path(for: digest, size: size)
-    guard let file = try? HeaderFile(path: path), let frame = try? JPEGHeaders.frame(of: file) else {
-      return nil
-    }
-    return Rendition(size: size, path: path, width: frame.width, height: frame.height, source: nil)
+    guard let headers = try? ImageHeaders.read(fileAt: path), headers.type == .jpeg,
+      let width = headers.width, let height = headers.height
+    else { return nil }
+    return Rendition(size: size, path: path, width: width, height: height, source: nil)
   }
 }

@@ -71,13 +71,13 @@
           return .failure(.decodeFailed(reason: Vips.takeError()))
         }
         let image = VipsImageRef(output)
-        return Result { () throws(ImagingError) in
+        return Result.typed { () throws(ImagingError) in
           let eight =
             image.isUChar ? image : try image.apply(ImagingError.decodeFailed, photointake_vips_cast_uchar)
           return (eight.width, eight.height, eight.bands, try eight.pixelBytes())
         }
       }
-      return try result.get()
+      return try result.typedGet()
     }
   }
 #endif

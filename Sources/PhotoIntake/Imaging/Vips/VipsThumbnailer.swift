@@ -181,9 +181,9 @@
           photointake_vips_thumbnail_buffer(
             buffer.baseAddress, buffer.count, &output, Int32(size), Int32(size)) == 0, let output
         else { return .failure(.decodeFailed(reason: Vips.takeError())) }
-        return Result { () throws(ImagingError) in try VipsImageRef(output).materialized(hiding: nil) }
+        return Result.typed { () throws(ImagingError) in try VipsImageRef(output).materialized(hiding: nil) }
       }
-      return try result.get()
+      return try result.typedGet()
     }
 
     /// Orientation, colour and encoding: the steps every source shares.
