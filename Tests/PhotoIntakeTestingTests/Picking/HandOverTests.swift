@@ -7,13 +7,13 @@ struct HandOverTests {
   let directory = TemporaryDirectory()
 
   func file(_ name: String, _ bytes: [UInt8]) -> String {
-    let path = directory.child(name)
+    let path = directory.at(name)
     _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     return path
   }
 
   @Test func aParkedFileOutlivesTheLendersDeletion() throws {
-    let handOver = ReceivedFileHandOver(folder: directory.child("handover"))
+    let handOver = ReceivedFileHandOver(folder: directory.at("handover"))
     let lent = file("IMG_1.HEIC", Fixtures.heic(seed: "a"))
     let parked = try handOver.park(itemAt: lent)
     try FileManager.default.removeItem(atPath: lent)
@@ -24,8 +24,8 @@ struct HandOverTests {
   }
 
   @Test func aBundleIsParkedAsAFolderOfItsRegularFiles() throws {
-    let handOver = ReceivedFileHandOver(folder: directory.child("handover"))
-    let bundle = directory.child("Live.pvt")
+    let handOver = ReceivedFileHandOver(folder: directory.at("handover"))
+    let bundle = directory.at("Live.pvt")
     try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
     _ = FileManager.default.createFile(atPath: bundle + "/a.heic", contents: Data(Fixtures.heic(seed: "s")))
     _ = FileManager.default.createFile(
@@ -40,15 +40,15 @@ struct HandOverTests {
   }
 
   @Test func linksFifosAndMissingFilesAreRefused() throws {
-    let handOver = ReceivedFileHandOver(folder: directory.child("handover"))
-    let link = directory.child("link")
+    let handOver = ReceivedFileHandOver(folder: directory.at("handover"))
+    let link = directory.at("link")
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/etc/passwd")
     #expect(throws: Importer.Error.notRegularFile(.symbolicLink)) { try handOver.park(itemAt: link) }
-    #expect(throws: Importer.Error.sourceVanished) { try handOver.park(itemAt: directory.child("gone")) }
+    #expect(throws: Importer.Error.sourceVanished) { try handOver.park(itemAt: directory.at("gone")) }
   }
 
   @Test func whenLinksAreImpossibleTheFileIsCopied() async throws {
-    let handOver = ReceivedFileHandOver(folder: directory.child("handover"))
+    let handOver = ReceivedFileHandOver(folder: directory.at("handover"))
     let lent = file("a.jpg", Fixtures.jpeg(seed: "copy"))
     let parked = try await FaultInjection([.noHardLinks(scope: .pathContaining("handover"))]).run {
       try handOver.park(itemAt: lent)
@@ -58,7 +58,7 @@ struct HandOverTests {
   }
 
   @Test func sweepingRemovesOnlyOldLeftovers() throws {
-    let handOver = ReceivedFileHandOver(folder: directory.child("handover"))
+    let handOver = ReceivedFileHandOver(folder: directory.at("handover"))
     let old = try handOver.park(itemAt: file("old.jpg", Fixtures.jpeg(seed: "o")))
     let holder = String(old[..<old.lastIndex(of: "/")!])
     try FileManager.default.setAttributes(
@@ -70,8 +70,8 @@ struct HandOverTests {
   }
 
   @Test func theTransferablePathImportsAndLeavesNothingParked() async throws {
-    let handOver = ReceivedFileHandOver(folder: directory.child("handover"))
-    let tmp = directory.child("system")
+    let handOver = ReceivedFileHandOver(folder: directory.at("handover"))
+    let tmp = directory.at("system")
     try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
     // What the Apple layer's lend does: the system calls the import closure with a file it deletes right
     // after; the closure parks it; the completion handler gets the parked path.

@@ -8,7 +8,7 @@ struct LivePhotoBundleTests {
   let directory = TemporaryDirectory()
 
   func bundle(_ entries: [(String, [UInt8])]) -> String {
-    let path = directory.child("Live-\(UUID().uuidString).pvt")
+    let path = directory.at("Live-\(UUID().uuidString).pvt")
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     for (name, bytes) in entries {
       _ = FileManager.default.createFile(atPath: path + "/" + name, contents: Data(bytes))
@@ -40,7 +40,7 @@ struct LivePhotoBundleTests {
   }
 
   @Test func linksInsideABundleAreNeverFollowed() throws {
-    let outside = directory.child("outside.mov")
+    let outside = directory.at("outside.mov")
     _ = FileManager.default.createFile(atPath: outside, contents: Data(Fixtures.quickTimeMovie(seed: "o")))
     let path = bundle([("IMG.HEIC", Fixtures.heic(seed: "s"))])
     try FileManager.default.createSymbolicLink(atPath: path + "/IMG.MOV", withDestinationPath: outside)
@@ -56,14 +56,14 @@ struct LivePhotoBundleTests {
   }
 
   @Test func aSingleStillIsAStillWithoutMotion() throws {
-    let path = directory.child("IMG.HEIC")
+    let path = directory.at("IMG.HEIC")
     _ = FileManager.default.createFile(atPath: path, contents: Data(Fixtures.heic(seed: "s")))
     let found = try LivePhotoBundle.open(at: path)
     #expect(found.stillPath == path && found.moviePath == nil)
   }
 
   @Test func aMissingBundleHasVanished() {
-    #expect(throws: Importer.Error.sourceVanished) { try LivePhotoBundle.open(at: directory.child("none")) }
+    #expect(throws: Importer.Error.sourceVanished) { try LivePhotoBundle.open(at: directory.at("none")) }
   }
 
   @Test(arguments: [

@@ -138,7 +138,7 @@ struct PickImportTests {
     let provider = ScriptedProvider(
       registeredTypeIdentifiers: [LivePhotoBundle.typeIdentifier, "public.heic"], suggestedName: "IMG_9.HEIC",
       behaviour: .folder([("IMG_9.HEIC", Fixtures.heic(seed: "still"))]),
-      temporaryFolder: directory.child("tmp"))
+      temporaryFolder: directory.at("tmp"))
     let outcome = await PickImport(importer: serialImporter(library)).run([
       PickedResult(assetIdentifier: "A", provider: provider)
     ])

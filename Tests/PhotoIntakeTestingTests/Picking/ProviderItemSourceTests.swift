@@ -85,7 +85,7 @@ struct ProviderItemSourceTests {
     let library = try await directory.library()
     let provider = ScriptedProvider(
       registeredTypeIdentifiers: ["public.jpeg"], suggestedName: "x.jpg", behaviour: .silent,
-      temporaryFolder: directory.child("tmp"))
+      temporaryFolder: directory.at("tmp"))
     let session = Importer(library: library).start([ProviderItemSource(provider: provider)])
     Task {
       try await Task.sleep(for: .milliseconds(50))
@@ -103,7 +103,7 @@ struct ProviderItemSourceTests {
     let library = try await directory.library()
     let provider = ScriptedProvider(
       registeredTypeIdentifiers: ["public.heic"], suggestedName: "IMG_1.HEIC",
-      behaviour: .file(Fixtures.png(seed: "png"), name: "IMG_1.HEIC"), temporaryFolder: directory.child("tmp")
+      behaviour: .file(Fixtures.png(seed: "png"), name: "IMG_1.HEIC"), temporaryFolder: directory.at("tmp")
     )
     let summary = await Importer(library: library).importItems([ProviderItemSource(provider: provider)])
     #expect(summary.items[0].result.asset?.type == .png)
@@ -117,7 +117,7 @@ struct ProviderItemSourceTests {
     let library = try await directory.library()
     let provider = ScriptedProvider(
       registeredTypeIdentifiers: ["public.jpeg"], suggestedName: "a.jpg",
-      behaviour: .file(Fixtures.jpeg(seed: "full"), name: "a.jpg"), temporaryFolder: directory.child("tmp"))
+      behaviour: .file(Fixtures.jpeg(seed: "full"), name: "a.jpg"), temporaryFolder: directory.at("tmp"))
     let faults = FaultInjection([
       .noHardLinks(scope: .staging), .diskFull(afterBytes: 0, scope: .staging),
     ])

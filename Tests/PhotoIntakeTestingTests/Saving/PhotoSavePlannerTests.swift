@@ -20,7 +20,7 @@ struct PhotoSavePlannerTests {
   }
 
   func planner(_ library: Library) -> PhotoSavePlanner {
-    PhotoSavePlanner(library: library, folder: directory.child("prepared"))
+    PhotoSavePlanner(library: library, folder: directory.at("prepared"))
   }
 
   @Test func aPhotoIsAddedFromItsStoredBytesUnderAMatchingName() async throws {
@@ -120,7 +120,7 @@ struct PhotoSavePlannerTests {
     #expect(throws: PhotoSaveError.preparation(.notStored(photo.id))) {
       try planner(library).plan(photo)
     }
-    let prepared = (try? FileManager.default.contentsOfDirectory(atPath: directory.child("prepared"))) ?? []
+    let prepared = (try? FileManager.default.contentsOfDirectory(atPath: directory.at("prepared"))) ?? []
     #expect(prepared.isEmpty)
     await library.close()
   }
@@ -131,7 +131,7 @@ struct PhotoSavePlannerTests {
     let photo = try await importing(
       [DataItemSource(Data(original), suggestedName: "Trip.jpeg")], into: library)[0]
     let file = try PreparedFile.make(
-      for: photo, in: library, withoutLocation: true, folder: directory.child("s"))
+      for: photo, in: library, withoutLocation: true, folder: directory.at("s"))
     #expect(file.path.hasSuffix("/Trip.jpg"))
     #expect(try MetadataReader.read(fileAt: file.path).location == nil)
     file.release()
