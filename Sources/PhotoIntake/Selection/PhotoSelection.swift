@@ -10,12 +10,16 @@ public struct PhotoSelection: Sendable, Hashable, Codable {
     /// The Photos local identifier the picker returned (`PHPickerResult.assetIdentifier`); nil when the picker
     /// was configured without a photo library, and then the item cannot be preselected.
     public var assetIdentifier: String?
-    /// The durable copy in the app's library.
+    /// The durable copy in the app's library (for a Live Photo, its still).
     public var asset: AssetID
+    /// A Live Photo's movie, kept as an asset of its own next to the still; nil for photos and videos, and for a
+    /// Live Photo whose movie could not be imported (it is then shown as a photo).
+    public var pairedVideo: AssetID?
 
-    public init(assetIdentifier: String?, asset: AssetID) {
+    public init(assetIdentifier: String?, asset: AssetID, pairedVideo: AssetID? = nil) {
       self.assetIdentifier = assetIdentifier
       self.asset = asset
+      self.pairedVideo = pairedVideo
     }
   }
 

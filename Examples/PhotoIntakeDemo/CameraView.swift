@@ -1,0 +1,50 @@
+import PhotoIntake
+import PhotoIntakeUI
+import SwiftUI
+
+/// The camera: a preview of the running session and a shutter; each photo is stored before it is shown.
+@MainActor
+struct CameraView: View {
+  let gallery: Gallery
+  @Environment(\.dismiss) private var dismiss
+
+  var body: some View {
+    let camera = gallery.camera
+    NavigationStack {
+      Group {
+        switch camera.screen {
+        case .content, .contentWithLimitedBanner:
+          CameraPreview(session: camera.session)
+            .ignoresSafeArea()
+            .overlay(alignment: .bottom) {
+              Button {
+                Task {
+                  if let asset = await camera.capture() { await gallery.addCapture(asset) }
+                }
+              } label: {
+                Image(systemName: "circle.inset.filled").font(.system(size: 72))
+              }
+              .disabled(camera.isCapturing || !camera.isRunning)
+              .accessibilityLabel("Take Photo")
+              .padding(.bottom, 32)
+            }
+        case .ask, .waitingForAnswer:
+          ProgressView()
+        case .explainAndLinkToSettings, .explainRestricted:
+          PermissionDeniedView(
+            title: "No Camera Access",
+            message: camera.screen == .explainRestricted
+              ? CameraError.accessRestricted.description : CameraError.accessDenied.description,
+            linksToSettings: camera.screen == .explainAndLinkToSettings)
+        }
+      }
+      .toolbar { Button("Done") { dismiss() } }
+      .alert(
+        "Camera", isPresented: .constant(camera.error != nil),
+        actions: { Button("OK") { camera.error = nil } },
+        message: { Text(camera.error?.description ?? "") })
+    }
+    .task { await camera.appear() }
+    .onDisappear { camera.disappear() }
+  }
+}

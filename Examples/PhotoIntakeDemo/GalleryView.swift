@@ -1,0 +1,83 @@
+import PhotoIntake
+import PhotoIntakeUI
+import SwiftUI
+
+/// The picked photos in the user's order, the picker, the import's progress and the camera.
+@MainActor
+struct GalleryView: View {
+  let gallery: Gallery
+  @State private var showCamera = false
+
+  private let columns = [GridItem(.adaptive(minimum: 100), spacing: 2)]
+
+  var body: some View {
+    NavigationStack {
+      ScrollView {
+        ImportProgressView(model: gallery.picking)
+        if let outcome = gallery.picking.lastOutcome, outcome.failedCount > 0 {
+          FailureList(reports: outcome.reports)
+        }
+        LazyVGrid(columns: columns, spacing: 2) {
+          ForEach(gallery.items) { entry in
+            NavigationLink(value: entry.item) {
+              RenditionImage(asset: entry.asset, store: gallery.renditions, size: 320)
+                .frame(minWidth: 100, minHeight: 100)
+                .aspectRatio(1, contentMode: .fill)
+                .clipped()
+                .overlay(alignment: .topLeading) {
+                  if entry.item.pairedVideo != nil {
+                    Image(systemName: "livephoto").padding(4).foregroundStyle(.white)
+                  }
+                }
+            }
+          }
+        }
+      }
+      .overlay {
+        if gallery.items.isEmpty && !gallery.picking.isImporting {
+          ContentUnavailableView(
+            "No Photos", systemImage: "photo.on.rectangle",
+            description: Text("Pick photos or take one. No access to your library is needed."))
+        }
+      }
+      .navigationTitle("PhotoIntake")
+      .navigationDestination(for: PhotoSelection.Item.self) { item in
+        DetailView(gallery: gallery, item: item)
+      }
+      .toolbar {
+        ToolbarItem(placement: .topBarTrailing) {
+          PhotoImportPicker(model: gallery.picking) {
+            Label("Add Photos", systemImage: "photo.badge.plus")
+          }
+        }
+        ToolbarItem(placement: .topBarLeading) {
+          Button {
+            showCamera = true
+          } label: {
+            Label("Camera", systemImage: "camera")
+          }
+        }
+      }
+      .sheet(isPresented: $showCamera) { CameraView(gallery: gallery) }
+      .onChange(of: gallery.picking.selection) { _, _ in Task { await gallery.loadAssets() } }
+    }
+  }
+}
+
+/// The picks that failed, each with its sentence.
+@MainActor
+struct FailureList: View {
+  let reports: [PickReport]
+
+  var body: some View {
+    VStack(alignment: .leading, spacing: 4) {
+      ForEach(reports.indices, id: \.self) { index in
+        if let error = reports[index].result.error {
+          Label(error.description, systemImage: "exclamationmark.triangle")
+            .font(.footnote)
+        }
+      }
+    }
+    .padding(.horizontal)
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Bytes already in memory as an ``ItemSource``: a photo the camera just captured
+/// (`AVCapturePhoto.fileDataRepresentation()`), a scan, a generated image.
+///
+/// The bytes are streamed into staging in chunks and committed like any import, so a capture is durable as soon
+/// as the import reports it, before the app does anything else with it.
+///
+/// ```swift
+/// let summary = await importer.importItems([DataItemSource(data, suggestedName: "Capture.heic")])
+/// ```
+public struct DataItemSource: ItemSource {
+  public let data: Data
+  public let suggestedName: String?
+  public let typeHints: [String]
+  /// Bytes per write.
+  public var chunkSize = 1 << 20
+
+  public init(_ data: Data, suggestedName: String? = nil, typeHints: [String] = []) {
+    self.data = data
+    self.suggestedName = suggestedName
+    self.typeHints = typeHints
+  }
+
+  public func deliver(to sink: StagingSink) async throws(Importer.Error) {
+    sink.expectedByteCount = Int64(data.count)
+    let step = Swift.max(1, chunkSize)
+    var offset = 0
+    while offset < data.count {
+      let end = Swift.min(data.count, offset + step)
+      let failure: Importer.Error? = data[data.startIndex + offset..<data.startIndex + end].withUnsafeBytes {
+        buffer in
+        do throws(Importer.Error) {
+          try sink.write(buffer)
+          return nil
+        } catch {
+          return error
+        }
+      }
+      if let failure { throw failure }
+      offset = end
+      sink.reportProgress(Double(offset) / Double(data.count))
+    }
+  }
+}

@@ -1,0 +1,65 @@
+/// Puts a file that is about to disappear (a provider's temporary file) at a path of ours.
+enum FilePlacement {
+  /// Hard-links `source` to `destination`, or copies it when a link is impossible (another volume: EXDEV; a
+  /// file system without hard links: EPERM). `destination` must not exist.
+  ///
+  /// The copy is written to `destination` directly: callers place into staging or a hand-over folder, which are
+  /// swept, never into a final path (DESIGN.md "Avoid").
+  static func place(_ source: String, at destination: String) throws(Importer.Error) {
+    do {
+      let info = try Syscalls.lstat(source)
+      let kind = Platform.fileType(info.st_mode)
+      guard kind == .regular else { throw Importer.Error.notRegularFile(kind) }
+    } catch let error as Importer.Error {
+      throw error
+    } catch let error as SystemError {
+      throw Importer.Error(sourceFailure: error)
+    } catch {
+      throw .sourceFailed(reason: "\(error)")
+    }
+    do throws(SystemError) {
+      try Syscalls.link(source, destination)
+      return
+    } catch  where error.operation == .link {
+      // Fall through to the copy.
+    } catch {
+      throw Importer.Error(sourceFailure: error)
+    }
+    try copy(source, to: destination)
+  }
+
+  private static func copy(_ source: String, to destination: String) throws(Importer.Error) {
+    let input: Int32
+    do throws(SystemError) {
+      input = try Syscalls.open(source, O_RDONLY | O_NOFOLLOW)
+    } catch {
+      throw Importer.Error(sourceFailure: error)
+    }
+    defer { Syscalls.close(input) }
+    let output: Int32
+    do throws(SystemError) {
+      output = try Syscalls.open(destination, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+    } catch {
+      throw Importer.Error(libraryFailure: error)
+    }
+    defer { Syscalls.close(output) }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let count: Int
+      do throws(SystemError) {
+        count = try Syscalls.read(input, into: buffer, path: source)
+      } catch {
+        try? Syscalls.unlink(destination)
+        throw Importer.Error(sourceFailure: error)
+      }
+      if count == 0 { return }
+      do throws(SystemError) {
+        try Syscalls.writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), path: destination)
+      } catch {
+        try? Syscalls.unlink(destination)
+        throw Importer.Error(libraryFailure: error)
+      }
+    }
+  }
+}

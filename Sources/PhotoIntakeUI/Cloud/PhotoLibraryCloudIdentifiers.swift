@@ -1,0 +1,62 @@
+#if canImport(Photos)
+  import Foundation
+  import Photos
+  import PhotoIntake
+
+  /// The Photos library as the core's ``CloudIdentifierResolving``: ``CloudIdentifierMapper`` batches and orders
+  /// the lookups; this only forwards them to `cloudIdentifierMappings(forLocalIdentifiers:)` and
+  /// `localIdentifierMappings(for:)` and turns each answer into an ``IdentifierLookup``
+  /// (`PHPhotosError.identifierNotFound` 3201 → not found; `multipleIdentifiersFound` 3202 → the candidates
+  /// PhotoKit lists under `PHLocalIdentifiersErrorKey`).
+  ///
+  /// The lookups need read access and are expensive: "call these methods only once after loading from and before
+  /// saving to persistent storage" (PHCloudIdentifier.h).
+  ///
+  /// ```swift
+  /// let mapper = CloudIdentifierMapper(resolver: PhotoLibraryCloudIdentifiers())
+  /// let records = await mapper.syncRecords(for: selection, library: library)
+  /// ```
+  public struct PhotoLibraryCloudIdentifiers: CloudIdentifierResolving {
+    public let library: PHPhotoLibrary
+
+    public init(library: PHPhotoLibrary = .shared()) { self.library = library }
+
+    public func cloudIdentifierMappings(forLocalIdentifiers identifiers: [String]) async
+      -> [String: IdentifierLookup<CloudIdentifier>]
+    {
+      let mappings = library.cloudIdentifierMappings(forLocalIdentifiers: identifiers)
+      var answers: [String: IdentifierLookup<CloudIdentifier>] = [:]
+      for (identifier, result) in mappings {
+        switch result {
+        case .success(let cloud): answers[identifier] = .found(CloudIdentifier(rawValue: cloud.stringValue))
+        case .failure(let error): answers[identifier] = Self.lookup(error)
+        }
+      }
+      return answers
+    }
+
+    public func localIdentifierMappings(for identifiers: [CloudIdentifier]) async
+      -> [CloudIdentifier: IdentifierLookup<String>]
+    {
+      let mappings = library.localIdentifierMappings(
+        for: identifiers.map { PHCloudIdentifier(stringValue: $0.rawValue) })
+      var answers: [CloudIdentifier: IdentifierLookup<String>] = [:]
+      for (cloud, result) in mappings {
+        let key = CloudIdentifier(rawValue: cloud.stringValue)
+        switch result {
+        case .success(let local): answers[key] = .found(local)
+        case .failure(let error): answers[key] = Self.lookup(error)
+        }
+      }
+      return answers
+    }
+
+    private static func lookup<Value: Sendable & Hashable>(_ error: any Error) -> IdentifierLookup<Value> {
+      let ns = error as NSError
+      return IdentifierLookup(
+        failureDomain: ns.domain, code: ns.code,
+        candidates: ns.userInfo[PHLocalIdentifiersErrorKey] as? [String],
+        reason: ns.localizedDescription)
+    }
+  }
+#endif

@@ -1,1 +1,0 @@
-// The Apple-only layer; see DESIGN.md. Every file is guarded by `#if canImport(PhotosUI)`.

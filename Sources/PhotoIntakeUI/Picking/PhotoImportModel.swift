@@ -1,0 +1,115 @@
+#if canImport(PhotosUI) && canImport(SwiftUI) && canImport(Observation)
+  import Observation
+  import PhotoIntake
+  import PhotosUI
+  import SwiftUI
+
+  /// The state of picking and importing for SwiftUI: the selection in the user's order, and while an import
+  /// runs, each pick's progress and the overall progress.
+  ///
+  /// It only runs ``PickImport`` and records its events; ``PhotoImportPicker`` and
+  /// ``SwiftUI/View/photoImportPicker(isPresented:model:)`` feed it `PhotosPicker`'s selection, and
+  /// ``PhotoPickerCoordinator`` is the UIKit counterpart. `@Observable` needs iOS 17.
+  @available(iOS 17, *)
+  @MainActor
+  @Observable
+  public final class PhotoImportModel {
+    /// One pick of the running (or last) import.
+    public struct Pick: Identifiable, Sendable {
+      /// The pick's position, which is the user's order.
+      public let id: Int
+      /// 0…1.
+      public var fraction: Double = 0
+      /// Set when the pick is done.
+      public var result: PickResult?
+      /// A Live Photo kept without its movie, and why.
+      public var motionError: Importer.Error?
+    }
+
+    public let importer: Importer
+    public var options: PickerOptions
+    /// The selection, in the user's order.
+    public private(set) var selection: PhotoSelection
+    /// The picks of the running or last import, in the user's order.
+    public private(set) var picks: [Pick] = []
+    /// The running import's progress in picks; nil when none has run.
+    public private(set) var overall: ImportProgress?
+    public private(set) var isImporting = false
+    /// The outcome of the last import.
+    public private(set) var lastOutcome: PickOutcome?
+
+    @ObservationIgnored private var running: Task<Void, Never>?
+    @ObservationIgnored private var session: PickSession?
+
+    public init(
+      importer: Importer, selection: PhotoSelection = PhotoSelection(), options: PickerOptions = .init()
+    ) {
+      self.importer = importer
+      self.selection = selection
+      self.options = options
+      // Files a killed app left parked by the Transferable import closures.
+      ReceivedFileHandOver.shared.sweep(olderThan: 3600)
+    }
+
+    /// The items to give `PhotosPicker` so it opens with the selection preselected (none where PhotoKit does not
+    /// allow it).
+    public var preselectedPickerItems: [PhotosPickerItem] {
+      options.preselectedAssetIdentifiers(for: selection).map(PhotosPickerItem.init(itemIdentifier:))
+    }
+
+    /// Imports a `PhotosPicker` selection. A selection that is exactly the preselection (nothing new, nothing
+    /// removed) does nothing.
+    public func pick(_ items: [PhotosPickerItem]) {
+      let unchanged =
+        items.map(\.itemIdentifier) == preselectedPickerItems.map(\.itemIdentifier)
+        && items.allSatisfy { $0.supportedContentTypes.isEmpty }
+      guard !unchanged else { return }
+      importResults(items.map(PhotosPickerItemAdapter.pickedResult(for:)))
+    }
+
+    /// Imports picker results merged into ``selection``. A call made while an import runs waits for it, so each
+    /// merges into the selection the previous one produced (continuous selection changes often).
+    public func importResults(_ results: [PickedResult]) {
+      let previous = running
+      running = Task { [weak self] in
+        await previous?.value
+        await self?.run(results)
+      }
+    }
+
+    /// Stops the running import; picks not yet stored are dropped, nothing partial is kept.
+    public func cancel() { session?.cancel() }
+
+    /// Replaces the selection (after the app removed an item, or restored a saved selection).
+    public func setSelection(_ selection: PhotoSelection) { self.selection = selection }
+
+    private func run(_ results: [PickedResult]) async {
+      let before = selection
+      let session = PickImport(importer: importer, livePhotos: options.livePhotos)
+        .start(results, previous: options.mergeBase(for: before))
+      self.session = session
+      isImporting = true
+      picks = session.plan.picks.indices.map { Pick(id: $0) }
+      overall = nil
+      for await event in session {
+        switch event {
+        case .pickProgress(let index, let fraction):
+          picks[index].fraction = fraction
+        case .pickFinished(let report):
+          picks[report.index].fraction = 1
+          picks[report.index].result = report.result
+          picks[report.index].motionError = report.motionError
+        case .progress(let progress):
+          overall = progress
+        case .started, .finished:
+          break
+        }
+      }
+      let outcome = await session.outcome()
+      selection = options.selection(after: outcome.selection, previous: before)
+      lastOutcome = outcome
+      isImporting = false
+      self.session = nil
+    }
+  }
+#endif

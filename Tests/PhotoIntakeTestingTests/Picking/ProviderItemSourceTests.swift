@@ -1,0 +1,131 @@
+import Foundation
+import PhotoIntake
+import PhotoIntakeTesting
+import PhotoMetadata
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct ProviderItemSourceTests {
+  @Test func theFileIsAdoptedInsideTheHandlerAndTheOriginalKept() async throws {
+    let directory = TemporaryDirectory()
+    let device = directory.device()
+    let photo = device.add(.photo("IMG_0001", format: .heic))
+    var configuration = SimulatedPickerConfiguration()
+    configuration.preferredAssetRepresentationMode = .current
+    let result = try SimulatedPicker(device: device).present(configuration).pick([photo])[0]
+    let source = ProviderItemSource(provider: SimulatedProviderAdapter(provider: result.itemProvider))
+    #expect(source.chosenType == "public.heic")
+    let library = try await directory.library()
+    let summary = await serialImporter(library).importItems([source])
+    let asset = try #require(summary.items[0].result.asset)
+    #expect(asset.type == .heic)
+    #expect(asset.name == "IMG_0001.HEIC")
+    // The provider deleted its file once the handler returned; the library kept the bytes.
+    #expect(device.expiredTemporaryFiles.count == 1)
+    #expect(!FileManager.default.fileExists(atPath: device.expiredTemporaryFiles[0]))
+    #expect(bytes(of: asset, in: library) == Fixtures.heic(seed: "IMG_0001-photo"))
+    #expect(directory.stagingFiles(library).isEmpty)
+    await library.close()
+  }
+
+  @Test func iCloudDownloadProgressReachesTheImport() async throws {
+    let directory = TemporaryDirectory()
+    let device = directory.device()
+    let photo = device.add(.photo(), storage: .iCloudOnly)
+    let result = try SimulatedPicker(device: device).present(.init()).pick([photo])[0]
+    let library = try await directory.library()
+    var fractions: [Double] = []
+    let session = serialImporter(library).start([
+      ProviderItemSource(provider: SimulatedProviderAdapter(provider: result.itemProvider))
+    ])
+    for await event in session {
+      if case .itemProgress(_, let fraction) = event { fractions.append(fraction) }
+    }
+    #expect(fractions == [0.25, 0.5, 0.75, 1.0])
+    #expect(await session.summary().importedCount == 1)
+    await library.close()
+  }
+
+  @Test(arguments: [
+    (SimulatedPhotoLibrary.DownloadFailure.networkRequired, "network-required"),
+    (.itemUnavailable, "item-unavailable"),
+    (.diskFull, "disk-full"),
+  ])
+  func providerErrorsArriveAsNSErrorChainsAndMapToActionableErrors(
+    _ failure: SimulatedPhotoLibrary.DownloadFailure, _ code: String
+  ) async throws {
+    let directory = TemporaryDirectory()
+    let device = directory.device()
+    let photos = [device.add(.photo(), storage: .iCloudOnly), device.add(.photo(), storage: .iCloudOnly)]
+    device.failDownloads(failure, of: photos[1], atFraction: 0.5)
+    var configuration = SimulatedPickerConfiguration()
+    configuration.selectionLimit = 0
+    let results = try SimulatedPicker(device: device).present(configuration).pick(photos)
+    let library = try await directory.library()
+    let summary = await Importer(library: library).importItems(
+      results.map { ProviderItemSource(provider: SimulatedProviderAdapter(provider: $0.itemProvider)) })
+    // One bad item never fails the batch.
+    #expect(summary.items.map { $0.result.error?.code } == [nil, code])
+    #expect(directory.stagingFiles(library).isEmpty)
+    await library.close()
+  }
+
+  @Test func anEmptyProviderFailsAsUnavailable() async throws {
+    let directory = TemporaryDirectory()
+    let library = try await directory.library()
+    let source = ProviderItemSource(provider: SimulatedProviderAdapter(provider: .empty))
+    #expect(source.chosenType == nil)
+    let summary = await Importer(library: library).importItems([source])
+    #expect(summary.items[0].result.error?.code == "item-unavailable")
+    await library.close()
+  }
+
+  @Test func cancellingEndsTheWaitEvenWhenTheProviderNeverAnswers() async throws {
+    let directory = TemporaryDirectory()
+    let library = try await directory.library()
+    let provider = ScriptedProvider(
+      registeredTypeIdentifiers: ["public.jpeg"], suggestedName: "x.jpg", behaviour: .silent,
+      temporaryFolder: directory.at("tmp"))
+    let session = Importer(library: library).start([ProviderItemSource(provider: provider)])
+    Task {
+      try await Task.sleep(for: .milliseconds(50))
+      session.cancel()
+    }
+    let summary = await session.summary()
+    #expect(summary.items[0].result.error == .cancelled)
+    #expect(provider.cancelled.current)
+    #expect(directory.stagingFiles(library).isEmpty)
+    await library.close()
+  }
+
+  @Test func aProviderFileOfTheWrongTypeIsStoredAsWhatItIs() async throws {
+    let directory = TemporaryDirectory()
+    let library = try await directory.library()
+    let provider = ScriptedProvider(
+      registeredTypeIdentifiers: ["public.heic"], suggestedName: "IMG_1.HEIC",
+      behaviour: .file(Fixtures.png(seed: "png"), name: "IMG_1.HEIC"), temporaryFolder: directory.at("tmp")
+    )
+    let summary = await Importer(library: library).importItems([ProviderItemSource(provider: provider)])
+    #expect(summary.items[0].result.asset?.type == .png)
+    #expect(summary.items[0].typeHintMismatch?.hint == "public.heic")
+    #expect(provider.expired.current.count == 1)
+    await library.close()
+  }
+
+  @Test func aFullDiskFailsTheItemWithAdvice() async throws {
+    let directory = TemporaryDirectory()
+    let library = try await directory.library()
+    let provider = ScriptedProvider(
+      registeredTypeIdentifiers: ["public.jpeg"], suggestedName: "a.jpg",
+      behaviour: .file(Fixtures.jpeg(seed: "full"), name: "a.jpg"), temporaryFolder: directory.at("tmp"))
+    let faults = FaultInjection([
+      .noHardLinks(scope: .staging), .diskFull(afterBytes: 0, scope: .staging),
+    ])
+    let summary = await faults.run {
+      await Importer(library: library).importItems([ProviderItemSource(provider: provider)])
+    }
+    #expect(summary.items[0].result.error == .diskFull)
+    #expect(summary.items[0].result.error?.description.contains("Free some space") == true)
+    await library.close()
+  }
+}
