@@ -117,7 +117,7 @@ public actor Library {
     do {
       let descriptor = try Syscalls.open(path, O_RDONLY | O_NOFOLLOW)
       return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-    } catch where error.code == ENOENT {
+    } catch  where error.code == ENOENT {
       throw .notFound(asset.id)
     } catch {
       throw Error(error)
