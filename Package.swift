@@ -46,10 +46,11 @@ let package = Package(
     .executableTarget(name: "intake", dependencies: ["IntakeCLI"]),
 
     // MARK: Tests
+    // Test fixtures are read where they lie in the repository (found by #filePath), not bundled.
     .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"], exclude: ["Fixtures"]),
     .testTarget(
       name: "PhotoIntakeTests",
-      dependencies: ["PhotoIntake", "PhotoMetadata", "PhotoIntakeTesting"]),
+      dependencies: ["PhotoIntake", "PhotoMetadata", "PhotoIntakeTesting"], exclude: ["Fixtures"]),
     .testTarget(
       name: "PhotoIntakeTestingTests",
       dependencies: ["PhotoIntakeTesting", "PhotoIntake", "PhotoMetadata"]),
