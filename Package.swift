@@ -55,7 +55,9 @@ let package = Package(
       name: "PhotoIntakeTestingTests",
       dependencies: ["PhotoIntakeTesting", "PhotoIntake", "PhotoMetadata"]),
     // The audit's fixtures are Swift sources to read, not to compile.
-    .testTarget(name: "PhotoIntakeAuditTests", dependencies: ["PhotoIntakeAudit"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "PhotoIntakeAuditTests", dependencies: ["PhotoIntakeAudit", "PhotoIntakeTesting"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "IntakeCLITests", dependencies: ["IntakeCLI", "PhotoIntake", "PhotoIntakeTesting"]),
   ],
   swiftLanguageModes: [.v6]
