@@ -47,7 +47,9 @@ let package = Package(
 
     // MARK: Tests
     // Test fixtures are read where they lie in the repository (found by #filePath), not bundled.
-    .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "PhotoIntakeTesting"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "PhotoIntakeTests",
       dependencies: ["PhotoIntake", "PhotoMetadata", "PhotoIntakeTesting"], exclude: ["Fixtures"]),
