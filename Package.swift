@@ -46,15 +46,20 @@ let package = Package(
     .executableTarget(name: "intake", dependencies: ["IntakeCLI"]),
 
     // MARK: Tests
-    .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"], exclude: ["Fixtures"]),
+    // Test fixtures are read where they lie in the repository (found by #filePath), not bundled.
+    .testTarget(
+      name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "PhotoIntakeTesting"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "PhotoIntakeTests",
-      dependencies: ["PhotoIntake", "PhotoMetadata", "PhotoIntakeTesting"]),
+      dependencies: ["PhotoIntake", "PhotoMetadata", "PhotoIntakeTesting"], exclude: ["Fixtures"]),
     .testTarget(
       name: "PhotoIntakeTestingTests",
       dependencies: ["PhotoIntakeTesting", "PhotoIntake", "PhotoMetadata"]),
     // The audit's fixtures are Swift sources to read, not to compile.
-    .testTarget(name: "PhotoIntakeAuditTests", dependencies: ["PhotoIntakeAudit"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "PhotoIntakeAuditTests", dependencies: ["PhotoIntakeAudit", "PhotoIntakeTesting"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "IntakeCLITests", dependencies: ["IntakeCLI", "PhotoIntake", "PhotoIntakeTesting"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,27 +1,12 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 @testable import IntakeCLI
 
-/// `intake audit` run in-process with buffer sinks, on small projects written to a temporary folder per
-/// test; outputs are compared whole.
+/// `intake audit` run in-process, on small projects written to a temporary folder per test; outputs are
+/// compared whole.
 struct AuditCommandTests {
-  /// Collects what a command writes. Guarded by a lock because `TextSink` is `@Sendable`.
-  final class Buffer: @unchecked Sendable {
-    // @unchecked Sendable: `text` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var text = ""
-    var sink: TextSink { TextSink { [self] in append($0) } }
-    var contents: String { lock.withLock { text } }
-    private func append(_ more: String) { lock.withLock { text += more } }
-  }
-
-  struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
-
   /// A project with one finding of three rules, a suppressed one, and a clean file.
   static let project: [String: String] = [
     "Project/App/Info.plist": """
@@ -67,24 +52,16 @@ struct AuditCommandTests {
       "let p = UIImagePickerController(); p.sourceType = .photoLibrary\n",
   ]
 
-  static func run(_ arguments: [String], files: [String: String] = project) async throws -> Run {
-    let folder = NSTemporaryDirectory() + "intake-audit-cli-" + UUID().uuidString
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+  /// Runs `intake` in a new folder holding `files`; the folder's path reads `$TMP` in the output.
+  static func run(_ arguments: [String], files: [String: String] = project) async throws -> CLIResult {
+    let folder = TemporaryDirectory()
     for (path, text) in files {
-      let url = URL(fileURLWithPath: folder + "/" + path)
-      try FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try Data(text.utf8).write(to: url)
+      try folder.write(path, text)
     }
-    let stdout = Buffer()
-    let stderr = Buffer()
-    let context = CommandContext(
-      stdout: stdout.sink, stderr: stderr.sink, environment: [:], stderrIsTerminal: false,
-      currentDirectory: folder)
-    let status = await Intake.run(arguments, context: context)
-    return Run(
-      status: status, stdout: stdout.contents.replacingOccurrences(of: folder, with: "$TMP"),
-      stderr: stderr.contents.replacingOccurrences(of: folder, with: "$TMP"))
+    var result = await runIntake(arguments, in: folder.path)
+    result.stdout = result.stdout.replacingOccurrences(of: folder.path, with: "$TMP")
+    result.stderr = result.stderr.replacingOccurrences(of: folder.path, with: "$TMP")
+    return result
   }
 
   @Test func textOutputIsCompilerStyle() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 @testable import IntakeCLI
@@ -36,9 +37,8 @@ struct AuditSARIFTests {
 
   /// Runs the validator on `sarif`; returns its exit status and output.
   static func validate(_ sarif: String) throws -> (status: Int32, output: String) {
-    let file = NSTemporaryDirectory() + "intake-audit-" + UUID().uuidString + ".sarif"
-    defer { try? FileManager.default.removeItem(atPath: file) }
-    try Data(sarif.utf8).write(to: URL(fileURLWithPath: file))
+    let folder = TemporaryDirectory()
+    let file = try folder.write("log.sarif", sarif)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", "-c", validator, file]

@@ -189,14 +189,8 @@ import Testing
 @Suite struct ImportMetadataCommandTests {
   let folder = TemporaryDirectory()
 
-  static var samples: String {
-    var root = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { root.deleteLastPathComponent() }
-    return root.appendingPathComponent("Samples").path
-  }
-
   @Test func showPrintsTheFactsAndStrippingIsRecorded() async throws {
-    let sample = Self.samples + "/PXL_20230918_201502.jpg"
+    let sample = Repository.samples + "/PXL_20230918_201502.jpg"
     let plain = try jsonLines(
       await runIntake(["import", "--no-renditions", "--library", "lib", "--json", sample], in: folder.path)
         .stdout)

@@ -1,37 +1,19 @@
 import Foundation
-import Synchronization
+import PhotoIntakeTesting
 import Testing
 
 @testable import IntakeCLI
 
-/// `intake metadata`, run in-process with buffer sinks.
+/// `intake metadata`, run in-process in PhotoMetadata's fixture folder.
 struct MetadataCommandTests {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent()
-    .appendingPathComponent("PhotoMetadataTests/Fixtures")
-
-  final class Buffer: Sendable {
-    let text = Mutex("")
-    var sink: TextSink { TextSink { line in self.text.withLock { $0 += line } } }
-    var value: String { text.withLock { $0 } }
-  }
-
-  static func run(_ arguments: [String]) async -> (Int32, String, String) {
-    let out = Buffer(), err = Buffer()
-    let context = CommandContext(
-      stdout: out.sink, stderr: err.sink, environment: [:], stderrIsTerminal: false,
-      currentDirectory: fixtures.path)
-    let status = await Intake.run(arguments, context: context)
-    return (status, out.value, err.value)
-  }
+  static let fixtures = Repository.metadataFixtures
 
   @Test func jsonHasOneObjectPerFileWithTheAgreedFields() async throws {
-    let (status, out, err) = await Self.run([
-      "metadata", "--json", "jpeg-orientation-6.jpg", "mov-apple-keys.mov",
-    ])
-    #expect(status == 0)
-    #expect(err.isEmpty)
-    let lines = out.split(separator: "\n")
+    let result = await runIntake(
+      ["metadata", "--json", "jpeg-orientation-6.jpg", "mov-apple-keys.mov"], in: Self.fixtures)
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty)
+    let lines = result.stdout.split(separator: "\n")
     #expect(lines.count == 2)
     let objects = try lines.map {
       try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -52,10 +34,10 @@ struct MetadataCommandTests {
   }
 
   @Test func textOutputSnapshot() async {
-    let (status, out, _) = await Self.run(["metadata", "jpeg-thumbnail-icc.jpg"])
-    #expect(status == 0)
+    let result = await runIntake(["metadata", "jpeg-thumbnail-icc.jpg"], in: Self.fixtures)
+    #expect(result.status == 0)
     #expect(
-      out == """
+      result.stdout == """
         jpeg-thumbnail-icc.jpg: jpeg 320×240, orientation 1
           captured  2021-12-31T23:59:59
           camera    Canon Canon EOS R5
@@ -66,24 +48,21 @@ struct MetadataCommandTests {
   }
 
   @Test func failureGoesToStderrAndExitsOne() async throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "metadata-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let text = dir.appendingPathComponent("notes.jpg")
-    try Data("not a photo".utf8).write(to: text)
-    let (status, out, err) = await Self.run(["metadata", "--json", "png-exif.png", text.path, "missing.heic"])
-    #expect(status == 1)
-    #expect(err.contains("notes.jpg: The file is not a photo or movie format"))
-    #expect(err.contains("missing.heic: The file could not be read or written"))
-    let lines = out.split(separator: "\n")
+    let folder = TemporaryDirectory()
+    let text = try folder.write("notes.jpg", "not a photo")
+    let result = await runIntake(
+      ["metadata", "--json", "png-exif.png", text, "missing.heic"], in: Self.fixtures)
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("notes.jpg: The file is not a photo or movie format"))
+    #expect(result.stderr.contains("missing.heic: The file could not be read or written"))
+    let lines = result.stdout.split(separator: "\n")
     #expect(lines.count == 3)
     #expect(lines[1].contains("\"error\""))
   }
 
   @Test func needsAFile() async {
-    let (status, _, err) = await Self.run(["metadata"])
-    #expect(status == 2)
-    #expect(err.contains("needs FILE"))
+    let result = await runIntake(["metadata"], in: Self.fixtures)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("needs FILE"))
   }
 }

@@ -1,5 +1,6 @@
 #if canImport(CVips)
   import Foundation
+  import PhotoIntakeTesting
   import Testing
 
   @testable import IntakeCLI
@@ -19,18 +20,18 @@
     ]
 
     @Test func sheetLoadsEveryPictureInChromium() async throws {
-      let scratch = ScratchDirectory()
-      let library = ["--library", scratch.file("library")]
+      let scratch = TemporaryDirectory()
+      let library = ["--library", scratch.at("library")]
       let files = (Self.photos + ["bomb.webp"]).map(ImagingFixture.path)
-      let imported = await CLIRun.run(["import"] + library + files, in: scratch.path)
+      let imported = await runIntake(["import"] + library + files, in: scratch.path)
       #expect(imported.status == 0, "\(imported.stderr)")
       #expect(imported.stderr.contains("bomb.webp: no renditions: The image declares"))
 
-      let sheet = await CLIRun.run(["sheet"] + library + ["--out", "sheet"], in: scratch.path)
+      let sheet = await runIntake(["sheet"] + library + ["--out", "sheet"], in: scratch.path)
       // 1: the bomb has no rendition; it is shown as a placeholder.
       #expect(sheet.status == 1)
       #expect(sheet.stdout == "\(scratch.path)/sheet/index.html: 9 item(s)\n")
-      let html = try String(contentsOfFile: scratch.file("sheet/index.html"), encoding: .utf8)
+      let html = try String(contentsOfFile: scratch.at("sheet/index.html"), encoding: .utf8)
       #expect(html.components(separatedBy: "<img ").count - 1 == Self.photos.count)
       #expect(html.contains("No preview: too-many-pixels"))
       #expect(
@@ -40,13 +41,13 @@
       let order = Self.photos.map { html.range(of: "<b>\($0)</b>")?.lowerBound }
       #expect(order.allSatisfy { $0 != nil } && order.map { $0! } == order.map { $0! }.sorted())
 
-      let page = "file://" + scratch.file("sheet/index.html")
-      let dom = try Chromium.dumpDOM(page, profile: scratch.file("chromium"))
+      let page = "file://" + scratch.at("sheet/index.html")
+      let dom = try Chromium.dumpDOM(page, profile: scratch.at("chromium"))
       #expect(dom.contains("data-images-loaded=\"\(Self.photos.count)\""), "\(dom.prefix(300))")
       #expect(dom.contains("data-images-broken=\"0\""))
 
-      let screenshot = scratch.file("sheet.png")
-      try Chromium.screenshot(page, to: screenshot, profile: scratch.file("chromium"))
+      let screenshot = scratch.at("sheet.png")
+      try Chromium.screenshot(page, to: screenshot, profile: scratch.at("chromium"))
       let picture = try VipsImageRef.decodePixels(
         Array(try Data(contentsOf: URL(fileURLWithPath: screenshot))))
       #expect(picture.width == 1280 && picture.height == 1400)
@@ -63,9 +64,9 @@
       }
 
       // The check can fail: with one picture missing, the page reports it broken.
-      let copies = try FileManager.default.contentsOfDirectory(atPath: scratch.file("sheet/renditions"))
-      try FileManager.default.removeItem(atPath: scratch.file("sheet/renditions/" + copies[0]))
-      let broken = try Chromium.dumpDOM(page, profile: scratch.file("chromium"))
+      let copies = try FileManager.default.contentsOfDirectory(atPath: scratch.at("sheet/renditions"))
+      try FileManager.default.removeItem(atPath: scratch.at("sheet/renditions/" + copies[0]))
+      let broken = try Chromium.dumpDOM(page, profile: scratch.at("chromium"))
       #expect(broken.contains("data-images-broken=\"1\""))
       #expect(broken.contains("data-images-loaded=\"\(Self.photos.count - 1)\""))
     }

@@ -1,45 +1,18 @@
 import Foundation
-import IntakeCLI
-import PhotoIntake
+import PhotoIntakeTesting
 import Testing
 
-/// Runs `intake` in-process with buffers for its output.
-private struct Run {
-  let status: Int32
-  let stdout: String
-  let stderr: String
-
-  static func intake(_ arguments: [String], temporaryDirectory: String) async -> Run {
-    let out = Protected("")
-    let err = Protected("")
-    let context = CommandContext(
-      stdout: TextSink { text in out.withLock { $0 += text } },
-      stderr: TextSink { text in err.withLock { $0 += text } },
-      environment: ["TMPDIR": temporaryDirectory, "HOME": temporaryDirectory], stderrIsTerminal: false,
-      currentDirectory: temporaryDirectory)
-    let status = await Intake.run(arguments, context: context)
-    return Run(status: status, stdout: out.current, stderr: err.current)
-  }
-
-  /// The JSON object printed on stdout.
-  var json: [String: Any] {
-    (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]
-  }
+/// Runs `intake simulate` in `folder`, which is also its `TMPDIR`: the scenarios' libraries go there. Each test
+/// makes its folder in RAM when available (`inMemory: true`): the scenarios open real libraries, which fsync.
+private func simulate(_ arguments: [String], in folder: String) async -> CLIResult {
+  await runIntake(arguments, in: folder, environment: ["TMPDIR": folder])
 }
 
-/// A folder of its own for one test (in RAM when available: the scenarios open real libraries, which fsync).
-private final class Folder: Sendable {
-  let path: String
-
-  init() {
-    let base = access("/dev/shm/", W_OK) == 0 ? "/dev/shm/" : NSTemporaryDirectory()
-    path = base + "SimulateCommandTests-" + UUID().uuidString
-    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+extension TemporaryDirectory {
+  /// Whether the folder holds nothing at all (and can be read).
+  fileprivate var isEmpty: Bool {
+    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? ["?"]).isEmpty
   }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
-  var isEmpty: Bool { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? ["?"]).isEmpty }
 }
 
 /// The value at a dotted path ("photoIntake.reopened") of a JSON object.
@@ -78,8 +51,8 @@ struct SimulateCommandTests {
     ("two-devices", "photoIntake.sameBytes", "3"),
   ])
   func jsonOutcomes(_ scenario: String, _ path: String, _ expected: String) async throws {
-    let folder = Folder()
-    let run = await Run.intake(["simulate", scenario, "--json"], temporaryDirectory: folder.path)
+    let folder = TemporaryDirectory(inMemory: true)
+    let run = await simulate(["simulate", scenario, "--json"], in: folder.path)
     #expect(run.status == 0)
     #expect(run.json["scenario"] as? String == scenario)
     #expect(run.json["succeeded"] as? Bool == true)
@@ -95,8 +68,8 @@ struct SimulateCommandTests {
     "restart-after-narrowing", "icloud-offline", "preselection", "limited-access", "two-devices",
   ])
   func naiveAndPhotoIntakeSitSideBySide(_ scenario: String) async {
-    let folder = Folder()
-    let run = await Run.intake(["simulate", scenario, "--json"], temporaryDirectory: folder.path)
+    let folder = TemporaryDirectory(inMemory: true)
+    let run = await simulate(["simulate", scenario, "--json"], in: folder.path)
     #expect(run.json["photoIntake"] is [String: Any])
     // Every scenario but icloud-offline compares with a naive app.
     #expect((run.json["naive"] is [String: Any]) == (scenario != "icloud-offline"))
@@ -107,8 +80,8 @@ struct SimulateCommandTests {
   }
 
   @Test func textOutputIsAReadableTimeline() async {
-    let folder = Folder()
-    let run = await Run.intake(["simulate", "preselection"], temporaryDirectory: folder.path)
+    let folder = TemporaryDirectory(inMemory: true)
+    let run = await simulate(["simulate", "preselection"], in: folder.path)
     #expect(run.status == 0)
     #expect(run.stderr.isEmpty)
     let expected = """
@@ -152,8 +125,8 @@ struct SimulateCommandTests {
   }
 
   @Test func iCloudTimelineShowsDownloadProgressOnTheSimulatedClock() async {
-    let folder = Folder()
-    let run = await Run.intake(["simulate", "icloud-offline"], temporaryDirectory: folder.path)
+    let folder = TemporaryDirectory(inMemory: true)
+    let run = await simulate(["simulate", "icloud-offline"], in: folder.path)
     #expect(run.stdout.contains("+0.200s  system       IMG_0001.HEIC downloading 25%"))
     #expect(run.stdout.contains("errors: network-required, network-required, network-required"))
     #expect(run.stdout.contains("      - attempt: retry\n"))
@@ -165,36 +138,36 @@ struct SimulateCommandTests {
     (["simulate", "preselection", "--nope"], "unknown option '--nope'"),
   ])
   func usageErrorsExitWithTwo(_ arguments: [String], _ message: String) async {
-    let folder = Folder()
-    let run = await Run.intake(arguments, temporaryDirectory: folder.path)
+    let folder = TemporaryDirectory(inMemory: true)
+    let run = await simulate(arguments, in: folder.path)
     #expect(run.status == 2)
     #expect(run.stderr.contains(message))
     #expect(run.stdout.isEmpty)
   }
 
   @Test func unknownScenariosListTheKnownOnes() async {
-    let folder = Folder()
-    let run = await Run.intake(["simulate", "offline"], temporaryDirectory: folder.path)
+    let folder = TemporaryDirectory(inMemory: true)
+    let run = await simulate(["simulate", "offline"], in: folder.path)
     #expect(
       run.stderr.contains(
         "restart-after-narrowing, icloud-offline, preselection, limited-access, two-devices"))
   }
 
   @Test func helpListsEveryScenario() async {
-    let folder = Folder()
-    let run = await Run.intake(["simulate", "--help"], temporaryDirectory: folder.path)
+    let folder = TemporaryDirectory(inMemory: true)
+    let run = await simulate(["simulate", "--help"], in: folder.path)
     for scenario in [
       "restart-after-narrowing", "icloud-offline", "preselection", "limited-access", "two-devices",
     ] {
       #expect(run.stdout.contains("  \(scenario) "))
     }
-    let overview = await Run.intake(["--help"], temporaryDirectory: folder.path)
+    let overview = await simulate(["--help"], in: folder.path)
     #expect(overview.stdout.contains("  simulate "))
   }
 
   @Test func anUnwritableTemporaryFolderExitsWithThree() async {
-    let folder = Folder()
-    let run = await Run.intake(["simulate", "preselection"], temporaryDirectory: folder.path + "/missing")
+    let folder = TemporaryDirectory(inMemory: true)
+    let run = await simulate(["simulate", "preselection"], in: folder.path + "/missing")
     #expect(run.status == 3)
     #expect(run.stderr.contains("TMPDIR"))
   }

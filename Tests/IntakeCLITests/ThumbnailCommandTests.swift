@@ -1,5 +1,6 @@
 #if canImport(CVips)
   import Foundation
+  import PhotoIntakeTesting
   import Testing
 
   @testable import IntakeCLI
@@ -48,8 +49,8 @@
 
     @Test(arguments: cases)
     func thumbnailCommand(_ input: Case) async throws {
-      let scratch = ScratchDirectory()
-      let result = await CLIRun.run(input.arguments, in: scratch.path)
+      let scratch = TemporaryDirectory()
+      let result = await runIntake(input.arguments, in: scratch.path)
       #expect(result.status == input.status, "stderr: \(result.stderr)")
       var stdout = result.stdout.replacingOccurrences(of: scratch.path, with: "$OUT")
       if let bytes = stdout.range(of: #""bytes":[0-9]+"#, options: .regularExpression) {
@@ -63,7 +64,7 @@
       }
       if input.status == 0, let out = input.arguments.firstIndex(of: "--out").map({ input.arguments[$0 + 1] })
       {
-        let written = try Data(contentsOf: URL(fileURLWithPath: scratch.file(out)))
+        let written = try Data(contentsOf: URL(fileURLWithPath: scratch.at(out)))
         #expect(written.prefix(2) == Data([0xFF, 0xD8]))
         #expect(
           try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [out], "no temporary left")
@@ -72,8 +73,8 @@
 
     /// One file and an existing folder: NAME.jpg inside it.
     @Test func oneFileIntoAFolder() async throws {
-      let scratch = ScratchDirectory()
-      let result = await CLIRun.run(
+      let scratch = TemporaryDirectory()
+      let result = await runIntake(
         ["thumbnail", ImagingFixture.path("scene.webp"), "--size", "30", "--out", "."], in: scratch.path)
       #expect(result.status == 0, "\(result.stderr)")
       #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["scene.jpg"])
@@ -81,13 +82,13 @@
 
     /// Several files go to a folder, one JPEG each, names deduplicated.
     @Test func severalFilesGoToAFolder() async throws {
-      let scratch = ScratchDirectory()
+      let scratch = TemporaryDirectory()
       let inputs = ["scene.png", "scene.webp", "scene.gif", "scene.heic", "bomb.gif"].map(ImagingFixture.path)
-      let result = await CLIRun.run(
+      let result = await runIntake(
         ["thumbnail"] + inputs + ["--size", "32", "--out", "thumbs"], in: scratch.path)
       #expect(result.status == 1)
       #expect(result.stderr.contains("bomb.gif: The image declares"))
-      let names = try FileManager.default.contentsOfDirectory(atPath: scratch.file("thumbs")).sorted()
+      let names = try FileManager.default.contentsOfDirectory(atPath: scratch.at("thumbs")).sorted()
       #expect(names == ["scene-2.jpg", "scene-3.jpg", "scene-4.jpg", "scene.jpg"])
       #expect(result.stdout.split(separator: "\n").count == 4)
     }

@@ -1,3 +1,4 @@
+import PhotoIntakeTesting
 import Testing
 
 @testable import PhotoIntakeAudit
@@ -7,10 +8,9 @@ import Testing
 /// rules stay quiet).
 struct RuleFixtureTests {
   static func audit(_ fixture: Fixture, hiding: Hiding? = nil) throws -> [Finding] {
-    try withTemporaryFolder { folder in
-      try fixture.write(to: folder) { hiding?.apply($0) ?? $0 }
-      return try Auditor().audit(folder: folder.path).findings
-    }
+    let folder = TemporaryDirectory()
+    try fixture.write(to: folder) { hiding?.apply($0) ?? $0 }
+    return try Auditor().audit(folder: folder.path).findings
   }
 
   @Test(arguments: Fixture.all)

@@ -1,3 +1,4 @@
+import PhotoIntakeTesting
 import Testing
 
 @testable import PhotoIntakeAudit
@@ -7,13 +8,12 @@ struct SuppressionTests {
   static let trigger = "picker.sourceType = .photoLibrary"
 
   static func findings(_ lines: [String]) throws -> [Finding] {
-    try withTemporaryFolder { folder in
-      let body = lines.map { "    " + $0 }.joined(separator: "\n")
-      try folder.write(
-        "Picker.swift",
-        "import UIKit\n\nfunc choose() {\n    let picker = UIImagePickerController()\n\(body)\n}\n")
-      return try Auditor().audit(folder: folder.path).findings
-    }
+    let folder = TemporaryDirectory()
+    let body = lines.map { "    " + $0 }.joined(separator: "\n")
+    try folder.write(
+      "Picker.swift",
+      "import UIKit\n\nfunc choose() {\n    let picker = UIImagePickerController()\n\(body)\n}\n")
+    return try Auditor().audit(folder: folder.path).findings
   }
 
   @Test(arguments: [

@@ -33,7 +33,8 @@ struct OrderedChangesTests {
   /// Random edits of random lists: applying the details always gives the new list, and the moves are fewest.
   @Test(arguments: 0..<40)
   func applyingTheDetailsAlwaysGivesTheNewList(_ seed: Int) {
-    var random = SplitMix(seed: UInt64(seed))
+    // SplitMix64 started one step past the seed: the lists this test has always drawn for seeds 0..<40.
+    var random = SeededGenerator(seed: UInt64(seed) &+ 0x9E37_79B9_7F4A_7C15)
     let before = (0..<Int(random.next() % 30)).map { $0 }
     var after = before.filter { _ in random.next() % 4 != 0 }
     for _ in 0..<Int(random.next() % 5) {
@@ -57,19 +58,6 @@ struct OrderedChangesTests {
       for j in 0..<i where values[j] < values[i] { best[i] = max(best[i], best[j] + 1) }
     }
     return best.max() ?? 0
-  }
-}
-
-/// A small seeded generator, so random tests repeat exactly.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 

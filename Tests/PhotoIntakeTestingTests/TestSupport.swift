@@ -2,12 +2,12 @@ import Foundation
 import PhotoIntake
 import PhotoIntakeTesting
 
-/// A folder of its own for one test, removed when the test's value goes away.
+/// A test's own folder as the simulator tests use it: devices and libraries inside it.
 ///
-/// Folders are made in RAM (`/dev/shm`) when the system has it: every library a test opens fsyncs its folders
-/// and manifest, and on a busy shared disk those flushes, not the simulator, would decide how long the suite
-/// takes. Durability is the import engine's own tests' business; tests that mean to use the disk say
-/// `onDisk: true`.
+/// These tests make their folders with `inMemory: true` (in `/dev/shm` when the system has it): every library a
+/// test opens fsyncs its folders and manifest, and on a busy shared disk those flushes, not the simulator, would
+/// decide how long the suite takes. Durability is the import engine's own tests' business; tests that mean to
+/// use the disk leave `inMemory` out.
 extension TemporaryDirectory {
   /// A device whose item providers write their temporary files inside this folder.
   func device(number: Int = 1, account: SimulatedICloud? = nil, clock: SimulatedClock = SimulatedClock())

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 @testable import PhotoMetadata
@@ -7,13 +8,10 @@ import Testing
 /// fixture and crafted file must match `exiftool -n -json -G`. Fails, never skips, when exiftool is missing.
 struct OracleTests {
   @Test func everyFileAgreesWithExiftool() throws {
-    let dir = try TestSupport.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
+    let folder = TemporaryDirectory()
     var paths = TestSupport.fixtureNames.map { TestSupport.fixture($0).path }
     for (name, bytes) in try CraftedFiles.all() {
-      let url = dir.appendingPathComponent(name)
-      try TestSupport.write(bytes, to: url)
-      paths.append(url.path)
+      paths.append(try folder.write(name, bytes))
     }
     let reports = try TestSupport.exiftool(paths)
     #expect(reports.count == paths.count)

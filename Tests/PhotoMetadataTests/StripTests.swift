@@ -1,4 +1,5 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 @testable import PhotoMetadata
@@ -10,18 +11,15 @@ struct StripTests {
   static let movieTypes: Set<String> = ["mov", "mp4"]
 
   @Test func strippedFilesHaveNoGPSAndIdenticalPixels() throws {
-    let dir = try TestSupport.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
+    let folder = TemporaryDirectory()
     var originals: [URL] = TestSupport.fixtureNames.map(TestSupport.fixture)
     for (name, bytes) in try CraftedFiles.all() {
-      let url = dir.appendingPathComponent(name)
-      try TestSupport.write(bytes, to: url)
-      originals.append(url)
+      originals.append(URL(fileURLWithPath: try folder.write(name, bytes)))
     }
     var stripped: [URL] = []
     for original in originals {
       let name = original.lastPathComponent
-      let destination = dir.appendingPathComponent("stripped-" + name)
+      let destination = URL(fileURLWithPath: folder.at("stripped-" + name))
       let before = try MetadataReader.read(fileAt: original.path)
       let report = try LocationStripper.strip(fileAt: original.path, to: destination.path)
       stripped.append(destination)
@@ -44,7 +42,7 @@ struct StripTests {
       #expect(gps.isEmpty, "\(tags["SourceFile"] ?? ""): \(gps)")
     }
     // The MPF secondary image lost its GPS IFD as well.
-    let mpf = Array(try Data(contentsOf: dir.appendingPathComponent("stripped-crafted-mpf.jpg")))
+    let mpf = Array(try Data(contentsOf: URL(fileURLWithPath: folder.at("stripped-crafted-mpf.jpg"))))
     let preview = try #require(try MetadataReader.read(bytes: mpf).previews.first)
     let secondary = Array(mpf[(preview.offset ?? 0)...])
     #expect(try MetadataReader.read(bytes: secondary).location == nil)
@@ -64,7 +62,7 @@ struct StripTests {
         #expect(try Self.frameHashes(original) == Self.frameHashes(copy), Comment(rawValue: name))
         #expect(try TestSupport.run("ffprobe", ["-v", "error", copy.path]).status == 0)
       } else {
-        let a = try Self.rawPixels(original, dir), b = try Self.rawPixels(copy, dir)
+        let a = try Self.rawPixels(original, folder), b = try Self.rawPixels(copy, folder)
         #expect(!a.isEmpty && a == b, Comment(rawValue: name))
       }
     }
@@ -72,13 +70,12 @@ struct StripTests {
 
   @Test func pixelComparisonCanFail() throws {
     // The check above would notice a changed pixel: flip one entropy-coded byte of a JPEG.
-    let dir = try TestSupport.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
+    let folder = TemporaryDirectory()
     var bytes = try TestSupport.bytes("jpeg-plain.jpg")
     bytes[bytes.count - 20] ^= 0x55
-    let damaged = dir.appendingPathComponent("damaged.jpg")
-    try TestSupport.write(bytes, to: damaged)
-    #expect(try Self.rawPixels(TestSupport.fixture("jpeg-plain.jpg"), dir) != Self.rawPixels(damaged, dir))
+    let damaged = URL(fileURLWithPath: try folder.write("damaged.jpg", bytes))
+    #expect(
+      try Self.rawPixels(TestSupport.fixture("jpeg-plain.jpg"), folder) != Self.rawPixels(damaged, folder))
   }
 
   @Test func fileWithoutLocationIsCopiedUnchanged() throws {
@@ -99,27 +96,26 @@ struct StripTests {
   }
 
   @Test func failedStripLeavesNoDestination() throws {
-    let dir = try TestSupport.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let source = dir.appendingPathComponent("bad.jpg")
-    try TestSupport.write(Array(try TestSupport.bytes("jpeg-orientation-1.jpg").prefix(300)), to: source)
-    let destination = dir.appendingPathComponent("out.jpg")
+    let folder = TemporaryDirectory()
+    let truncated = Array(try TestSupport.bytes("jpeg-orientation-1.jpg").prefix(300))
+    let source = try folder.write("bad.jpg", truncated)
+    let destination = folder.at("out.jpg")
     #expect(throws: MetadataError.truncated) {
-      try LocationStripper.strip(fileAt: source.path, to: destination.path)
+      try LocationStripper.strip(fileAt: source, to: destination)
     }
-    #expect(!FileManager.default.fileExists(atPath: destination.path))
+    #expect(!FileManager.default.fileExists(atPath: destination))
     #expect(throws: MetadataError.io(ENOENT)) {
-      try LocationStripper.strip(fileAt: dir.appendingPathComponent("missing.jpg").path, to: destination.path)
+      try LocationStripper.strip(fileAt: folder.at("missing.jpg"), to: destination)
     }
   }
 
   /// Decoded pixels as raw bytes (`vips rawsave`), so that any changed pixel shows.
-  static func rawPixels(_ url: URL, _ dir: URL) throws -> Data {
-    let out = dir.appendingPathComponent(UUID().uuidString + ".raw")
-    defer { try? FileManager.default.removeItem(at: out) }
-    let result = try TestSupport.run("vips", ["rawsave", url.path, out.path])
+  static func rawPixels(_ url: URL, _ folder: TemporaryDirectory) throws -> Data {
+    let out = folder.at(UUID().uuidString + ".raw")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let result = try TestSupport.run("vips", ["rawsave", url.path, out])
     guard result.status == 0 else { return Data() }
-    return try Data(contentsOf: out)
+    return try Data(contentsOf: URL(fileURLWithPath: out))
   }
 
   static func frameHashes(_ url: URL) throws -> String {

@@ -43,6 +43,12 @@ public final class TemporaryDirectory: Sendable {
     return target
   }
 
+  /// Writes `text` as UTF-8 to `relative`, creating folders.
+  @discardableResult
+  public func write(_ relative: String, _ text: String) throws -> String {
+    try write(relative, Array(text.utf8))
+  }
+
   /// Names of the files (not folders) under `relative`, recursively, sorted.
   public func files(under relative: String) -> [String] {
     let root = at(relative)

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 /// A fixture case under `Fixtures/<rule-id>/`: a single `<case>.swift.txt` file or a `<case>/` folder
@@ -68,7 +69,7 @@ struct Fixture: CustomTestStringConvertible, Sendable {
   }
 
   /// Writes the case into `folder`, passing each Swift file through `transform`.
-  func write(to folder: TemporaryFolder, transform: (String) -> String = { $0 }) throws {
+  func write(to folder: TemporaryDirectory, transform: (String) -> String = { $0 }) throws {
     for (path, text) in files {
       try folder.write(path, path.hasSuffix(".swift") ? transform(text) : text)
     }

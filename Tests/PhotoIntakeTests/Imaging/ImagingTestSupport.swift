@@ -6,8 +6,7 @@ import Testing
 
 /// The files made by `Scripts/make-imaging-fixtures.sh`.
 enum ImagingFixture {
-  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/Imaging").path
+  static let folder = Repository.path("Tests/PhotoIntakeTests/Fixtures/Imaging")
 
   static func path(_ name: String) -> String { folder + "/" + name }
 }

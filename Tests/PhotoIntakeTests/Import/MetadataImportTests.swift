@@ -10,11 +10,7 @@ import Testing
   let folder = TemporaryDirectory()
 
   /// The repository's sample photos (Samples/, made by Scripts/make-samples.sh).
-  static func sample(_ name: String) -> String {
-    var root = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { root.deleteLastPathComponent() }
-    return root.appendingPathComponent("Samples/\(name)").path
-  }
+  static func sample(_ name: String) -> String { Repository.path("Samples/" + name) }
 
   func importFiles(_ paths: [String], stripLocation: Bool = false) async throws -> (ImportSummary, Library) {
     let library = try await Library.open(at: folder.at("library"))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Fixture files, temporary directories and the external oracles (exiftool, vips, ffmpeg) the tests use.
+/// Fixture files and the external oracles (exiftool, vips, ffmpeg) the tests use.
 enum TestSupport {
   static let fixtures: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fixtures")
@@ -16,15 +16,6 @@ enum TestSupport {
       !$0.hasPrefix(".")
     }
     .sorted()
-  }
-
-  /// A fresh directory for one test, removed by the caller with `defer`.
-  static func temporaryDirectory(_ name: String = #function) throws -> URL {
-    let safe = name.filter { $0.isLetter || $0.isNumber }
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("PhotoMetadataTests-\(safe)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
   }
 
   struct ToolMissing: Error, CustomStringConvertible {
@@ -66,9 +57,5 @@ enum TestSupport {
     let result = try run("exiftool", ["-n", "-json", "-G", "-api", "LargeFileSupport=1"] + extra + paths)
     let json = try JSONSerialization.jsonObject(with: result.output)
     return json as? [[String: Any]] ?? []
-  }
-
-  static func write(_ bytes: [UInt8], to url: URL) throws {
-    try Data(bytes).write(to: url)
   }
 }
