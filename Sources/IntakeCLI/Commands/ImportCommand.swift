@@ -68,7 +68,6 @@ struct ImportRun {
     let paths = parsed.positionals.map(context.absolute)
     let sources = FileItemSource.walk(paths)
     guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
-    defer { Task { await library.close() } }
     let json = parsed.flag("--json")
     let bar = context.stderrIsTerminal && !json ? ProgressBar(sink: context.stderr) : nil
     let session = Importer(library: library, configuration: configuration).start(sources)

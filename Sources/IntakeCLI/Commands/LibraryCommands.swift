@@ -152,7 +152,6 @@ private func withAsset(
   _ body: (Library, Asset) async -> Int32
 ) async -> Int32 {
   guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
-  defer { Task { await library.close() } }
   let key = parsed.positionals[0]
   do {
     guard let asset = try await library.resolve(key) else {

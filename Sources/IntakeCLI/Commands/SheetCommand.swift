@@ -38,7 +38,6 @@ struct SheetRun {
   func run() async -> Int32 {
     let out = context.absolute(parsed.value("--out") ?? "contact-sheet")
     guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
-    defer { Task { await library.close() } }
     let assets: [Asset]
     do {
       assets = try await library.all(order: .batch)

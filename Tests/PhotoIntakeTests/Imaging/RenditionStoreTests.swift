@@ -30,7 +30,6 @@
       // but over the renditions' 200 MP limit, so nothing decodes it.
       let files = ["orientation-6.jpg", "scene.heic", "exif-thumbnail.jpg", "bomb.webp"]
       let (library, events, assets) = try await importFixtures(files, sizes: [32, 64], into: folder)
-      defer { Task { await library.close() } }
       #expect(assets.count == 4)
       // One report per image, each after its item finished, all before `.finished`.
       var finished: Set<Int> = []
@@ -71,7 +70,6 @@
     @Test func renditionIsRebuiltAfterDeletion() async throws {
       let folder = TemporaryDirectory()
       let (library, _, assets) = try await importFixtures(["orientation-6.jpg"], sizes: [40], into: folder)
-      defer { Task { await library.close() } }
       let store = RenditionStore(library: library, configuration: RenditionStore.Configuration(sizes: [40]))
       let first = try await store.rendition(of: assets[0], size: 40)
       #expect(!first.wasCreated, "the import made it")
@@ -90,7 +88,6 @@
     @Test func removingAnAssetRemovesItsRenditions() async throws {
       let folder = TemporaryDirectory()
       let (library, _, assets) = try await importFixtures(["scene.webp"], sizes: [32, 64], into: folder)
-      defer { Task { await library.close() } }
       let store = RenditionStore(library: library)
       let paths = [32, 64].map { store.path(for: assets[0].sha256, size: $0) }
       #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
@@ -111,7 +108,6 @@
     {
       let folder = TemporaryDirectory()
       let library = try await Library.open(at: folder.at("library"))
-      defer { Task { await library.close() } }
       let summary = await Importer(library: library).importItems([
         FileItemSource(path: ImagingFixture.path("scene.gif"))
       ])
@@ -142,7 +138,6 @@
       let folder = TemporaryDirectory()
       let (library, _, assets) = try await importFixtures(
         ["mpf-preview.jpg"], sizes: [320, 1024], into: folder)
-      defer { Task { await library.close() } }
       for rendition in try await RenditionStore(library: library).renditions(
         of: assets[0], sizes: [320, 1024])
       {

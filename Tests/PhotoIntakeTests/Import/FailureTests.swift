@@ -40,13 +40,13 @@ import Testing
     // SQLite's own writes cannot be intercepted; a page cap makes SQLite report SQLITE_FULL for real.
     var configuration = Library.Configuration()
     configuration.maximumManifestPages = 12
-    let paths = try (0..<400).map {
-      try folder.write("in/\($0).jpg", Fixture.jpeg(seed: UInt64($0), size: 64))
+    for index in 0..<400 {
+      try folder.write("in/\(index).jpg", Fixture.jpeg(seed: UInt64(index), size: 64))
     }
     let (summary, library) = try await importFiles([folder.at("in")], configuration: configuration)
     let errors = summary.items.compactMap(\.result.error)
-    #expect(paths.count == 400)
     #expect(!errors.isEmpty)
+    #expect(summary.importedCount > 0, "the manifest filled up part-way, not at once")
     #expect(errors.allSatisfy { $0 == .diskFull })
     // Whatever was acknowledged is there; whatever failed left no object behind.
     #expect(try await library.count() == summary.importedCount)

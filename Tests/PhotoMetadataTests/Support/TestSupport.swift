@@ -1,4 +1,5 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 /// Fixture files and the external oracles (exiftool, vips, ffmpeg) the tests use.
@@ -38,10 +39,19 @@ enum TestSupport {
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    // stderr is drained on another thread while stdout is read here: a tool that fills one pipe while we
+    // wait on the other would otherwise never finish.
+    let errorData = Protected(Data())
+    let drained = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      let data = err.fileHandleForReading.readDataToEndOfFile()
+      errorData.withLock { $0 = data }
+      drained.signal()
+    }
     let data = out.fileHandleForReading.readDataToEndOfFile()
-    let errorData = err.fileHandleForReading.readDataToEndOfFile()
+    drained.wait()
     process.waitUntilExit()
-    return (process.terminationStatus, data, String(decoding: errorData, as: UTF8.self))
+    return (process.terminationStatus, data, String(decoding: errorData.current, as: UTF8.self))
   }
 
   static func which(_ tool: String) -> String? {
