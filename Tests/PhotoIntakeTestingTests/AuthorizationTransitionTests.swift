@@ -164,7 +164,7 @@ struct AuthorizationTransitionTests {
     if transition.libraryReadSurvives {
       #expect(summary.importedCount == 1)
     } else {
-      #expect(summary.items.first?.result.error == .permissionDenied)
+      #expect(summary.items.first?.result.error == .photoLibraryAccessDenied)
       // Interrupted part-way, the import left nothing behind, and the library reopens clean.
       #expect(try await library.count() == 0)
       await library.close()
@@ -185,7 +185,7 @@ struct AuthorizationTransitionTests {
     let summary = await Importer(library: library).importItems([
       SimulatedLibraryItemSource(library: device, localIdentifier: photo)
     ])
-    #expect(summary.items.first?.result.error == .permissionDenied)
+    #expect(summary.items.first?.result.error == .photoLibraryAccessDenied)
     #expect(device.clock.now.offset == .zero)
     await library.close()
   }

@@ -153,7 +153,7 @@ struct ProviderErrorMappingTests {
     ("NSItemProviderErrorDomain", -1200, "conversion-failed"),
     ("PHPhotosErrorDomain", 3164, "network-required"),
     ("PHPhotosErrorDomain", 3305, "disk-full"),
-    ("PHPhotosErrorDomain", 3311, "permission-denied"),
+    ("PHPhotosErrorDomain", 3311, "photo-access-denied"),
     ("PHPhotosErrorDomain", 3072, "cancelled"),
     ("NSCocoaErrorDomain", 640, "disk-full"),
     ("NSCocoaErrorDomain", 3072, "cancelled"),

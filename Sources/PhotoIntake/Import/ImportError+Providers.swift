@@ -38,7 +38,7 @@ extension Importer.Error {
     case (ProviderDomain.photos, 3305), (ProviderDomain.cocoa, 640):
       self = .diskFull
     case (ProviderDomain.photos, 3310), (ProviderDomain.photos, 3311):
-      self = .permissionDenied
+      self = .photoLibraryAccessDenied
     // 3201 identifier not found, 3303 missing resource; 3114, 3142, 3143: the system photo library is
     // offline, moved or switched (PHError.h).
     case (ProviderDomain.photos, 3201), (ProviderDomain.photos, 3303), (ProviderDomain.photos, 3114),

@@ -19,6 +19,9 @@ extension Importer {
     case sourceVanished
     /// The source or the library could not be read or written for lack of permission.
     case permissionDenied
+    /// The Photos library refused to hand over the item: access is denied or restricted, the item left a
+    /// limited selection, or the app only has add-only access (PHPhotosError 3310/3311).
+    case photoLibraryAccessDenied
     /// The device holding the library is full (ENOSPC, EDQUOT or SQLITE_FULL).
     case diskFull
     /// A read, write or flush failed. A failed fsync is final: it is never retried.
@@ -60,6 +63,9 @@ extension Importer {
         "The file disappeared before it could be copied. Check that it still exists and import it again."
       case .permissionDenied:
         "Permission was denied reading the file or writing the library. Check the file's and the library folder's permissions."
+      case .photoLibraryAccessDenied:
+        "The Photos library did not allow reading this item (access is denied, limited to other photos, or "
+          + "add-only). Pick it with the photo picker, which needs no permission, or allow access in Settings."
       case .diskFull:
         "The disk holding the library is full. Free some space and import again; nothing was lost."
       case .ioError(let operation, let code):
@@ -94,6 +100,7 @@ extension Importer {
       case .sourceChanged: "source-changed"
       case .sourceVanished: "source-vanished"
       case .permissionDenied: "permission-denied"
+      case .photoLibraryAccessDenied: "photo-access-denied"
       case .diskFull: "disk-full"
       case .ioError: "io-error"
       case .notRegularFile: "not-regular-file"
