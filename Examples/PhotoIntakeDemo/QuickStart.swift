@@ -3,6 +3,7 @@ import PhotoIntake
 import PhotoIntakeUI
 import SwiftUI
 
+@MainActor
 struct QuickStartView: View {
   @State private var model: PhotoImportModel?
 
