@@ -14,8 +14,7 @@
     /// libheif is opened here, at the first HEIF or AVIF, not linked: it brings x265, libde265, dav1d and aom,
     /// which a process that renders no HEIF never loads (see CVips's `imaging_loader.h`).
     private static let startFailure: ImagingError? = {
-      if let failure = ImagingError.loading(library: "libheif", package: "libheif1", { photointake_heif_load($0) })
-      {
+      if let failure = ImagingError.loading(library: "libheif", package: "libheif1", photointake_heif_load) {
         return failure
       }
       let started = photointake_heif_init()
@@ -81,7 +80,8 @@
       var id: heif_item_id = 0
       guard photointake_heif_image_handle_get_list_of_thumbnail_IDs(pointer, &id, 1) == 1 else { return nil }
       var thumbnail: OpaquePointer?
-      guard photointake_heif_image_handle_get_thumbnail(pointer, id, &thumbnail).code == heif_error_Ok, let thumbnail
+      guard photointake_heif_image_handle_get_thumbnail(pointer, id, &thumbnail).code == heif_error_Ok,
+        let thumbnail
       else {
         return nil
       }
@@ -140,7 +140,8 @@
       let row = width * bands
       let made: UnsafeMutablePointer<CVips.VipsImage>?
       if Int(stride) == row {
-        made = photointake_vips_image_new_from_memory(plane, row * height, Int32(width), Int32(height), Int32(bands))
+        made = photointake_vips_image_new_from_memory(
+          plane, row * height, Int32(width), Int32(height), Int32(bands))
       } else {
         // Rows padded for alignment: copy them together (libvips images have no stride).
         var packed = [UInt8](repeating: 0, count: row * height)

@@ -27,9 +27,7 @@
     /// - Warnings of the VIPS log domain are dropped: they repeat per damaged tile, and the failure reaches the
     ///   caller as a typed error anyway.
     private static let startFailure: ImagingError? = {
-      if let failure = ImagingError.loading(
-        library: "libvips", package: "libvips42", { photointake_vips_load($0) })
-      {
+      if let failure = ImagingError.loading(library: "libvips", package: "libvips42", photointake_vips_load) {
         return failure
       }
       // Without its loadable modules: libvips would otherwise load ImageMagick, Poppler, OpenSlide, JPEG XL and
@@ -47,7 +45,9 @@
       photointake_vips_drop_warnings()
       photointake_vips_block_untrusted()
       photointake_vips_cache_set_max(0)
-      if ProcessInfo.processInfo.environment["VIPS_CONCURRENCY"] == nil { photointake_vips_concurrency_set(1) }
+      if ProcessInfo.processInfo.environment["VIPS_CONCURRENCY"] == nil {
+        photointake_vips_concurrency_set(1)
+      }
       return nil
     }()
 
