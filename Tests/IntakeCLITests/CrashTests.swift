@@ -29,7 +29,13 @@ import Testing
     var env = ProcessInfo.processInfo.environment
     env.merge(environment) { $1 }
     process.environment = env
-    let out = Pipe()
+    // A file, not a pipe: the output is read once the child has ended, and a child writing more than a pipe
+    // holds (64 KB, which `list` of the library grown over 24 runs can reach) would block forever on it.
+    let outPath = folder.at("child-stdout")
+    guard FileManager.default.createFile(atPath: outPath, contents: nil) else {
+      throw CocoaError(.fileWriteUnknown)
+    }
+    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardOutput = out
     process.standardError = FileHandle.nullDevice
     try process.run()
@@ -39,8 +45,9 @@ import Testing
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
     process.waitUntilExit()
-    // Whatever the child wrote before it died is in the pipe; it only writes a line after the commit.
-    let data = out.fileHandleForReading.readDataToEndOfFile()
+    try out.close()
+    // Whatever the child wrote before it died is in the file; it only writes a line after the commit.
+    let data = try Data(contentsOf: URL(fileURLWithPath: outPath))
     return Child(
       status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self),
       signalled: process.terminationReason == .uncaughtSignal)
