@@ -1,8 +1,8 @@
 #ifndef PHOTOINTAKE_CVIPS_IMAGING_LOADER_H
 #define PHOTOINTAKE_CVIPS_IMAGING_LOADER_H
-// libvips and libheif are opened with dlopen at the first thumbnail instead of being linked. Debian builds them
-// and their ~100 dependencies with BIND_NOW, so linking them cost every `intake` process 45 ms in the dynamic
-// loader and 20 MB, even `intake --version`. The wrappers in shim.h and heif_shim.h call each function through
+// libvips and libheif are opened with dlopen at the first thumbnail instead of being linked. With their 106
+// dependencies, most of which Debian builds with BIND_NOW (libvips included), linking them cost every `intake`
+// process 45 ms in the dynamic loader and 20 MB, even `intake --version`. The wrappers in shim.h and heif_shim.h call each function through
 // the pointer table below; PhotoIntake loads a library (photointake_vips_load, photointake_heif_load) before it
 // calls any wrapper of that library, and only the wrappers reach the table.
 //
