@@ -132,6 +132,9 @@
     /// When libheif's rows are contiguous the pixels are not copied: keep this object alive until the libvips
     /// image (and anything made from it) has been computed.
     func vipsImage(iccProfile: [UInt8]?) throws(ImagingError) -> VipsImageRef {
+      // libvips and libheif load separately; a caller that reached here through libheif alone still gets a
+      // loaded libvips (reading the started state costs nothing after the first time).
+      try Vips.start()
       let width = Int(photointake_heif_image_get_width(pointer))
       let height = Int(photointake_heif_image_get_height(pointer))
       var stride: Int32 = 0
