@@ -35,8 +35,8 @@ static inline struct heif_error photointake_heif_context_read_from_file(struct h
 }
 
 /// The primary image (`pitm`); release it with photointake_heif_image_handle_release.
-static inline struct heif_error photointake_heif_context_get_primary_image_handle(struct heif_context *context,
-                                                                                  struct heif_image_handle **handle) {
+static inline struct heif_error
+photointake_heif_context_get_primary_image_handle(struct heif_context *context, struct heif_image_handle **handle) {
     return PHOTOINTAKE_CALL(heif_context_get_primary_image_handle)(context, handle);
 }
 
@@ -80,13 +80,14 @@ photointake_heif_image_handle_get_color_profile_type(const struct heif_image_han
 }
 
 /// The size in bytes of the item's ICC profile (0 when none).
-static inline size_t photointake_heif_image_handle_get_raw_color_profile_size(const struct heif_image_handle *handle) {
+static inline size_t
+photointake_heif_image_handle_get_raw_color_profile_size(const struct heif_image_handle *handle) {
     return PHOTOINTAKE_CALL(heif_image_handle_get_raw_color_profile_size)(handle);
 }
 
 /// Copies the item's ICC profile into `profile`, which holds the size the function above gave.
-static inline struct heif_error photointake_heif_image_handle_get_raw_color_profile(const struct heif_image_handle *handle,
-                                                                                    void *profile) {
+static inline struct heif_error
+photointake_heif_image_handle_get_raw_color_profile(const struct heif_image_handle *handle, void *profile) {
     return PHOTOINTAKE_CALL(heif_image_handle_get_raw_color_profile)(handle, profile);
 }
 
@@ -102,7 +103,8 @@ static inline struct heif_error photointake_heif_decode_8bit(const struct heif_i
         return error;
     }
     options->convert_hdr_to_8bit = 1;
-    struct heif_error error = PHOTOINTAKE_CALL(heif_decode_image)(handle, image, heif_colorspace_RGB, chroma, options);
+    struct heif_error error =
+        PHOTOINTAKE_CALL(heif_decode_image)(handle, image, heif_colorspace_RGB, chroma, options);
     PHOTOINTAKE_CALL(heif_decoding_options_free)(options);
     return error;
 }
@@ -123,7 +125,8 @@ static inline int photointake_heif_image_get_height(const struct heif_image *ima
 }
 
 /// The decoded interleaved plane, owned by `image`, and its row stride in bytes.
-static inline const uint8_t *photointake_heif_image_get_plane_readonly(const struct heif_image *image, int *stride) {
+static inline const uint8_t *photointake_heif_image_get_plane_readonly(const struct heif_image *image,
+                                                                       int *stride) {
     return PHOTOINTAKE_CALL(heif_image_get_plane_readonly)(image, heif_channel_interleaved, stride);
 }
 #endif

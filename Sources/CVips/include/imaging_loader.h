@@ -2,9 +2,10 @@
 #define PHOTOINTAKE_CVIPS_IMAGING_LOADER_H
 // libvips and libheif are opened with dlopen at the first thumbnail instead of being linked. With their 106
 // dependencies, most of which Debian builds with BIND_NOW (libvips included), linking them cost every `intake`
-// process 45 ms in the dynamic loader and 20 MB, even `intake --version`. The wrappers in shim.h and heif_shim.h call each function through
-// the pointer table below; PhotoIntake loads a library (photointake_vips_load, photointake_heif_load) before it
-// calls any wrapper of that library, and only the wrappers reach the table.
+// process 45 ms in the dynamic loader and 20 MB, even `intake --version`. The wrappers in shim.h and
+// heif_shim.h call each function through the pointer table below; PhotoIntake loads a library
+// (photointake_vips_load, photointake_heif_load) before it calls any wrapper of that library, and only the
+// wrappers reach the table.
 //
 // The pointers have the types of the libraries' own declarations (__typeof__), so a wrapper passing a wrong
 // argument fails to compile exactly as a direct call would.
