@@ -29,7 +29,13 @@ import Testing
     var env = ProcessInfo.processInfo.environment
     env.merge(environment) { $1 }
     process.environment = env
-    let out = Pipe()
+    // A file, not a pipe: the output is read once the child has ended, and a child writing more than a pipe
+    // holds (64 KB, which `list` of the library grown over 24 runs can reach) would block forever on it.
+    let outPath = folder.at("child-stdout")
+    guard FileManager.default.createFile(atPath: outPath, contents: nil) else {
+      throw CocoaError(.fileWriteUnknown)
+    }
+    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardOutput = out
     process.standardError = FileHandle.nullDevice
     try process.run()
@@ -39,8 +45,9 @@ import Testing
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
     process.waitUntilExit()
-    // Whatever the child wrote before it died is in the pipe; it only writes a line after the commit.
-    let data = out.fileHandleForReading.readDataToEndOfFile()
+    try out.close()
+    // Whatever the child wrote before it died is in the file; it only writes a line after the commit.
+    let data = try Data(contentsOf: URL(fileURLWithPath: outPath))
     return Child(
       status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self),
       signalled: process.terminationReason == .uncaughtSignal)
@@ -92,10 +99,15 @@ import Testing
     var acknowledged = Set<String>()
     var killed = 0
     // How long an uninterrupted import of such a batch takes on this machine, so that the kills land inside
-    // imports whatever the machine's speed (a fixed range would mostly miss on a fast machine).
+    // imports whatever the machine's speed (a fixed range would mostly miss on a fast machine). Timed like the
+    // runs below, into a library that exists already and with --jobs 2: creating a library costs about twice a
+    // batch (its fsyncs), which put most kills after the end of the runs once `intake` started faster.
     let probe = try makeSources(run: 0, count: 12, generator: &generator)
+    let probeLibrary = folder.at("probe-library"), nothing = folder.at("empty")
+    try FileManager.default.createDirectory(atPath: nothing, withIntermediateDirectories: false)
+    _ = try self.run(["import", "--library", probeLibrary, "--no-renditions", "--json", nothing])
     let started = ContinuousClock.now
-    _ = try self.run(["import", "--library", folder.at("probe-library"), "--no-renditions", "--json", probe])
+    _ = try self.run(["import", "--library", probeLibrary, "--no-renditions", "--json", "--jobs", "2", probe])
     let duration = ContinuousClock.now - started
     for run in 1...runs {
       let sources = try makeSources(run: run, count: 12, generator: &generator)

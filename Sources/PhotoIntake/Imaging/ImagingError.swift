@@ -25,6 +25,10 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
   case ioError(operation: String, code: Int32)
   /// A requested size was not a positive number of pixels.
   case invalidSize(Int)
+  /// A decoding library (libvips, libheif on Linux) could not be loaded: it is not installed, or not a version
+  /// this build can use. `package` is the system package that provides it; `reason` is the loader's words.
+  /// Only pictures that need the library are affected; importing and reading metadata never load it.
+  case libraryUnavailable(library: String, package: String, reason: String)
 
   public var description: String {
     switch self {
@@ -57,6 +61,9 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
         + "Check the disk; renditions are remade on demand."
     case .invalidSize(let size):
       "\(size) is not a valid size; give the longest side in pixels (1 or more)."
+    case .libraryUnavailable(let library, let package, let reason):
+      "\(library) could not be loaded (\(reason)), so the picture cannot be decoded here. Install it "
+        + "(apt-get install \(package)); importing and reading metadata do not need it."
     }
   }
 
@@ -73,6 +80,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     case .diskFull: "disk-full"
     case .ioError: "io-error"
     case .invalidSize: "invalid-size"
+    case .libraryUnavailable: "library-unavailable"
     }
   }
 

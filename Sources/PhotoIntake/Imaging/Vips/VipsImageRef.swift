@@ -10,15 +10,15 @@
 
     init(_ pointer: UnsafeMutablePointer<CVips.VipsImage>) { self.pointer = pointer }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+    deinit { photointake_vips_image_unref(pointer) }
 
-    var width: Int { Int(vips_image_get_width(pointer)) }
-    var height: Int { Int(vips_image_get_height(pointer)) }
-    var bands: Int { Int(vips_image_get_bands(pointer)) }
-    var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
-    var isSRGB: Bool { vips_image_get_interpretation(pointer) == VIPS_INTERPRETATION_sRGB }
-    var isUChar: Bool { vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR }
-    var hasICCProfile: Bool { vips_image_get_typeof(pointer, "icc-profile-data") != 0 }
+    var width: Int { Int(photointake_vips_image_get_width(pointer)) }
+    var height: Int { Int(photointake_vips_image_get_height(pointer)) }
+    var bands: Int { Int(photointake_vips_image_get_bands(pointer)) }
+    var hasAlpha: Bool { photointake_vips_image_hasalpha(pointer) != 0 }
+    var isSRGB: Bool { photointake_vips_image_get_interpretation(pointer) == VIPS_INTERPRETATION_sRGB }
+    var isUChar: Bool { photointake_vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR }
+    var hasICCProfile: Bool { photointake_vips_image_has_icc_profile(pointer) != 0 }
 
     /// Runs one libvips operation that makes a new image from this one.
     ///
@@ -37,7 +37,7 @@
 
     /// Computes every pixel into memory, so that later steps (rotation, several sizes) need no second decode.
     func materialized(hiding path: String?) throws(ImagingError) -> VipsImageRef {
-      guard let copy = vips_image_copy_memory(pointer) else {
+      guard let copy = photointake_vips_image_copy_memory(pointer) else {
         throw .decodeFailed(reason: Vips.takeError(hiding: path))
       }
       return VipsImageRef(copy)
@@ -46,10 +46,10 @@
     /// The pixels, row by row, `bands` bytes each (8-bit images only).
     func pixelBytes() throws(ImagingError) -> [UInt8] {
       var size = 0
-      guard let memory = vips_image_write_to_memory(pointer, &size) else {
+      guard let memory = photointake_vips_image_write_to_memory(pointer, &size) else {
         throw .decodeFailed(reason: Vips.takeError())
       }
-      defer { g_free(memory) }
+      defer { photointake_g_free(memory) }
       return Array(UnsafeRawBufferPointer(start: memory, count: size))
     }
   }
@@ -62,7 +62,7 @@
     static func decodePixels(_ encoded: [UInt8]) throws(ImagingError)
       -> (width: Int, height: Int, bands: Int, pixels: [UInt8])
     {
-      guard Vips.isReady else { throw .decodeFailed(reason: "libvips could not be started") }
+      try Vips.start()
       var bytes = encoded
       let result = bytes.withUnsafeMutableBytes {
         buffer -> Result<(width: Int, height: Int, bands: Int, pixels: [UInt8]), ImagingError> in

@@ -7,9 +7,13 @@
   /// 8-bit sRGB JPEG without metadata.
   ///
   /// Each call reads the headers first (``ImageHeaders``), refuses bombs before any decoder sees the file, then
-  /// decodes one source per group of sizes and reduces it for the smaller sizes. libvips is started once per
-  /// process (``Vips/isReady``) without its loadable modules, with untrusted loaders blocked and no operation
-  /// cache; freed decoder memory is given back to the system after each call.
+  /// decodes one source per group of sizes and reduces it for the smaller sizes. libvips is loaded and started
+  /// at the first call (``Vips/start()``), libheif at the first HEIF or AVIF; libvips runs without its loadable
+  /// modules, with untrusted loaders blocked and no operation cache; freed decoder memory is given back to the
+  /// system after each call.
+  ///
+  /// - Throws: ``ImagingError/libraryUnavailable(library:package:reason:)`` from every call when libvips (or,
+  ///   for HEIF and AVIF, libheif) cannot be loaded.
   public struct VipsThumbnailer: ThumbnailGenerating {
     public init() {}
 
@@ -36,7 +40,7 @@
         single.maxPixelSize = size
         plans.append(try ThumbnailPlan.make(metadata, request: single))
       }
-      guard Vips.isReady else { throw .decodeFailed(reason: "libvips could not be started") }
+      try Vips.start()
       defer { photointake_release_free_memory() }
       // Decode each source once, at the largest size asked of it; reduce that for the smaller sizes.
       var results = [Thumbnail?](repeating: nil, count: sizes.count)
@@ -208,7 +212,7 @@
           == 0,
         let buffer
       else { throw .encodeFailed(reason: Vips.takeError()) }
-      defer { g_free(buffer) }
+      defer { photointake_g_free(buffer) }
       let data = Array(UnsafeRawBufferPointer(start: buffer, count: length))
       return Thumbnail(jpegData: data, width: image.width, height: image.height, source: source)
     }

@@ -1,0 +1,102 @@
+#if canImport(CVips)
+  import Foundation
+  import Testing
+
+  /// libvips and libheif are opened at the first thumbnail, not linked (CVips's `imaging_loader.h`): checked on
+  /// child `intake` processes, since a library, once loaded, stays in a process.
+  struct LibraryLoadingTests {
+    struct Child {
+      var status: Int32
+      var stderr: String
+    }
+
+    /// Runs `intake` as a child with `environment` added to ours; stdout is discarded.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Child {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: intakeExecutable())
+      process.arguments = arguments
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      let err = Pipe()
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = err
+      try process.run()
+      let data = err.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return Child(status: process.terminationStatus, stderr: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The shared libraries a child opened, by name, from the dynamic loader's own trace (glibc's
+    /// `LD_DEBUG=files` writes `file=NAME [0];  needed by …` or `dynamically loaded by …` for each).
+    static func librariesOpened(_ arguments: [String]) throws -> Set<String> {
+      let child = try run(arguments, environment: ["LD_DEBUG": "files"])
+      #expect(child.status == 0, "\(arguments): \(child.stderr.suffix(500))")
+      var names: Set<String> = []
+      for line in child.stderr.split(separator: "\n") {
+        guard let start = line.range(of: "file=")?.upperBound else { continue }
+        let name = line[start...].prefix { $0 != " " && $0 != "\t" && $0 != ";" }
+        if let stem = name.split(separator: ".").first { names.insert(String(stem)) }
+      }
+      return names
+    }
+
+    @Test(arguments: [
+      ["--version"],
+      ["metadata", "--json", ImagingFixture.path("orientation-6.jpg"), ImagingFixture.path("scene.heic")],
+    ])
+    func commandsWithoutThumbnailsLoadNeither(_ arguments: [String]) throws {
+      let opened = try Self.librariesOpened(arguments)
+      #expect(opened.contains("libc"), "the trace was read")
+      #expect(!opened.contains("libvips"))
+      #expect(!opened.contains("libheif"))
+    }
+
+    @Test func aJPEGThumbnailLoadsLibvipsOnly() throws {
+      let scratch = ScratchDirectory()
+      let opened = try Self.librariesOpened([
+        "thumbnail", ImagingFixture.path("orientation-6.jpg"), "--size", "40", "--out", scratch.file("t.jpg"),
+      ])
+      #expect(opened.contains("libvips"))
+      #expect(!opened.contains("libheif"))
+    }
+
+    @Test func aHEIFThumbnailLoadsBoth() throws {
+      let scratch = ScratchDirectory()
+      let opened = try Self.librariesOpened([
+        "thumbnail", ImagingFixture.path("scene.heic"), "--size", "40", "--out", scratch.file("t.jpg"),
+      ])
+      #expect(opened.contains("libvips"))
+      #expect(opened.contains("libheif"))
+    }
+
+    /// A library that cannot be opened fails each thumbnail with a sentence naming the package to install; the
+    /// rest of the run goes on (libheif missing does not stop a JPEG).
+    @Test func aMissingLibraryIsReportedWithThePackageToInstall() throws {
+      let scratch = ScratchDirectory()
+      let jpeg = ImagingFixture.path("orientation-6.jpg"), heif = ImagingFixture.path("scene.heic")
+      let noVips = try Self.run(
+        ["thumbnail", jpeg, "--size", "40", "--out", scratch.path],
+        environment: ["PHOTOINTAKE_LIBVIPS": scratch.file("missing/libvips.so.42")])
+      #expect(noVips.status == 1)
+      #expect(noVips.stderr.contains("libvips could not be loaded ("), "\(noVips.stderr)")
+      #expect(noVips.stderr.contains("apt-get install libvips42"), "\(noVips.stderr)")
+
+      let noHEIF = try Self.run(
+        ["thumbnail", heif, jpeg, "--size", "40", "--out", scratch.path],
+        environment: ["PHOTOINTAKE_LIBHEIF": scratch.file("missing/libheif.so.1")])
+      #expect(noHEIF.status == 1)
+      #expect(noHEIF.stderr.contains("libheif could not be loaded ("), "\(noHEIF.stderr)")
+      #expect(noHEIF.stderr.contains("apt-get install libheif1"), "\(noHEIF.stderr)")
+      #expect(FileManager.default.fileExists(atPath: scratch.file("orientation-6.jpg")), "the JPEG was made")
+    }
+
+    /// A file that opens but is not libvips (here libheif) is refused by its missing functions, not called.
+    @Test func aLibraryOfTheWrongKindIsRefused() throws {
+      let scratch = ScratchDirectory()
+      let child = try Self.run(
+        ["thumbnail", ImagingFixture.path("orientation-6.jpg"), "--out", scratch.file("t.jpg")],
+        environment: ["PHOTOINTAKE_LIBVIPS": "libheif.so.1"])
+      #expect(child.status == 1)
+      #expect(child.stderr.contains("libheif.so.1 has no function vips_version"), "\(child.stderr)")
+    }
+  }
+#endif
