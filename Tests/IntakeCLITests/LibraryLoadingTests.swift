@@ -1,5 +1,6 @@
 #if canImport(CVips)
   import Foundation
+  import PhotoIntakeTesting
   import Testing
 
   /// libvips and libheif are opened at the first thumbnail, not linked (CVips's `imaging_loader.h`): checked on
@@ -51,18 +52,18 @@
     }
 
     @Test func aJPEGThumbnailLoadsLibvipsOnly() throws {
-      let scratch = ScratchDirectory()
+      let scratch = TemporaryDirectory()
       let opened = try Self.librariesOpened([
-        "thumbnail", ImagingFixture.path("orientation-6.jpg"), "--size", "40", "--out", scratch.file("t.jpg"),
+        "thumbnail", ImagingFixture.path("orientation-6.jpg"), "--size", "40", "--out", scratch.at("t.jpg"),
       ])
       #expect(opened.contains("libvips"))
       #expect(!opened.contains("libheif"))
     }
 
     @Test func aHEIFThumbnailLoadsBoth() throws {
-      let scratch = ScratchDirectory()
+      let scratch = TemporaryDirectory()
       let opened = try Self.librariesOpened([
-        "thumbnail", ImagingFixture.path("scene.heic"), "--size", "40", "--out", scratch.file("t.jpg"),
+        "thumbnail", ImagingFixture.path("scene.heic"), "--size", "40", "--out", scratch.at("t.jpg"),
       ])
       #expect(opened.contains("libvips"))
       #expect(opened.contains("libheif"))
@@ -71,29 +72,29 @@
     /// A library that cannot be opened fails each thumbnail with a sentence naming the package to install; the
     /// rest of the run goes on (libheif missing does not stop a JPEG).
     @Test func aMissingLibraryIsReportedWithThePackageToInstall() throws {
-      let scratch = ScratchDirectory()
+      let scratch = TemporaryDirectory()
       let jpeg = ImagingFixture.path("orientation-6.jpg"), heif = ImagingFixture.path("scene.heic")
       let noVips = try Self.run(
         ["thumbnail", jpeg, "--size", "40", "--out", scratch.path],
-        environment: ["PHOTOINTAKE_LIBVIPS": scratch.file("missing/libvips.so.42")])
+        environment: ["PHOTOINTAKE_LIBVIPS": scratch.at("missing/libvips.so.42")])
       #expect(noVips.status == 1)
       #expect(noVips.stderr.contains("libvips could not be loaded ("), "\(noVips.stderr)")
       #expect(noVips.stderr.contains("apt-get install libvips42"), "\(noVips.stderr)")
 
       let noHEIF = try Self.run(
         ["thumbnail", heif, jpeg, "--size", "40", "--out", scratch.path],
-        environment: ["PHOTOINTAKE_LIBHEIF": scratch.file("missing/libheif.so.1")])
+        environment: ["PHOTOINTAKE_LIBHEIF": scratch.at("missing/libheif.so.1")])
       #expect(noHEIF.status == 1)
       #expect(noHEIF.stderr.contains("libheif could not be loaded ("), "\(noHEIF.stderr)")
       #expect(noHEIF.stderr.contains("apt-get install libheif1"), "\(noHEIF.stderr)")
-      #expect(FileManager.default.fileExists(atPath: scratch.file("orientation-6.jpg")), "the JPEG was made")
+      #expect(FileManager.default.fileExists(atPath: scratch.at("orientation-6.jpg")), "the JPEG was made")
     }
 
     /// A file that opens but is not libvips (here libheif) is refused by its missing functions, not called.
     @Test func aLibraryOfTheWrongKindIsRefused() throws {
-      let scratch = ScratchDirectory()
+      let scratch = TemporaryDirectory()
       let child = try Self.run(
-        ["thumbnail", ImagingFixture.path("orientation-6.jpg"), "--out", scratch.file("t.jpg")],
+        ["thumbnail", ImagingFixture.path("orientation-6.jpg"), "--out", scratch.at("t.jpg")],
         environment: ["PHOTOINTAKE_LIBVIPS": "libheif.so.1"])
       #expect(child.status == 1)
       #expect(child.stderr.contains("libheif.so.1 has no function vips_version"), "\(child.stderr)")
