@@ -76,8 +76,7 @@ with open(os.path.join(root, "App.xcodeproj", "project.pbxproj"), "w") as f:
     f.write("{ objects = { 1 = { isa = PBXProject; }; 2 = { buildSettings = { INFOPLIST_KEY_NSPhotoLibraryUsageDescription = \"Photos.\"; }; }; }; }\n")
 PY
 
-swift build -c release --product intake >/dev/null
-INTAKE=.build/release/intake
+INTAKE=$(Scripts/build-release.sh 2>/dev/null)
 SWIFT_FILES=$(find "$WORK/tree" -name '*.swift' | wc -l)
 BYTES=$(find "$WORK/tree" -name '*.swift' -print0 | xargs -0 cat | wc -c)
 echo "tree: $SWIFT_FILES Swift files, $((BYTES / 1024)) KiB"

@@ -9,8 +9,7 @@ set -euo pipefail
 CORPUS=$(cd "${1:?usage: import.sh CORPUS [ROUNDS]}" && pwd)
 ROUNDS=${2:-5}
 cd "$(dirname "$0")/.."
-swift build -c release --product intake >/dev/null
-INTAKE=$PWD/.build/release/intake
+INTAKE=$(Scripts/build-release.sh 2>/dev/null)
 NORENDITIONS=$("$INTAKE" import --help | grep -q -- --no-renditions && echo --no-renditions || true)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/intake-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

@@ -15,8 +15,7 @@ for tool in exiftool exiv2; do
   command -v $tool >/dev/null || { echo "installing $tool" >&2; apt-get install -y -qq \
     "$([ $tool = exiftool ] && echo libimage-exiftool-perl || echo exiv2)" >/dev/null; }
 done
-swift build -c release --product intake 2>&1 | grep -E "error|complete" | tail -1 >&2 || true
-INTAKE=$(swift build -c release --show-bin-path)/intake
+INTAKE=$(Scripts/build-release.sh 2>/dev/null)
 
 mapfile -t FILES < <(find "$CORPUS" -maxdepth 1 -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' \
   -o -iname '*.heic' -o -iname '*.heif' -o -iname '*.avif' -o -iname '*.webp' -o -iname '*.tif' -o -iname '*.dng' \

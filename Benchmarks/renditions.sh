@@ -11,16 +11,15 @@
 #   then the targets of issue 4, each marked met or MISSED.
 # Every tool writes JPEG at quality 82 without metadata, like intake. Numbers depend on what else the machine
 # runs: the load average at the start is printed; quote figures from a quiet machine.
-# Env: INTAKE (default .build/release/intake, built if missing), CONVERT (default /usr/bin/convert: the real
+# Env: INTAKE (default the release build of Scripts/build-release.sh), CONVERT (default /usr/bin/convert: the real
 #      ImageMagick, not a wrapper earlier in PATH), JOBS (default: nproc).
 set -euo pipefail
 export LC_ALL=C
 CORPUS=${1:?usage: Benchmarks/renditions.sh CORPUS}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-INTAKE=${INTAKE:-$ROOT/.build/release/intake}
+INTAKE=${INTAKE:-$("$ROOT/Scripts/build-release.sh" 2>/dev/null)}
 export CONVERT=${CONVERT:-/usr/bin/convert}
 JOBS=${JOBS:-$(nproc)}
-if [ ! -x "$INTAKE" ]; then (cd "$ROOT" && swift build -c release --product intake >&2); fi
 for tool in vipsthumbnail "$CONVERT" /usr/bin/time bc; do
   command -v "$tool" >/dev/null || { echo "renditions.sh: $tool is missing" >&2; exit 1; }
 done

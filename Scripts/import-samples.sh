@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/install-deps.sh
-swift build -c release --product intake
-.build/release/intake import Samples "$@"
-.build/release/intake list
+INTAKE=$(Scripts/build-release.sh)
+"$INTAKE" import Samples "$@"
+"$INTAKE" list

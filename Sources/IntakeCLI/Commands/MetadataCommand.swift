@@ -1,3 +1,5 @@
+import Foundation
+import PhotoIntake
 import PhotoMetadata
 
 /// `intake metadata FILE... [--json]`: reads files' facts without importing them.
@@ -13,18 +15,23 @@ let metadataCommand = CommandSpec(
   run: { parsed, context in
     let json = parsed.flag("--json")
     var failed = false
-    for path in parsed.positionals {
-      do throws(MetadataError) {
-        let metadata = try MetadataReader.read(fileAt: context.absolute(path))
+    // Files are read on every core, and printed in the order given as soon as those before them are done.
+    let paths = parsed.positionals
+    await OrderedWork.run(count: paths.count) { index in
+      Result.typed { () throws(MetadataError) in
+        try MetadataReader.read(fileAt: context.absolute(paths[index]))
+      }
+    } deliver: { index, result in
+      let path = paths[index]
+      switch result {
+      case .success(let metadata):
         context.stdout.line(
           json ? MetadataFormatter.json(metadata, path: path) : MetadataFormatter.text(metadata, path: path))
-      } catch {
+      case .failure(let error):
         failed = true
         context.stderr.line("intake metadata: \(path): \(error.description)")
         if json {
-          context.stdout.line(
-            JSON.object([("path", .string(path)), ("error", .string(error.description))])
-          )
+          context.stdout.line(JSON.object([("path", .string(path)), ("error", .string(error.description))]))
         }
       }
     }
