@@ -82,35 +82,20 @@ struct SheetRun {
 
   /// Renditions (made if missing) and headers of every asset, a few at a time, in the given order.
   static func entries(for assets: [Asset], store: RenditionStore) async -> [Entry] {
-    var entries = [Entry?](repeating: nil, count: assets.count)
-    await withTaskGroup(of: (Int, Entry).self) { group in
-      var next = 0
-      func addNext() {
-        guard next < assets.count else { return }
-        let index = next
-        next += 1
-        group.addTask {
-          let asset = assets[index]
-          let rendition: Result<Rendition, ImagingError>
-          do throws(ImagingError) {
-            rendition = .success(try await store.rendition(of: asset, size: size))
-          } catch {
-            rendition = .failure(error)
-          }
-          // Capture date and camera as the manifest recorded them at import; assets imported before the
-          // manifest kept metadata (schema version 1) are read from their bytes.
-          let metadata =
-            asset.metadata ?? (try? MetadataReader.read(fileAt: store.library.objectPath(for: asset)))
-          return (index, Entry(asset: asset, rendition: rendition, metadata: metadata))
-        }
+    await OrderedWork.map(count: assets.count) { index in
+      let asset = assets[index]
+      let rendition: Result<Rendition, ImagingError>
+      do throws(ImagingError) {
+        rendition = .success(try await store.rendition(of: asset, size: size))
+      } catch {
+        rendition = .failure(error)
       }
-      for _ in 0..<ProcessInfo.processInfo.activeProcessorCount { addNext() }
-      while let (index, entry) = await group.next() {
-        entries[index] = entry
-        addNext()
-      }
+      // Capture date and camera as the manifest recorded them at import; assets imported before the
+      // manifest kept metadata (schema version 1) are read from their bytes.
+      let metadata =
+        asset.metadata ?? (try? MetadataReader.read(fileAt: store.library.objectPath(for: asset)))
+      return Entry(asset: asset, rendition: rendition, metadata: metadata)
     }
-    return entries.map { $0! }
   }
 
   /// Copies a rendition (a cache file) next to the sheet.

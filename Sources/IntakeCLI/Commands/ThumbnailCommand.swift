@@ -110,32 +110,16 @@ struct ThumbnailRun {
     -> [Result<Rendered, ImagingError>]
   {
     let thumbnailer = PlatformThumbnailer()
-    var results = [Result<Rendered, ImagingError>?](repeating: nil, count: inputs.count)
-    await withTaskGroup(of: (Int, Result<Rendered, ImagingError>).self) { group in
-      var next = 0
-      func addNext() {
-        guard next < inputs.count else { return }
-        let index = next
-        next += 1
-        group.addTask {
-          let result = Result.typed { () throws(ImagingError) in
-            let thumbnail = try thumbnailer.thumbnail(ofFileAt: inputs[index], request: request)
-            try thumbnail.write(toFile: outputs[index])
-            // Only the facts are kept: holding every JPEG until the end would grow with the number of files.
-            return Rendered(
-              width: thumbnail.width, height: thumbnail.height, bytes: thumbnail.jpegData.count,
-              source: thumbnail.source)
-          }
-          return (index, result)
-        }
-      }
-      for _ in 0..<min(jobs, inputs.count) { addNext() }
-      while let (index, result) = await group.next() {
-        results[index] = result
-        addNext()
+    return await OrderedWork.map(count: inputs.count, width: min(jobs, max(1, inputs.count))) { index in
+      Result.typed { () throws(ImagingError) in
+        let thumbnail = try thumbnailer.thumbnail(ofFileAt: inputs[index], request: request)
+        try thumbnail.write(toFile: outputs[index])
+        // Only the facts are kept: holding every JPEG until the end would grow with the number of files.
+        return Rendered(
+          width: thumbnail.width, height: thumbnail.height, bytes: thumbnail.jpegData.count,
+          source: thumbnail.source)
       }
     }
-    return results.map { $0! }
   }
 
   /// What was written for one file.
