@@ -8,11 +8,12 @@ let containers = ["JPEG", "PNG", "GIF", "WebP", "TIFF", "ISOBMFF"]
 let package = Package(
   name: "PhotoMetadataFuzz",
   dependencies: [.package(name: "PhotoIntake", path: "..")],
-  targets: containers.map { name in
-    .executableTarget(
-      name: "Fuzz\(name)",
-      dependencies: [.product(name: "PhotoMetadata", package: "PhotoIntake")],
-      path: "Sources/Fuzz\(name)")
-  },
+  targets: [
+    .target(
+      name: "FuzzSupport", dependencies: [.product(name: "PhotoMetadata", package: "PhotoIntake")])
+  ]
+    + containers.map { name in
+      .executableTarget(name: "Fuzz\(name)", dependencies: ["FuzzSupport"], path: "Sources/Fuzz\(name)")
+    },
   swiftLanguageModes: [.v6]
 )
