@@ -18,12 +18,12 @@ enum LibraryLocation {
       try makeParents(of: path)
       let library = try await Library.open(at: path)
       let recovery = library.recovery
-      if recovery.removedStagingFiles + recovery.removedOrphanObjects > 0 || !recovery.missingObjects.isEmpty
-      {
+      let damaged = recovery.missingObjects.count + recovery.alteredObjects.count
+      if recovery.removedStagingFiles + recovery.removedOrphanObjects + damaged > 0 {
         context.stderr.line(
           "intake: recovered the library: removed \(recovery.removedStagingFiles) interrupted staging file(s) "
             + "and \(recovery.removedOrphanObjects) unreferenced object(s); "
-            + "\(recovery.missingObjects.count) asset(s) have missing bytes (see 'intake verify').")
+            + "\(damaged) asset(s) have missing or altered bytes (see 'intake verify').")
       }
       return library
     } catch {

@@ -71,6 +71,9 @@ public struct RecoveryReport: Sendable, Hashable, Codable {
   public var removedOrphanObjects = 0
   /// Assets whose object file is missing: reported, kept, and marked damaged.
   public var missingObjects: [AssetID] = []
+  /// Assets whose object file has another size than recorded: reported, kept, and marked damaged
+  /// (``Asset/Damage/hashMismatch``); ``Library/verify(progress:)`` finds same-size alterations.
+  public var alteredObjects: [AssetID] = []
 
   public init() {}
 }

@@ -8,6 +8,9 @@ extension Library {
   ///   the object is deleted.
   /// - A row whose object is missing was acknowledged and then lost outside our control (a restore, a user
   ///   deleting files): it is kept, marked damaged and reported, never dropped silently.
+  /// - A row whose object has another size than recorded (truncated or overwritten by someone else) is marked
+  ///   damaged too. Comparing sizes costs one `lstat` per object; comparing hashes would read the whole
+  ///   library at every open, so that is ``verify(progress:)``'s job.
   ///
   /// The reconciliation walks the 256 fan-out folders and, for each, the manifest rows of that hash prefix
   /// (an index range scan), so memory stays proportional to one folder.
@@ -20,9 +23,10 @@ extension Library {
     }
     guard reconcile else { return report }
     let select = try database.prepare(
-      "SELECT sha256, id FROM assets WHERE sha256 >= ?1 AND sha256 < ?2")
+      "SELECT sha256, id, size FROM assets WHERE sha256 >= ?1 AND sha256 < ?2")
     let digits = Array("0123456789abcdef")
     var missing: [AssetID] = []
+    var altered: [AssetID] = []
     for (index, prefix) in (0..<256).map({ "\(digits[$0 >> 4])\(digits[$0 & 15])" }).enumerated() {
       let folder = "\(root)/objects/\(prefix)"
       var onDisk = Set(try Syscalls.contentsOfDirectory(folder))
@@ -30,8 +34,11 @@ extension Library {
       try select.bind(.text(prefix), .text(upper))
       while try select.step() {
         let hex = select.text(0) ?? ""
-        if onDisk.remove(hex) == nil, let id = select.text(1) {
-          missing.append(AssetID(rawValue: id))
+        guard let id = select.text(1).map(AssetID.init(rawValue:)) else { continue }
+        if onDisk.remove(hex) == nil {
+          missing.append(id)
+        } else if let info = try? Syscalls.lstat(folder + "/" + hex), Int64(info.st_size) != select.int(2) {
+          altered.append(id)
         }
       }
       for orphan in onDisk {
@@ -39,16 +46,22 @@ extension Library {
         report.removedOrphanObjects += 1
       }
     }
-    if !missing.isEmpty {
+    if !missing.isEmpty || !altered.isEmpty {
       let now = Date().timeIntervalSince1970
       try database.transaction { () throws(DatabaseError) in
         let mark = try database.prepare(
-          "INSERT INTO damage(asset_id, kind, detected_at) VALUES (?1, 'missing', ?2) "
-            + "ON CONFLICT(asset_id) DO UPDATE SET kind = 'missing'")
-        for id in missing { try mark.bind(.text(id.rawValue), .double(now)).run() }
+          "INSERT INTO damage(asset_id, kind, detected_at) VALUES (?1, ?2, ?3) "
+            + "ON CONFLICT(asset_id) DO UPDATE SET kind = excluded.kind")
+        for id in missing {
+          try mark.bind(.text(id.rawValue), .text(Asset.Damage.missing.rawValue), .double(now)).run()
+        }
+        for id in altered {
+          try mark.bind(.text(id.rawValue), .text(Asset.Damage.hashMismatch.rawValue), .double(now)).run()
+        }
       }
     }
     report.missingObjects = missing
+    report.alteredObjects = altered
     return report
   }
 }

@@ -27,23 +27,31 @@ import Testing
     let lost = assets[1]
     try FileManager.default.removeItem(
       atPath: root + "/objects/\(lost.sha256.hex.prefix(2))/\(lost.sha256.hex)")
+    // …and one object cut short behind the library's back.
+    let truncated = assets[2]
+    let truncatedPath = root + "/objects/\(truncated.sha256.hex.prefix(2))/\(truncated.sha256.hex)"
+    chmod(truncatedPath, 0o644)
+    #expect(truncate(truncatedPath, 10) == 0)
 
     let reopened = try await Library.open(at: root)
     #expect(reopened.recovery.removedStagingFiles == 1)
     #expect(reopened.recovery.removedOrphanObjects == 1)
     #expect(reopened.recovery.missingObjects == [lost.id])
+    #expect(reopened.recovery.alteredObjects == [truncated.id])
+    #expect(try await reopened.asset(truncated.id)?.damage == .hashMismatch)
     #expect(folder.files(under: "library/staging").isEmpty)
     #expect(!FileManager.default.fileExists(atPath: reopened.objectPath(for: orphan)))
     // The damaged asset is kept and marked, never dropped.
     #expect(try await reopened.count() == 3)
     #expect(try await reopened.asset(lost.id)?.damage == .missing)
     let report = try await reopened.verify()
-    #expect(report.damaged.map(\.id) == [lost.id])
+    #expect(Set(report.damaged.map(\.id)) == [lost.id, truncated.id])
 
-    // Importing the same bytes again repairs it.
-    let repair = await importSeeds([2], into: reopened)
-    #expect(repair.duplicateCount == 1)
+    // Importing the same bytes again repairs them.
+    let repair = await importSeeds([2, 3], into: reopened)
+    #expect(repair.duplicateCount == 2)
     #expect(try await reopened.asset(lost.id)?.damage == nil)
+    #expect(try await reopened.asset(truncated.id)?.damage == nil)
     #expect(try await reopened.verify().isClean)
   }
 
