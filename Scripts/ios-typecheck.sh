@@ -8,7 +8,8 @@
 #     module for the next target. Xcode 16's SDKs declare it as an always-emit-into-client function that does
 #     nothing before iOS 18. This script copies that declaration from the installed toolchain's own standard
 #     library interface into the local SDK copy (once; outside the repo), which is what a newer SDK contains.
-# Default targets: PhotoMetadata PhotoIntake PhotoIntakeUI, then the demo app if present.
+# Default targets: PhotoMetadata PhotoIntake PhotoIntakeTesting PhotoIntakeUI, then the demo app if present.
+# IOS_TARGET=arm64-apple-ios16.0 checks against the package's oldest deployment target (the demo app needs 17).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOOL=${IOS_TYPECHECK:-../shared/tools/ios-typecheck}
@@ -30,7 +31,7 @@ if ! grep -q "swift_willThrowTyped" "$IFACE"; then
 fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(PhotoMetadata PhotoIntake PhotoIntakeUI)
+  targets=(PhotoMetadata PhotoIntake PhotoIntakeTesting PhotoIntakeUI)
   [ -d Examples/PhotoIntakeDemo ] && targets+=(Examples/PhotoIntakeDemo)
 fi
 EXTRA_FLAGS="-package-name PhotoIntake ${EXTRA_FLAGS:-}" exec "$TOOL" "${targets[@]}"
