@@ -102,7 +102,7 @@ struct RGB: Equatable, CustomStringConvertible {
 /// Records what a backend decoded while `body` ran (see ``DecodeProbe``).
 func recordingDecodes<T>(_ body: () throws -> T) rethrows -> (T, [Thumbnail.Source]) {
   let log = Protected<[Thumbnail.Source]>([])
-  let result = try DecodeProbe.observer.withValue({ source in log.withLock { $0.append(source) } }) {
+  let result = try DecodeProbe.observer.withValue(.init { source in log.withLock { $0.append(source) } }) {
     try body()
   }
   return (result, log.current)

@@ -74,24 +74,43 @@ public struct RenditionStore: Sendable {
     let request = ThumbnailRequest(
       maxPixelSize: sizes[missing[0]], maximumPixelCount: configuration.maximumPixelCount,
       quality: configuration.quality)
+    let wanted = missing.map { sizes[$0] }
+    let digest = asset.sha256
+    // The decode and the writes block (tens of milliseconds of CPU, then fsync), so they run on a lane of
+    // their own rather than on a thread of Swift's cooperative pool.
+    let made = try await BlockingLanes.shared.run { [self] () throws(ImagingError) -> [Rendition] in
+      try make(wanted, of: original, digest: digest, request: request)
+    }
+    for (index, rendition) in zip(missing, made) {
+      found[index] = rendition
+    }
+    return found.map { $0! }
+  }
+
+  /// Decodes `original` once and writes its renditions at `sizes`.
+  private func make(_ sizes: [Int], of original: String, digest: SHA256Digest, request: ThumbnailRequest)
+    throws(ImagingError) -> [Rendition]
+  {
     let thumbnails = try configuration.thumbnailer.thumbnails(
-      ofFileAt: original, sizes: missing.map { sizes[$0] }, request: request)
-    let folder = "\(library.renditionsPath)/\(asset.sha256.hex.prefix(2))"
+      ofFileAt: original, sizes: sizes, request: request)
+    let folder = "\(library.renditionsPath)/\(digest.hex.prefix(2))"
     do {
       try Syscalls.makeDirectory(folder)
     } catch {
       throw ImagingError(error)
     }
-    for (index, thumbnail) in zip(missing, thumbnails) {
-      let destination = path(for: asset.sha256, size: sizes[index])
+    var made: [Rendition] = []
+    for (size, thumbnail) in zip(sizes, thumbnails) {
+      let destination = path(for: digest, size: size)
       // The staging folder is on the same file system and is swept when the library opens, so a crash
       // mid-write leaves nothing behind.
       try AtomicFile.write(thumbnail.jpegData, to: destination, via: library.newStagingPath())
-      found[index] = Rendition(
-        size: sizes[index], path: destination, width: thumbnail.width, height: thumbnail.height,
-        source: thumbnail.source)
+      made.append(
+        Rendition(
+          size: size, path: destination, width: thumbnail.width, height: thumbnail.height,
+          source: thumbnail.source))
     }
-    return found.map { $0! }
+    return made
   }
 
   /// An existing rendition file, with its size read from its JPEG frame header; nil if missing or unreadable
