@@ -81,23 +81,12 @@ public final class StagingSink: @unchecked Sendable {
   public func adoptFile(atPath source: String) throws(Importer.Error) {
     if cancelled.current { throw .cancelled }
     if byteCount == 0, descriptor < 0 {
-      do {
-        let info = try Syscalls.lstat(source)
-        let kind = Platform.fileType(info.st_mode)
-        guard kind == .regular else { throw Importer.Error.notRegularFile(kind) }
-        if Int64(info.st_size) > maximumSize { throw Importer.Error.tooLarge(limit: maximumSize) }
-        try Syscalls.link(source, path)
+      let info = try FilePlacement.regularFileStatus(source)
+      if Int64(info.st_size) > maximumSize { throw .tooLarge(limit: maximumSize) }
+      if try FilePlacement.link(source, at: path) {
         // The link is ours now; hash what it holds, reading through our own name.
         try hashLinkedFile()
         return
-      } catch let error as Importer.Error {
-        throw error
-      } catch let error as SystemError where error.operation == .link {
-        // EXDEV (another volume), EPERM (file system without hard links): copy instead.
-      } catch let error as SystemError {
-        throw Importer.Error(sourceFailure: error)
-      } catch {
-        throw .sourceFailed(reason: "\(error)")
       }
     }
     try copyFile(atPath: source)
@@ -106,29 +95,26 @@ public final class StagingSink: @unchecked Sendable {
   /// Copies a regular file into the staged file, refusing symbolic links, FIFOs and devices, and detecting a
   /// source that changes or disappears during the copy.
   public func copyFile(atPath source: String) throws(Importer.Error) {
-    let before: stat
+    // lstat first so that a FIFO or device is never opened. O_NOFOLLOW + fstat then close the race where the
+    // path is swapped after the lstat.
+    let info = try FilePlacement.regularFileStatus(source)
     let input: Int32
-    do {
-      // lstat first so that a FIFO or device is never opened (opening a FIFO blocks; opening some devices has
-      // side effects). O_NOFOLLOW + fstat then close the race where the path is swapped after the lstat.
-      let info = try Syscalls.lstat(source)
-      let kind = Platform.fileType(info.st_mode)
-      guard kind == .regular else { throw Importer.Error.notRegularFile(kind) }
+    do throws(SystemError) {
       input = try Syscalls.open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-      before = try Syscalls.fstat(input, path: source)
-      let openedKind = Platform.fileType(before.st_mode)
-      guard openedKind == .regular, before.st_ino == info.st_ino else {
-        Syscalls.close(input)
-        throw Importer.Error.notRegularFile(openedKind == .regular ? .unknown : openedKind)
-      }
-    } catch let error as Importer.Error {
-      throw error
-    } catch let error as SystemError {
-      throw Importer.Error(sourceFailure: error)
     } catch {
-      throw .sourceFailed(reason: "\(error)")
+      throw Importer.Error(sourceFailure: error)
     }
     defer { Syscalls.close(input) }
+    let before: stat
+    do throws(SystemError) {
+      before = try Syscalls.fstat(input, path: source)
+    } catch {
+      throw Importer.Error(sourceFailure: error)
+    }
+    let openedKind = Platform.fileType(before.st_mode)
+    guard openedKind == .regular, before.st_ino == info.st_ino else {
+      throw .notRegularFile(openedKind == .regular ? .unknown : openedKind)
+    }
     let size = Int64(before.st_size)
     if size > maximumSize { throw .tooLarge(limit: maximumSize) }
     if expectedByteCount == nil { expectedByteCount = size }

@@ -6,26 +6,39 @@ enum FilePlacement {
   /// The copy is written to `destination` directly: callers place into staging or a hand-over folder, which are
   /// swept, never into a final path (DESIGN.md "Avoid").
   static func place(_ source: String, at destination: String) throws(Importer.Error) {
-    do {
-      let info = try Syscalls.lstat(source)
-      let kind = Platform.fileType(info.st_mode)
-      guard kind == .regular else { throw Importer.Error.notRegularFile(kind) }
-    } catch let error as Importer.Error {
-      throw error
-    } catch let error as SystemError {
-      throw Importer.Error(sourceFailure: error)
+    _ = try regularFileStatus(source)
+    if try link(source, at: destination) { return }
+    try copy(source, to: destination)
+  }
+
+  /// The status of `source`, which must be a regular file. Symbolic links, FIFOs and devices are refused from
+  /// `lstat` alone, without being opened (opening a FIFO blocks; opening some devices has side effects).
+  static func regularFileStatus(_ source: String) throws(Importer.Error) -> stat {
+    let info: stat
+    do throws(SystemError) {
+      info = try Syscalls.lstat(source)
     } catch {
-      throw .sourceFailed(reason: "\(error)")
+      throw Importer.Error(sourceFailure: error)
     }
+    let kind = Platform.fileType(info.st_mode)
+    guard kind == .regular else { throw .notRegularFile(kind) }
+    return info
+  }
+
+  /// Hard-links `source` to `destination`, so nothing is copied.
+  ///
+  /// - Returns: false when the link cannot be made (another volume: EXDEV; a file system without hard links:
+  ///   EPERM; a source already gone), and the caller copies instead, which reports what is wrong with the
+  ///   source if anything is.
+  static func link(_ source: String, at destination: String) throws(Importer.Error) -> Bool {
     do throws(SystemError) {
       try Syscalls.link(source, destination)
-      return
+      return true
     } catch  where error.operation == .link {
-      // Fall through to the copy.
+      return false
     } catch {
       throw Importer.Error(sourceFailure: error)
     }
-    try copy(source, to: destination)
   }
 
   private static func copy(_ source: String, to destination: String) throws(Importer.Error) {
