@@ -9,6 +9,7 @@ enum CommandTable {
     exportCommand,
     removeCommand,
     verifyCommand,
+    repairCommand,
     metadataCommand,
     simulateCommand,
     thumbnailCommand,

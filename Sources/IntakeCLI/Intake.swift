@@ -8,7 +8,12 @@ public enum Intake {
   }
 
   public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
-    guard let first = arguments.first, !["--help", "-h", "help"].contains(first) else {
+    guard let first = arguments.first else {
+      // No command at all is a usage error (exit 2), with the overview where it is seen.
+      context.stderr.write(Help.overview(CommandTable.all))
+      return 2
+    }
+    guard !["--help", "-h", "help"].contains(first) else {
       if arguments.count >= 2, let spec = CommandTable.find(arguments[1]) {
         context.stdout.write(Help.command(spec))
       } else {

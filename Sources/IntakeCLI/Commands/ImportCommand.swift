@@ -12,11 +12,16 @@ let importCommand = CommandSpec(
     Renditions (upright JPEGs, 320 and 1024 px; see --rendition-size) of each photo are made in the background
     as items are committed, unless --no-renditions is given; they are also made on demand later.
 
+    Another process writing to the same library (an import, a removal, a repair) is waited for, up to --wait
+    seconds. SIGINT or SIGTERM stops the import: items being committed finish, the others are discarded
+    (nothing partial is left), the summary is printed and the exit status is 130. A full disk stops the batch:
+    the items not yet started are reported once as not attempted.
+
     Exit status: 0 when every item was imported or was a duplicate, 1 when some items failed, 2 for usage errors,
-    3 when the library could not be opened.
+    3 when the library could not be opened, 130 when interrupted.
     """,
   options: [
-    .library, .json,
+    .library, .json, .wait,
     .flag(
       "--strip-location",
       "Store copies without location (GPS in EXIF, XMP, QuickTime); only metadata bytes change."),
@@ -67,10 +72,11 @@ struct ImportRun {
     }
     let paths = parsed.positionals.map(context.absolute)
     let sources = FileItemSource.walk(paths)
-    guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
+    guard let library = await LibraryLocation.open(parsed, context, create: true) else { return 3 }
     let json = parsed.flag("--json")
     let bar = context.stderrIsTerminal && !json ? ProgressBar(sink: context.stderr) : nil
     let session = Importer(library: library, configuration: configuration).start(sources)
+    let interruption = context.handlesSignals ? Interruption(cancelling: session) : nil
     var summary: ImportSummary?
     // Items finish in any order; they are reported in the user's order, each as soon as those before it are.
     var finished: [Int: ItemReport] = [:]
@@ -91,7 +97,7 @@ struct ImportRun {
       case .renditionsFinished(let report):
         if case .failure(let error) = report.result {
           bar?.clear()
-          let path = display(sources[report.index].path)
+          let path = Terminal.escaped(display(sources[report.index].path))
           context.stderr.line("intake import: \(path): no renditions: \(error.description)")
         }
       case .started, .itemProgress:
@@ -99,16 +105,28 @@ struct ImportRun {
       }
     }
     bar?.clear()
+    interruption?.stop()
     guard let summary else { return 3 }
+    let recovery = await library.lastRecovery
+    if !recovery.isEmpty {
+      context.stderr.line(
+        "intake import: first undid \(recovery.undoneObjects + recovery.removedStagingFiles) leftover(s) of an "
+          + "interrupted import"
+          + (recovery.kept.isEmpty ? "." : "; kept \(recovery.kept.count) unexpected entries."))
+    }
     let line =
       "imported \(summary.importedCount), duplicates \(summary.duplicateCount), failed \(summary.failedCount)"
     if json { context.stderr.line(line) } else { context.stdout.line(line) }
     await library.close()
+    if interruption?.happened == true {
+      context.stderr.line("intake import: interrupted; items not yet committed were discarded.")
+      return 130
+    }
     return summary.failedCount == 0 ? 0 : 1
   }
 
   private func print(_ report: ItemReport, source: FileItemSource, json: Bool) {
-    let path = display(source.path)
+    let path = Terminal.escaped(display(source.path))
     if json {
       context.stdout.line(JSON.object(Self.jsonFields(path: path, report: report)))
     } else if let error = report.result.error {
@@ -147,5 +165,41 @@ struct ImportRun {
       ]
     }
     return fields
+  }
+}
+
+/// SIGINT and SIGTERM during an import: the session is cancelled (items being committed finish; the others
+/// are discarded) instead of the process dying with staging files behind it.
+final class Interruption: @unchecked Sendable {
+  // @unchecked: `sources` is set once in init and only cancelled afterwards (DispatchSource is thread-safe,
+  // though not marked Sendable on Linux); the flag is in a Protected.
+  private let sources: [any DispatchSourceSignal]
+  private let flag = Protected(false)
+
+  init(cancelling session: ImportSession) {
+    var sources: [any DispatchSourceSignal] = []
+    for signalNumber in [SIGINT, SIGTERM] {
+      signal(signalNumber, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+      sources.append(source)
+    }
+    self.sources = sources
+    for source in sources {
+      source.setEventHandler { [flag] in
+        flag.withLock { $0 = true }
+        session.cancel()
+      }
+      source.resume()
+    }
+  }
+
+  /// Whether a signal arrived.
+  var happened: Bool { flag.current }
+
+  /// Gives the signals back to their default action.
+  func stop() {
+    for source in sources { source.cancel() }
+    signal(SIGINT, SIG_DFL)
+    signal(SIGTERM, SIG_DFL)
   }
 }

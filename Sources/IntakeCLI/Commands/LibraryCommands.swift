@@ -72,9 +72,15 @@ let exportCommand = CommandSpec(
   name: "export", abstract: "Copy an asset's bytes out of the library.",
   discussion: """
     DEST is a file path or an existing folder (the asset's name is used inside it). Nothing is overwritten:
-    an existing DEST is an error. The copy is fsynced before it appears under its name.
+    an existing DEST is an error. The bytes are re-hashed as they are copied: an asset whose bytes no longer
+    match (or that verify marked damaged) is refused with exit 1 unless --force is given. The copy is fsynced
+    before it appears under its name.
     """,
-  options: [.library],
+  options: [
+    .library,
+    .flag(
+      "--force", "Export an asset known to be damaged, or whose bytes no longer match, as it is stored."),
+  ],
   arguments: [
     ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256."),
     ArgumentSpec(name: "DEST", arity: .one, help: "A file path or an existing folder."),
@@ -82,11 +88,15 @@ let exportCommand = CommandSpec(
   run: { parsed, context in
     await withAsset(parsed, context, command: "export") { library, asset in
       do {
-        let written = try await library.export(asset.id, to: context.absolute(parsed.positionals[1]))
-        context.stdout.line(written)
+        let written = try await library.export(
+          asset.id, to: context.absolute(parsed.positionals[1]), force: parsed.flag("--force"))
+        context.stdout.line(Terminal.escaped(written))
         return 0
       } catch {
         context.stderr.line("intake export: \(error)")
+        if case Library.Error.alteredObject = error {
+          context.stderr.line("Run 'intake verify'; --force exports it anyway.")
+        }
         return 1
       }
     }
@@ -94,7 +104,7 @@ let exportCommand = CommandSpec(
 
 let removeCommand = CommandSpec(
   name: "remove", abstract: "Remove an asset from the library (its bytes and renditions too).",
-  options: [.library],
+  options: [.library, .wait],
   arguments: [
     ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256.")
   ],
@@ -129,6 +139,8 @@ let verifyCommand = CommandSpec(
       context.stdout.line(
         JSON.object([
           ("checked", .int(report.checked)),
+          ("unreferenced", .array(report.unreferenced.map { .string($0) })),
+          ("interrupted", .int(report.interrupted)),
           (
             "damaged",
             .array(
@@ -141,7 +153,15 @@ let verifyCommand = CommandSpec(
       for damaged in report.damaged {
         context.stdout.line("damaged \(damaged.id): \(damaged.damage.sentence)")
       }
-      context.stdout.line("verified \(report.checked), damaged \(report.damaged.count)")
+      for entry in report.unreferenced {
+        context.stdout.line("unreferenced \(Terminal.escaped(entry)): no asset lists it (kept)")
+      }
+      context.stdout.line(
+        "verified \(report.checked), damaged \(report.damaged.count), unreferenced \(report.unreferenced.count)"
+      )
+      if !report.unreferenced.isEmpty {
+        context.stdout.line("Run 'intake repair' to adopt valid objects and move the rest to lost+found/.")
+      }
     }
     return report.isClean ? 0 : 1
   })
@@ -156,7 +176,8 @@ private func withAsset(
   do {
     guard let asset = try await library.resolve(key) else {
       context.stderr.line(
-        "intake \(command): no asset matches '\(key)' (or the prefix is ambiguous). Run 'intake list'.")
+        "intake \(command): no asset matches '\(Terminal.escaped(key))' (or the prefix is ambiguous). "
+          + "Run 'intake list'.")
       await library.close()
       return 1
     }
@@ -175,6 +196,7 @@ extension Asset.Damage {
     switch self {
     case .missing: "its bytes are missing from the library folder"
     case .hashMismatch: "its bytes no longer match their SHA-256"
+    case .notAFile: "where its bytes belong there is a link, a FIFO, a device or a folder (left alone)"
     }
   }
 }
@@ -234,3 +256,60 @@ enum AssetFields {
     ].joined(separator: "  ").trimmingCharacters(in: .whitespaces)
   }
 }
+
+let repairCommand = CommandSpec(
+  name: "repair", abstract: "Bring the library's files and manifest back into agreement, deleting nothing.",
+  discussion: """
+    Undoes interrupted imports, adopts every stored object that has no row (its bytes are re-hashed against its
+    name and its facts re-read; adopted assets are listed in a batch named for the repair), moves anything that
+    is not a valid object (wrong hash, wrong name, a folder, a FIFO, a symbolic link) into lost+found/ inside
+    the library without following it, removes renditions of objects the library does not have, and marks assets
+    whose bytes are missing as damaged. Works on a library whose manifest is missing, empty or unreadable: an
+    unreadable one is moved to lost+found/ and rebuilt from the stored objects.
+
+    Exit status: 0 when done, 3 when the library could not be repaired.
+    """,
+  options: [.library, .json, .wait],
+  run: { parsed, context in
+    let path = LibraryLocation.path(parsed, context)
+    guard var configuration = LibraryLocation.configuration(parsed, context, create: true) else { return 2 }
+    configuration.createIfNeeded = false
+    let report: RepairReport
+    do throws(Library.Error) {
+      report = try await Library.repair(at: path, configuration: configuration)
+    } catch {
+      LibraryLocation.report(error, at: path, context)
+      return 3
+    }
+    if parsed.flag("--json") {
+      context.stdout.line(
+        JSON.object([
+          ("rebuiltManifest", .bool(report.rebuiltManifest)),
+          ("adopted", .array(report.adopted.map { .string($0.rawValue) })),
+          ("adoptedBatch", .optional(report.adoptedBatch?.rawValue)),
+          (
+            "moved",
+            .array(
+              report.moved.map {
+                .object([("from", .string($0.from)), ("to", .string($0.to)), ("reason", .string($0.reason))])
+              })
+          ),
+          ("removedRenditions", .int(report.removedRenditions)),
+          ("damaged", .array(report.damaged.map { .string($0.rawValue) })),
+          ("undoneObjects", .int(report.recovery.undoneObjects)),
+          ("removedStagingFiles", .int(report.recovery.removedStagingFiles)),
+        ]))
+      return 0
+    }
+    if report.rebuiltManifest { context.stdout.line("rebuilt the manifest") }
+    for move in report.moved {
+      context.stdout.line(
+        "moved \(Terminal.escaped(move.from)) to \(Terminal.escaped(move.to)): \(move.reason)")
+    }
+    for id in report.damaged { context.stdout.line("damaged \(id): its bytes are missing") }
+    context.stdout.line(
+      "adopted \(report.adopted.count), moved to lost+found \(report.moved.count), "
+        + "renditions removed \(report.removedRenditions), damaged \(report.damaged.count), "
+        + "interrupted imports undone \(report.recovery.undoneObjects)")
+    return 0
+  })

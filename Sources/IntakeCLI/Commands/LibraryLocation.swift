@@ -12,23 +12,57 @@ enum LibraryLocation {
   }
 
   /// Opens the library, reporting a failure on stderr (exit code 3).
-  static func open(_ parsed: ParsedCommand, _ context: CommandContext) async -> Library? {
+  ///
+  /// Only commands that write (`import`, `repair`) create a library; the others refuse a path where there is
+  /// none, so that a mistyped `--library` is not a new, empty library. A write waits `--wait` seconds for
+  /// another process's write, saying so once.
+  static func open(_ parsed: ParsedCommand, _ context: CommandContext, create: Bool = false) async -> Library?
+  {
     let path = path(parsed, context)
+    guard let configuration = configuration(parsed, context, create: create) else { return nil }
     do {
-      try makeParents(of: path)
-      let library = try await Library.open(at: path)
-      let recovery = library.recovery
-      let damaged = recovery.missingObjects.count + recovery.alteredObjects.count
-      if recovery.removedStagingFiles + recovery.removedOrphanObjects + damaged > 0 {
-        context.stderr.line(
-          "intake: recovered the library: removed \(recovery.removedStagingFiles) interrupted staging file(s) "
-            + "and \(recovery.removedOrphanObjects) unreferenced object(s); "
-            + "\(damaged) asset(s) have missing or altered bytes (see 'intake verify').")
-      }
-      return library
+      if create { try makeParents(of: path) }
+      return try await Library.open(at: path, configuration: configuration)
     } catch {
-      context.stderr.line("intake: \(error.description)")
+      report(error, at: path, context)
       return nil
+    }
+  }
+
+  /// The library configuration the options ask for; nil (after a message) when `--wait` is not a number.
+  static func configuration(_ parsed: ParsedCommand, _ context: CommandContext, create: Bool)
+    -> Library.Configuration?
+  {
+    var configuration = Library.Configuration()
+    configuration.createIfNeeded = create
+    if let text = parsed.value("--wait") {
+      guard let seconds = Double(text), seconds >= 0 else {
+        context.stderr.line("intake: --wait needs a number of seconds.")
+        return nil
+      }
+      configuration.writerWait = .milliseconds(Int64(seconds * 1000))
+    }
+    let stderr = context.stderr
+    configuration.onWaitingForWriter = {
+      stderr.line("intake: waiting for another process writing to the library…")
+    }
+    return configuration
+  }
+
+  /// Prints why the library could not be opened, with what to run next.
+  static func report(_ error: Library.Error, at path: String, _ context: CommandContext) {
+    let shown = Terminal.escaped(path)
+    switch error {
+    case .notALibrary:
+      context.stderr.line(
+        "intake: no PhotoIntake library at \(shown). Check --library, or import to create one.")
+    case .manifestMissing, .manifestUnreadable, .damagedLayout:
+      context.stderr.line("intake: \(error.description)")
+      context.stderr.line("Run 'intake repair --library \(shown)' to repair it.")
+    case .busy:
+      context.stderr.line("intake: \(error.description) (waited; see --wait)")
+    default:
+      context.stderr.line("intake: \(error.description)")
     }
   }
 

@@ -8,16 +8,21 @@ public struct CommandContext: Sendable {
   /// Whether stderr is a terminal: progress bars are drawn only then.
   public var stderrIsTerminal: Bool
   public var currentDirectory: String
+  /// Whether the command runs as the process itself, and may take over SIGINT and SIGTERM (an import then
+  /// finishes or discards what is in flight and prints its summary). Tests running commands in-process leave
+  /// it off.
+  public var handlesSignals: Bool
 
   public init(
     stdout: TextSink, stderr: TextSink, environment: [String: String], stderrIsTerminal: Bool,
-    currentDirectory: String
+    currentDirectory: String, handlesSignals: Bool = false
   ) {
     self.stdout = stdout
     self.stderr = stderr
     self.environment = environment
     self.stderrIsTerminal = stderrIsTerminal
     self.currentDirectory = currentDirectory
+    self.handlesSignals = handlesSignals
   }
 
   /// The process's own standard output and error.
@@ -26,7 +31,7 @@ public struct CommandContext: Sendable {
       stdout: .standardOutput, stderr: .standardError,
       environment: ProcessInfo.processInfo.environment,
       stderrIsTerminal: isatty(STDERR_FILENO) == 1,
-      currentDirectory: FileManager.default.currentDirectoryPath)
+      currentDirectory: FileManager.default.currentDirectoryPath, handlesSignals: true)
   }
 
   /// An absolute path for `path`, relative to ``currentDirectory``.

@@ -39,6 +39,8 @@ struct OptionSpec: Sendable, Hashable {
     "--library", "DIR",
     "The library folder (default: $XDG_DATA_HOME/photointake, else ~/.local/share/photointake).")
   static let json = OptionSpec.flag("--json", "Print JSON for machines instead of text.")
+  static let wait = OptionSpec.value(
+    "--wait", "SECONDS", "How long to wait for another process writing to the library (default 60).")
 }
 
 /// A positional argument.

@@ -24,6 +24,7 @@ final class Database {
     sqlite3_busy_timeout(handle, 5_000)
     try database.execute("PRAGMA journal_mode=WAL")
     try database.execute("PRAGMA synchronous=FULL")
+    for pragma in Platform.sqliteDurabilityPragmas { try database.execute(pragma) }
     try database.execute("PRAGMA foreign_keys=ON")
     return database
   }
@@ -39,6 +40,7 @@ final class Database {
 
   /// Runs SQL that returns no rows (may hold several statements).
   func execute(_ sql: String) throws(DatabaseError) {
+    try Self.injectFault(commit: sql == "COMMIT")
     var message: UnsafeMutablePointer<CChar>?
     let code = sqlite3_exec(handle, sql, nil, nil, &message)
     if code != SQLITE_OK {
@@ -53,6 +55,22 @@ final class Database {
     let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
     guard code == SQLITE_OK, let statement else { throw lastError }
     return Statement(handle: statement, database: self)
+  }
+
+  /// The test hooks of ``Syscalls`` for SQLite: an injected `.sqlite` fault fails the statement (ENOSPC as
+  /// `SQLITE_FULL`, anything else as `SQLITE_IOERR`), and after a simulated power cut nothing runs.
+  static func injectFault(commit: Bool) throws(DatabaseError) {
+    guard let faults = Syscalls.faults else { return }
+    if let model = faults.powerLoss {
+      if model.isOff { throw DatabaseError(code: SQLITE_IOERR, message: "disk I/O error (power off)") }
+      if commit {
+        do { try model.willCommit() } catch { throw DatabaseError(code: SQLITE_IOERR, message: "power off") }
+      }
+    }
+    if let code = faults.error(for: .sqlite, path: "manifest.sqlite", bytes: 0) {
+      throw DatabaseError(
+        code: code == ENOSPC ? SQLITE_FULL : SQLITE_IOERR, message: "injected failure (errno \(code))")
+    }
   }
 
   /// Runs `body` in an `IMMEDIATE` transaction, committing if it returns and rolling back if it throws.
@@ -120,6 +138,7 @@ final class Statement {
 
   /// Advances to the next row; false when there are no more.
   func step() throws(DatabaseError) -> Bool {
+    try Database.injectFault(commit: false)
     switch sqlite3_step(handle) {
     case SQLITE_ROW: return true
     case SQLITE_DONE: return false
@@ -163,6 +182,9 @@ struct DatabaseError: Error, Sendable, CustomStringConvertible {
 
   /// SQLITE_FULL (the disk or `max_page_count` is full) or an I/O error caused by a full disk.
   var isDiskFull: Bool { code & 0xFF == SQLITE_FULL }
+
+  /// The file is not an SQLite database, or is damaged beyond SQLite's own recovery.
+  var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
 
   var description: String { "SQLite error \(code): \(message)" }
 }

@@ -43,6 +43,13 @@ extension Importer {
     case cancelled
     /// The source failed in a way PhotoIntake does not know; `reason` is the source's own sentence.
     case sourceFailed(reason: String)
+    /// Another process kept writing to the library for longer than the wait; nothing of this batch was stored.
+    case libraryBusy
+    /// Part of the library is not what it should be (a link or a file where a folder belongs); nothing was
+    /// followed or changed.
+    case libraryDamaged(reason: String)
+    /// An earlier item hit a full disk, so this one was not attempted.
+    case notAttempted
 
     public var description: String {
       switch self {
@@ -85,6 +92,14 @@ extension Importer {
         "The library's manifest could not be updated (\(reason)). Run 'intake verify'; nothing acknowledged was lost."
       case .cancelled:
         "The import was cancelled before this item was saved; nothing of it was kept."
+      case .libraryBusy:
+        "Another process kept writing to the library for longer than the wait allows; nothing of this item "
+          + "was stored. Try again when it has finished."
+      case .libraryDamaged(let reason):
+        "The library is damaged (\(reason)); nothing was followed or changed. Repair the library, then import "
+          + "again."
+      case .notAttempted:
+        "Not attempted: the disk filled up earlier in this import. Free some space and import again."
       case .sourceFailed(let reason):
         "The item could not be read: \(reason)"
       }
@@ -111,10 +126,23 @@ extension Importer {
       case .database: "database"
       case .cancelled: "cancelled"
       case .sourceFailed: "source-failed"
+      case .libraryBusy: "library-busy"
+      case .libraryDamaged: "library-damaged"
+      case .notAttempted: "not-attempted"
       }
     }
 
     /// Maps a failed system call on the library side (staging, objects) to an import error.
+    /// The failure to begin writing to the library, as every item of the batch reports it.
+    init(writing error: Library.Error) {
+      switch error {
+      case .busy: self = .libraryBusy
+      case .diskFull: self = .diskFull
+      case .damagedLayout(let what): self = .libraryDamaged(reason: what)
+      default: self = .database(reason: error.description)
+      }
+    }
+
     init(libraryFailure error: SystemError) {
       if error.isDiskFull {
         self = .diskFull

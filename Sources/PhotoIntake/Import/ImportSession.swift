@@ -37,9 +37,21 @@ public final class ImportSession: AsyncSequence, Sendable {
   private static func run(
     importer: Importer, items: [any ItemSource], continuation: AsyncStream<ImportEvent>.Continuation
   ) async -> ImportSummary {
+    let library = importer.library
     let batch: BatchRecord
-    do {
-      batch = try await importer.library.beginBatch()
+    do throws(Importer.Error) {
+      // The whole batch is one write: it waits for another process's write, then holds the library.
+      do {
+        try await library.beginWriting()
+      } catch {
+        throw Importer.Error(writing: error)
+      }
+      do {
+        batch = try await library.beginBatch()
+      } catch {
+        await library.endWriting()
+        throw error
+      }
     } catch {
       let reports = items.indices.map { ItemReport(index: $0, result: .failed(error)) }
       for report in reports { continuation.yield(.itemFinished(report)) }
@@ -55,10 +67,13 @@ public final class ImportSession: AsyncSequence, Sendable {
     let tracker = ProgressTracker(total: items.count, continuation: continuation)
     var reports = [ItemReport?](repeating: nil, count: items.count)
     let width = Swift.max(1, importer.configuration.maximumConcurrentItems)
+    // The first full disk stops the batch: the items not yet started are reported once, as not attempted,
+    // rather than each failing on its own.
+    var diskFull = false
     await withTaskGroup(of: ItemReport.self) { group in
       var next = 0
       func addNext() {
-        guard next < items.count else { return }
+        guard next < items.count, !diskFull else { return }
         let index = next
         next += 1
         group.addTask {
@@ -70,6 +85,7 @@ public final class ImportSession: AsyncSequence, Sendable {
       for _ in 0..<Swift.min(width, items.count) { addNext() }
       while let report = await group.next() {
         reports[report.index] = report
+        if case .failed(.diskFull) = report.result { diskFull = true }
         tracker.finish(index: report.index)
         continuation.yield(.itemFinished(report))
         if let asset = report.result.asset { renditions?.enqueue(index: report.index, asset: asset) }
@@ -77,8 +93,16 @@ public final class ImportSession: AsyncSequence, Sendable {
         addNext()
       }
     }
+    if diskFull {
+      for index in reports.indices where reports[index] == nil {
+        let report = ItemReport(index: index, result: .failed(.notAttempted))
+        reports[index] = report
+        continuation.yield(.itemFinished(report))
+      }
+    }
     renditions?.close()
     _ = await renditionsDone
+    await library.endWriting()
     let final = reports.enumerated().map { index, report in
       report ?? ItemReport(index: index, result: .failed(.cancelled))
     }

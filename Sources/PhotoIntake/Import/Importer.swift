@@ -60,10 +60,10 @@ public struct Importer: Sendable {
     _ source: any ItemSource, index: Int, batch: BatchRecord, progress: @escaping @Sendable (Double) -> Void
   ) async -> ItemReport {
     let sink = StagingSink(
-      path: library.newStagingPath(), maximumSize: configuration.maximumFileSize,
+      folder: library.staging, name: library.newStagingName(), maximumSize: configuration.maximumFileSize,
       chunkSize: configuration.chunkSize, progress: progress)
     var mismatch: TypeHintMismatch?
-    var strippedPath: String?
+    var strippedName: String?
     do throws(Importer.Error) {
       if Task.isCancelled { throw .cancelled }
       try await Self.deliver(source, to: sink)
@@ -78,9 +78,9 @@ public struct Importer: Sendable {
       }
       var locationStripped = false
       if configuration.stripLocation {
-        strippedPath = library.newStagingPath()
-        if let copy = try LocationRemoval.strip(staged, to: strippedPath!) {
-          try? Syscalls.unlink(staged.path)
+        strippedName = library.newStagingName()
+        if let copy = try LocationRemoval.strip(staged, as: strippedName!) {
+          staged.discard()
           staged = copy
           metadata = Self.readMetadata(staged.path, type: type)
           locationStripped = true
@@ -99,7 +99,7 @@ public struct Importer: Sendable {
       }
     } catch {
       sink.discard()
-      if let strippedPath { try? Syscalls.unlink(strippedPath) }
+      if let strippedName { try? library.staging.unlink(strippedName) }
       return ItemReport(index: index, result: .failed(error), typeHintMismatch: mismatch)
     }
   }

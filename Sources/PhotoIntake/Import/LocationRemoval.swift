@@ -8,7 +8,8 @@ enum LocationRemoval {
   ///   they are, so the stored file stays byte-exact).
   /// - Throws: ``Importer/Error/metadata(_:)`` when the location cannot be removed losslessly;
   ///   I/O errors of the copy.
-  static func strip(_ staged: StagedFile, to destination: String) throws(Importer.Error) -> StagedFile? {
+  static func strip(_ staged: StagedFile, as name: String) throws(Importer.Error) -> StagedFile? {
+    let destination = staged.folder.path(of: name)
     let report: StripReport
     do {
       report = try LocationStripper.strip(fileAt: staged.path, to: destination)
@@ -18,19 +19,20 @@ enum LocationRemoval {
       throw .metadata(error)
     }
     guard report.removedLocation else {
-      try? Syscalls.unlink(destination)
+      try? staged.folder.unlink(name)
       return nil
     }
     do {
-      return try seal(destination)
+      return try seal(name, in: staged.folder)
     } catch {
       throw Importer.Error(libraryFailure: error)
     }
   }
 
   /// Hashes a file written by someone else, makes it read-only and flushes it to stable storage.
-  private static func seal(_ path: String) throws(SystemError) -> StagedFile {
-    let descriptor = try Syscalls.open(path, O_RDONLY | O_NOFOLLOW)
+  private static func seal(_ name: String, in folder: Directory) throws(SystemError) -> StagedFile {
+    let path = folder.path(of: name)
+    let descriptor = try folder.open(name, O_RDONLY)
     defer { Syscalls.close(descriptor) }
     let hasher = SHA256Hasher()
     var prefix: [UInt8] = []
@@ -49,6 +51,9 @@ enum LocationRemoval {
     }
     _ = fchmod(descriptor, 0o444)
     try Syscalls.fsync(descriptor, path: path)
-    return StagedFile(path: path, digest: hasher.finalize(), size: size, prefix: prefix)
+    let info = try Syscalls.fstat(descriptor, path: path)
+    return StagedFile(
+      folder: folder, name: name, digest: hasher.finalize(), size: size, prefix: prefix,
+      device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
 }

@@ -10,8 +10,11 @@ public final class StagingSink: @unchecked Sendable {
   // `deliver(to:)`, and a callback-based source resumes the importer only after its callback finished with the
   // sink, which orders the accesses). The cancellation flag, set from another task, is in a `Protected`.
 
-  /// The staging file's path (`staging/<uuid>.part`).
-  public let path: String
+  /// The staging file's path (`staging/<writer>-<uuid>.part`), for messages: the file is created and reached
+  /// only through the staging folder's descriptor.
+  public var path: String { folder.path(of: name) }
+  let folder: Directory
+  let name: String
   /// Bytes received so far.
   public private(set) var byteCount: Int64 = 0
   /// The size the source expects to deliver, when known; used for progress.
@@ -26,10 +29,11 @@ public final class StagingSink: @unchecked Sendable {
   private let progressHandler: @Sendable (Double) -> Void
 
   init(
-    path: String, maximumSize: Int64, chunkSize: Int = 1 << 20,
+    folder: Directory, name: String, maximumSize: Int64, chunkSize: Int = 1 << 20,
     progress: @escaping @Sendable (Double) -> Void = { _ in }
   ) {
-    self.path = path
+    self.folder = folder
+    self.name = name
     self.maximumSize = maximumSize
     self.chunkSize = chunkSize
     self.progressHandler = progress
@@ -83,7 +87,7 @@ public final class StagingSink: @unchecked Sendable {
     if byteCount == 0, descriptor < 0 {
       let info = try FilePlacement.regularFileStatus(source)
       if Int64(info.st_size) > maximumSize { throw .tooLarge(limit: maximumSize) }
-      if try FilePlacement.link(source, at: path) {
+      if try FilePlacement.link(source, into: folder, as: name) {
         // The link is ours now; hash what it holds, reading through our own name.
         try hashLinkedFile()
         return
@@ -170,9 +174,17 @@ public final class StagingSink: @unchecked Sendable {
       throw Importer.Error(libraryFailure: error)
     }
     CrashPoint.afterStagingFsync.reach()
+    let info: stat
+    do {
+      info = try Syscalls.fstat(descriptor, path: path)
+    } catch {
+      throw Importer.Error(libraryFailure: error)
+    }
     Syscalls.close(descriptor)
     descriptor = -1
-    return StagedFile(path: path, digest: hasher.finalize(), size: byteCount, prefix: prefix)
+    return StagedFile(
+      folder: folder, name: name, digest: hasher.finalize(), size: byteCount, prefix: prefix,
+      device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
 
   /// Closes and deletes the staged file (after a failure or cancellation).
@@ -181,12 +193,12 @@ public final class StagingSink: @unchecked Sendable {
       Syscalls.close(descriptor)
       descriptor = -1
     }
-    try? Syscalls.unlink(path)
+    try? folder.unlink(name)
   }
 
   private func create() throws(Importer.Error) {
     do {
-      descriptor = try Syscalls.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+      descriptor = try folder.open(name, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
     } catch {
       throw Importer.Error(libraryFailure: error)
     }
@@ -203,7 +215,7 @@ public final class StagingSink: @unchecked Sendable {
   /// Hashes a file that was hard-linked to ``path`` and keeps it open for the final fsync.
   private func hashLinkedFile() throws(Importer.Error) {
     do {
-      descriptor = try Syscalls.open(path, O_RDWR | O_NOFOLLOW)
+      descriptor = try folder.open(name, O_RDONLY)
     } catch {
       throw Importer.Error(libraryFailure: error)
     }
@@ -226,9 +238,18 @@ public final class StagingSink: @unchecked Sendable {
 
 /// A fully received, fsynced item in `staging/`, ready to be committed.
 struct StagedFile: Sendable {
-  var path: String
+  var folder: Directory
+  var name: String
+  /// For messages, and for readers that take a path (the metadata parsers).
+  var path: String { folder.path(of: name) }
   var digest: SHA256Digest
   var size: Int64
   /// The first bytes, for sniffing.
   var prefix: [UInt8]
+  /// The inode, which an intent records so that recovery can tell this file from any other of the same name.
+  var device: UInt64
+  var inode: UInt64
+
+  /// Deletes the staged name (the bytes stay if an object links to them).
+  func discard() { try? folder.unlink(name) }
 }

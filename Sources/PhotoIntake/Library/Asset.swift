@@ -47,6 +47,8 @@ public struct Asset: Sendable, Hashable, Codable, Identifiable {
     case missing
     /// The object's bytes no longer hash to ``Asset/sha256``.
     case hashMismatch
+    /// Where the object belongs there is a symbolic link, a FIFO, a device or a folder (left alone).
+    case notAFile
   }
 }
 
@@ -63,26 +65,17 @@ public struct LibraryChange: Sendable, Hashable {
   }
 }
 
-/// What opening a library repaired or found.
-public struct RecoveryReport: Sendable, Hashable, Codable {
-  /// Staging files of interrupted imports that were deleted.
-  public var removedStagingFiles = 0
-  /// Objects no manifest row referenced (a crash between rename and commit), deleted.
-  public var removedOrphanObjects = 0
-  /// Assets whose object file is missing: reported, kept, and marked damaged.
-  public var missingObjects: [AssetID] = []
-  /// Assets whose object file has another size than recorded: reported, kept, and marked damaged
-  /// (``Asset/Damage/hashMismatch``); ``Library/verify(progress:)`` finds same-size alterations.
-  public var alteredObjects: [AssetID] = []
-
-  public init() {}
-}
-
-/// The outcome of ``Library/verify(progress:)``.
 public struct VerificationReport: Sendable, Hashable, Codable {
   public var checked = 0
   public var damaged: [DamagedAsset] = []
-  public var isClean: Bool { damaged.isEmpty }
+  /// Entries under `objects/` that no row references (an object whose row was lost with the manifest's
+  /// log, a file someone put there, a link or a folder), relative to the library. Kept: repairing the library
+  /// adopts the valid objects and moves the rest to `lost+found/`.
+  public var unreferenced: [String] = []
+  /// Objects placed by an import that was interrupted; the next write undoes them.
+  public var interrupted = 0
+  /// Whether every asset's bytes are intact and nothing stray is stored.
+  public var isClean: Bool { damaged.isEmpty && unreferenced.isEmpty }
 
   public struct DamagedAsset: Sendable, Hashable, Codable {
     public var id: AssetID

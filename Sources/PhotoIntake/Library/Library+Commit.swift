@@ -29,94 +29,65 @@ extension Library {
   }
 
   /// Makes a staged file part of the library, durably, in the order DESIGN.md requires:
-  /// the file was fsynced by the sink → `rename(2)` into `objects/` → fsync(folder) → row committed with
-  /// `synchronous=FULL`. Only when this returns may the import be acknowledged.
   ///
-  /// The same bytes committed again give the existing asset, listed in the new batch too; if that asset had
-  /// been marked damaged, the new bytes repair it.
+  /// 1. the sink fsynced the staged file (its data is durable);
+  /// 2. an intent naming the object and the staged inode is committed (`synchronous=FULL`), so that a crash
+  ///    from here on leaves a record of exactly what to undo;
+  /// 3. the staged inode is linked into `objects/ab/<sha256>` (`linkat`, which never replaces anything);
+  /// 4. `objects/ab` is fsynced (the new name is durable);
+  /// 5. the asset's row is committed and the intent deleted, in one transaction.
+  ///
+  /// Only when this returns may the import be acknowledged. The same bytes committed again give the existing
+  /// asset, listed in the new batch too; if that asset's object is missing or damaged, the new bytes take its
+  /// place, and whatever was there is moved to `lost+found/`, never deleted.
   func commit(
     _ staged: StagedFile, type: MediaType, name: String?, batch: BatchRecord, position: Int,
     metadata: MediaMetadata? = nil, locationStripped: Bool = false
   ) throws(Importer.Error) -> CommitOutcome {
+    defer { staged.discard() }
     let existing: Asset?
     do {
       existing = try asset(withSHA256: staged.digest)
     } catch {
-      try? Syscalls.unlink(staged.path)
       throw .database(reason: error.description)
     }
-    let destination = objectPath(for: staged.digest)
-    let folder = String(destination[..<destination.lastIndex(of: "/")!])
-    if let existing {
-      do {
-        if existing.damage != nil {
-          try Syscalls.rename(staged.path, destination)
-          try Syscalls.fsyncDirectory(folder)
-        } else {
-          try Syscalls.unlink(staged.path)
-        }
-      } catch {
-        try? Syscalls.unlink(staged.path)
-        throw Importer.Error(libraryFailure: error)
-      }
-      do {
-        try database.transaction { () throws(DatabaseError) in
-          try database.prepare(
-            "INSERT INTO batch_items(batch_seq, position, asset_id) VALUES (?1, ?2, ?3)"
-          ).bind(.int(batch.sequence), .int(Int64(position)), .text(existing.id.rawValue)).run()
-          if existing.damage != nil {
-            try database.prepare("DELETE FROM damage WHERE asset_id = ?1")
-              .bind(.text(existing.id.rawValue)).run()
-          }
-        }
-      } catch {
-        throw Self.importError(error)
-      }
-      var repaired = existing
-      repaired.damage = nil
-      if existing.damage != nil { publish(LibraryChange(updated: [existing.id])) }
-      return .duplicate(repaired)
-    }
-
+    let folder: Directory
     do {
-      try Syscalls.rename(staged.path, destination)
-      CrashPoint.afterRename.reach()
-      try Syscalls.fsyncDirectory(folder)
+      folder = try fanOutFolder(for: staged.digest)
     } catch {
-      try? Syscalls.unlink(staged.path)
-      try? Syscalls.unlink(destination)
+      throw .libraryDamaged(reason: "objects/\(staged.digest.hex.prefix(2)) is not a folder")
+    }
+    if let existing, objectIsIntact(existing, in: folder) {
+      try record(existing, in: batch, position: position, clearingDamage: existing.damage != nil)
+      return .duplicate(existing)
+    }
+    let intent = try recordIntent(.place, staged)
+    do {
+      try place(staged, in: folder)
+      CrashPoint.afterRename.reach()
+      try folder.sync()
+    } catch {
+      forget(intent)
       throw Importer.Error(libraryFailure: error)
     }
-    let now = Date()
+    if let existing {
+      try record(existing, in: batch, position: position, clearingDamage: true, finishing: intent)
+      publish(LibraryChange(updated: [existing.id]))
+      var repaired = existing
+      repaired.damage = nil
+      return .duplicate(repaired)
+    }
     let asset = Asset(
-      id: .make(), sha256: staged.digest, size: staged.size, type: type, name: name, importedAt: now,
+      id: .make(), sha256: staged.digest, size: staged.size, type: type, name: name, importedAt: Date(),
       batch: batch.id, position: position, damage: nil, metadata: metadata,
       locationStripped: locationStripped)
-    let sortDate = metadata?.captureDate.flatMap(\.sortTimestamp) ?? now.timeIntervalSince1970
-    let metadataJSON = metadata.flatMap { try? JSONEncoder().encode($0) }.map {
-      String(decoding: $0, as: UTF8.self)
-    }
     do {
       try database.transaction { () throws(DatabaseError) in
-        try database.prepare(
-          """
-          INSERT INTO assets(id, sha256, size, type, name, imported_at, sort_date, batch_seq, position,
-            metadata, live_photo_id, location_stripped)
-          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
-          """
-        ).bind(
-          .text(asset.id.rawValue), .text(asset.sha256.hex), .int(asset.size), .text(type.rawValue),
-          .optional(name), .double(now.timeIntervalSince1970), .double(sortDate), .int(batch.sequence),
-          .int(Int64(position)), .optional(metadataJSON), .optional(metadata?.livePhotoID),
-          .int(locationStripped ? 1 : 0)
-        ).run()
-        try database.prepare(
-          "INSERT INTO batch_items(batch_seq, position, asset_id) VALUES (?1, ?2, ?3)"
-        ).bind(.int(batch.sequence), .int(Int64(position)), .text(asset.id.rawValue)).run()
+        try insertRow(asset, batch: batch)
+        try database.prepare("DELETE FROM intents WHERE id = ?1").bind(.int(intent.id)).run()
       }
     } catch {
-      // No row, so the object must go too (invariant 2); were this unlink to fail, the next open removes it.
-      try? Syscalls.unlink(destination)
+      forget(intent)
       throw Self.importError(error)
     }
     CrashPoint.afterCommit.reach()
@@ -124,12 +95,118 @@ extension Library {
     return .imported(asset)
   }
 
-  static func importError(_ error: DatabaseError) -> Importer.Error {
-    error.isDiskFull ? .diskFull : .database(reason: error.description)
+  /// Whether an asset's object is where it belongs, a regular file of the recorded size (one `fstatat`).
+  private func objectIsIntact(_ asset: Asset, in folder: Directory) -> Bool {
+    guard let info = try? folder.status(asset.sha256.hex) else { return false }
+    return Platform.fileType(info.st_mode) == .regular && Int64(info.st_size) == asset.size
   }
 
-  /// A new staging path for one item (`staging/<uuid>.part`).
-  nonisolated func newStagingPath() -> String {
-    "\(stagingPath)/\(UUID().uuidString.lowercased()).part"
+  /// Links the staged inode into `folder` under its hash. Whatever already holds that name is kept: a valid
+  /// copy of the same bytes (an object whose row was lost) is used as it is; anything else is moved aside.
+  private func place(_ staged: StagedFile, in folder: Directory) throws(SystemError) {
+    let hex = staged.digest.hex
+    for attempt in 0..<2 {
+      do {
+        try staged.folder.link(staged.name, to: folder, as: hex)
+        return
+      } catch  where error.code == EEXIST && attempt == 0 {
+        if try holdsValidCopy(of: staged.digest, in: folder) { return }
+        try moveAside(hex, in: folder, relative: "objects/\(hex.prefix(2))/\(hex)")
+      } catch  where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.code) {
+        // A file system without hard links: a rename, after checking that nothing holds the name (the
+        // writer lock keeps anyone else from placing it meanwhile).
+        if try folder.status(hex) != nil { throw SystemError(.link, EEXIST, path: folder.path(of: hex)) }
+        try staged.folder.move(staged.name, to: folder, as: hex)
+        return
+      }
+    }
+  }
+
+  /// Whether `folder` holds a regular file named for `digest` whose bytes hash to it.
+  private func holdsValidCopy(of digest: SHA256Digest, in folder: Directory) throws(SystemError) -> Bool {
+    guard let (descriptor, _) = try? folder.openRegularFile(digest.hex) else { return false }
+    defer { Syscalls.close(descriptor) }
+    return try FileHasher.hash(descriptor: descriptor, path: folder.path(of: digest.hex)) == digest
+  }
+
+  /// Lists an existing asset in `batch` too, optionally clearing its damage mark and finishing an intent.
+  private func record(
+    _ asset: Asset, in batch: BatchRecord, position: Int, clearingDamage: Bool,
+    finishing intent: Intent? = nil
+  ) throws(Importer.Error) {
+    do {
+      try database.transaction { () throws(DatabaseError) in
+        try database.prepare("INSERT INTO batch_items(batch_seq, position, asset_id) VALUES (?1, ?2, ?3)")
+          .bind(.int(batch.sequence), .int(Int64(position)), .text(asset.id.rawValue)).run()
+        if clearingDamage {
+          try database.prepare("DELETE FROM damage WHERE asset_id = ?1").bind(.text(asset.id.rawValue)).run()
+        }
+        if let intent {
+          try database.prepare("DELETE FROM intents WHERE id = ?1").bind(.int(intent.id)).run()
+        }
+      }
+    } catch {
+      if let intent { forget(intent) }
+      throw Self.importError(error)
+    }
+  }
+
+  func insertRow(_ asset: Asset, batch: BatchRecord) throws(DatabaseError) {
+    let sortDate =
+      asset.metadata?.captureDate.flatMap(\.sortTimestamp) ?? asset.importedAt.timeIntervalSince1970
+    let metadataJSON = asset.metadata.flatMap { try? JSONEncoder().encode($0) }.map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    try database.prepare(
+      """
+      INSERT INTO assets(id, sha256, size, type, name, imported_at, sort_date, batch_seq, position,
+        metadata, live_photo_id, location_stripped)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+      """
+    ).bind(
+      .text(asset.id.rawValue), .text(asset.sha256.hex), .int(asset.size), .text(asset.type.rawValue),
+      .optional(asset.name), .double(asset.importedAt.timeIntervalSince1970), .double(sortDate),
+      .int(batch.sequence), .int(Int64(asset.position)), .optional(metadataJSON),
+      .optional(asset.metadata?.livePhotoID), .int(asset.locationStripped ? 1 : 0)
+    ).run()
+    try database.prepare("INSERT INTO batch_items(batch_seq, position, asset_id) VALUES (?1, ?2, ?3)")
+      .bind(.int(batch.sequence), .int(Int64(asset.position)), .text(asset.id.rawValue)).run()
+  }
+
+  /// Commits an intent about `staged`'s inode, before anything is placed.
+  private func recordIntent(_ kind: Intent.Kind, _ staged: StagedFile) throws(Importer.Error) -> Intent {
+    do {
+      return try recordIntent(kind, digest: staged.digest, device: staged.device, inode: staged.inode)
+    } catch {
+      throw Self.importError(error)
+    }
+  }
+
+  func recordIntent(_ kind: Intent.Kind, digest: SHA256Digest, device: UInt64, inode: UInt64)
+    throws(DatabaseError) -> Intent
+  {
+    let token = currentWriter.withLock { $0 } ?? "unowned"
+    return try database.transaction { () throws(DatabaseError) in
+      try database.prepare(
+        "INSERT INTO intents(token, kind, object, device, inode, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+      ).bind(
+        .text(token), .text(kind.rawValue), .text(digest.hex), .int(Int64(bitPattern: device)),
+        .int(Int64(bitPattern: inode)), .double(Date().timeIntervalSince1970)
+      ).run()
+      return Intent(
+        id: sqlite3_last_insert_rowid(database.handle), kind: kind, digest: digest, device: device,
+        inode: inode)
+    }
+  }
+
+  /// Undoes an intent of this writer after its operation failed. If that fails too (the disk is gone), the
+  /// intent stays recorded and the end of the write, or the next writer, undoes it.
+  func forget(_ intent: Intent) {
+    var report = RecoveryReport()
+    try? undo(intent, into: &report)
+  }
+
+  static func importError(_ error: DatabaseError) -> Importer.Error {
+    error.isDiskFull ? .diskFull : .database(reason: error.description)
   }
 }

@@ -1,67 +1,182 @@
 import Foundation
 
+/// What ``Library/recoverInterruptedWork()`` found and did.
+///
+/// Recovery only undoes what an unfinished write recorded that it was doing; anything else it meets is kept
+/// and listed in ``kept``.
+public struct RecoveryReport: Sendable, Hashable, Codable {
+  /// Staging files of interrupted writes (named for a writer that recorded itself), deleted.
+  public var removedStagingFiles = 0
+  /// Objects an interrupted import had placed but never acknowledged (recorded with their inode, and
+  /// referenced by no row), deleted.
+  public var undoneObjects = 0
+  /// Removals that were interrupted after the asset's row was gone, completed.
+  public var completedRemovals = 0
+  /// Paths (relative to the library) that a record pointed at but that were not what it recorded — another
+  /// file, a link, a folder — kept where they are.
+  public var kept: [String] = []
+
+  public init() {}
+
+  /// Whether recovery found anything to do.
+  public var isEmpty: Bool { self == RecoveryReport() }
+}
+
+/// One recorded, unfinished operation on an object.
+struct Intent {
+  enum Kind: String {
+    /// An import placing a new object (or replacing a damaged one).
+    case place
+    /// A removal whose row is already gone.
+    case remove
+  }
+
+  var id: Int64
+  var kind: Kind
+  var digest: SHA256Digest
+  var device: UInt64
+  var inode: UInt64
+}
+
 extension Library {
-  /// Brings the files and the manifest back into agreement after a crash (invariant 2 of DESIGN.md).
+  /// Undoes what interrupted writes (a crash, a power cut, a killed process) recorded and did not finish.
   ///
-  /// - Staging files are parts of imports that were never acknowledged: deleted.
-  /// - An object with no row is the window between `rename` and `COMMIT`: the import was not acknowledged, so
-  ///   the object is deleted.
-  /// - A row whose object is missing was acknowledged and then lost outside our control (a restore, a user
-  ///   deleting files): it is kept, marked damaged and reported, never dropped silently.
-  /// - A row whose object has another size than recorded (truncated or overwritten by someone else) is marked
-  ///   damaged too. Comparing sizes costs one `lstat` per object; comparing hashes would read the whole
-  ///   library at every open, so that is ``verify(progress:)``'s job.
+  /// Each write is begun this way too, so calling it is only needed to clean up without writing. Costs are
+  /// proportional to what was interrupted, never to the library's size.
   ///
-  /// The reconciliation walks the 256 fan-out folders and, for each, the manifest rows of that hash prefix
-  /// (an index range scan), so memory stays proportional to one folder.
-  static func recover(root: String, database: Database, reconcile: Bool) throws -> RecoveryReport {
-    var report = RecoveryReport()
-    let staging = root + "/staging"
-    for name in try Syscalls.contentsOfDirectory(staging) {
-      try Syscalls.unlink(staging + "/" + name)
-      report.removedStagingFiles += 1
-    }
-    guard reconcile else { return report }
-    let select = try database.prepare(
-      "SELECT sha256, id, size FROM assets WHERE sha256 >= ?1 AND sha256 < ?2")
-    let digits = Array("0123456789abcdef")
-    var missing: [AssetID] = []
-    var altered: [AssetID] = []
-    for (index, prefix) in (0..<256).map({ "\(digits[$0 >> 4])\(digits[$0 & 15])" }).enumerated() {
-      let folder = "\(root)/objects/\(prefix)"
-      var onDisk = Set(try Syscalls.contentsOfDirectory(folder))
-      let upper = index == 255 ? "g" : "\(digits[(index + 1) >> 4])\(digits[(index + 1) & 15])"
-      try select.bind(.text(prefix), .text(upper))
-      while try select.step() {
-        let hex = select.text(0) ?? ""
-        guard let id = select.text(1).map(AssetID.init(rawValue:)) else { continue }
-        if onDisk.remove(hex) == nil {
-          missing.append(id)
-        } else if let info = try? Syscalls.lstat(folder + "/" + hex), Int64(info.st_size) != select.int(2) {
-          altered.append(id)
-        }
-      }
-      for orphan in onDisk {
-        try Syscalls.unlink(folder + "/" + orphan)
-        report.removedOrphanObjects += 1
-      }
-    }
-    if !missing.isEmpty || !altered.isEmpty {
-      let now = Date().timeIntervalSince1970
-      try database.transaction { () throws(DatabaseError) in
-        let mark = try database.prepare(
-          "INSERT INTO damage(asset_id, kind, detected_at) VALUES (?1, ?2, ?3) "
-            + "ON CONFLICT(asset_id) DO UPDATE SET kind = excluded.kind")
-        for id in missing {
-          try mark.bind(.text(id.rawValue), .text(Asset.Damage.missing.rawValue), .double(now)).run()
-        }
-        for id in altered {
-          try mark.bind(.text(id.rawValue), .text(Asset.Damage.hashMismatch.rawValue), .double(now)).run()
-        }
-      }
-    }
-    report.missingObjects = missing
-    report.alteredObjects = altered
+  /// - Throws: ``Error/busy`` when another process keeps writing for longer than the wait.
+  @discardableResult
+  public func recoverInterruptedWork() async throws(Error) -> RecoveryReport {
+    try await beginWriting()
+    let report = lastRecovery
+    endWriting()
     return report
+  }
+
+  /// Undoes the recorded work of the writer `token`, or of every recorded writer (nil). The caller holds the
+  /// writer lock, so none of them is still running in this library value or in another process.
+  func recover(token: String?) throws(Error) -> RecoveryReport {
+    var report = RecoveryReport()
+    do {
+      let tokens = try token.map { [$0] } ?? recordedWriters()
+      for token in tokens {
+        try sweepStaging(of: token, into: &report)
+      }
+      for intent in try intents(token: token) {
+        try undo(intent, into: &report)
+      }
+      if !tokens.isEmpty {
+        // The staging files' removal must be durable before the record that lets them be found goes.
+        try staging.sync()
+        let forget = try database.prepare("DELETE FROM writers WHERE token = ?1")
+        try database.transaction { () throws(DatabaseError) in
+          for token in tokens { try forget.bind(.text(token)).run() }
+        }
+      }
+    } catch let error as DatabaseError {
+      throw Error(error)
+    } catch let error as SystemError {
+      throw Error(error)
+    } catch let error as Error {
+      throw error
+    } catch {
+      throw .io(reason: "\(error)")
+    }
+    return report
+  }
+
+  /// Records this writer, before it creates any staging file.
+  func registerWriter() throws(Error) -> String {
+    let token = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    do {
+      try database.transaction { () throws(DatabaseError) in
+        try database.prepare("INSERT INTO writers(token, started_at, process) VALUES (?1, ?2, ?3)")
+          .bind(.text(token), .double(Date().timeIntervalSince1970), .int(Int64(getpid()))).run()
+      }
+    } catch {
+      throw Error(error)
+    }
+    return token
+  }
+
+  private func recordedWriters() throws(DatabaseError) -> [String] {
+    let select = try database.prepare("SELECT token FROM writers")
+    var tokens: [String] = []
+    while try select.step() { tokens.append(select.text(0) ?? "") }
+    return tokens
+  }
+
+  private func intents(token: String?) throws(DatabaseError) -> [Intent] {
+    let select = try database.prepare(
+      "SELECT id, kind, object, device, inode FROM intents WHERE ?1 IS NULL OR token = ?1 ORDER BY id")
+    try select.bind(.optional(token))
+    var found: [Intent] = []
+    while try select.step() {
+      guard let kind = select.text(1).flatMap(Intent.Kind.init(rawValue:)),
+        let digest = select.text(2).flatMap(SHA256Digest.init(hex:))
+      else { continue }
+      found.append(
+        Intent(
+          id: select.int(0), kind: kind, digest: digest, device: UInt64(bitPattern: select.int(3)),
+          inode: UInt64(bitPattern: select.int(4))))
+    }
+    return found
+  }
+
+  /// Deletes the regular staging files named for `token`; anything else there is kept and reported.
+  private func sweepStaging(of token: String, into report: inout RecoveryReport) throws(SystemError) {
+    let prefix = token + "-"
+    for name in try staging.names() where name.hasPrefix(prefix) {
+      guard let info = try staging.status(name) else { continue }
+      if Platform.fileType(info.st_mode) == .regular {
+        try staging.unlink(name)
+        report.removedStagingFiles += 1
+      } else {
+        report.kept.append("staging/" + name)
+      }
+    }
+  }
+
+  /// Undoes one intent: deletes the object it names only if that is still the very inode it recorded and no
+  /// row references those bytes. The check, the unlink and the forgetting of the intent happen inside one
+  /// write transaction, so a writer adopting the same object (which re-checks inside its own) cannot slip
+  /// in between, even if two writers ever ran at once.
+  func undo(_ intent: Intent, into report: inout RecoveryReport) throws {
+    try database.transaction { () throws(DatabaseError) in
+      let referenced = try database.prepare("SELECT 1 FROM assets WHERE sha256 = ?1")
+        .bind(.text(intent.digest.hex)).step()
+      if !referenced {
+        do throws(SystemError) {
+          try undoPlacement(intent, into: &report)
+        } catch {
+          throw DatabaseError(code: SQLITE_IOERR, message: error.description)
+        }
+      }
+      try database.prepare("DELETE FROM intents WHERE id = ?1").bind(.int(intent.id)).run()
+    }
+  }
+
+  private func undoPlacement(_ intent: Intent, into report: inout RecoveryReport) throws(SystemError) {
+    let relative = "objects/\(intent.digest.hex.prefix(2))/\(intent.digest.hex)"
+    let folder: Directory
+    do {
+      folder = try fanOutFolder(for: intent.digest)
+    } catch {
+      report.kept.append("objects/\(intent.digest.hex.prefix(2))")
+      return
+    }
+    guard let info = try folder.status(intent.digest.hex) else { return }
+    guard Platform.fileType(info.st_mode) == .regular, UInt64(info.st_ino) == intent.inode,
+      UInt64(info.st_dev) == intent.device
+    else {
+      report.kept.append(relative)
+      return
+    }
+    try folder.unlink(intent.digest.hex)
+    try folder.sync()
+    switch intent.kind {
+    case .place: report.undoneObjects += 1
+    case .remove: report.completedRemovals += 1
+    }
   }
 }

@@ -50,6 +50,29 @@ enum Schema {
       CREATE INDEX assets_by_live_photo ON assets(live_photo_id) WHERE live_photo_id IS NOT NULL;
       """
     ),
+    (
+      3,
+      // What writers record so that recovery undoes only their own unfinished work (DESIGN.md invariant 2).
+      // A writer's row is committed before it creates any staging file (named `<token>-…`); an intent is
+      // committed before an object is placed or removed, with the inode it is about, and deleted in the same
+      // transaction as the row that finishes the work.
+      """
+      CREATE TABLE writers (
+        token TEXT PRIMARY KEY,
+        started_at REAL NOT NULL,
+        process INTEGER NOT NULL
+      );
+      CREATE TABLE intents (
+        id INTEGER PRIMARY KEY,
+        token TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        object TEXT NOT NULL,
+        device INTEGER NOT NULL,
+        inode INTEGER NOT NULL,
+        created_at REAL NOT NULL
+      );
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last?.version ?? 0 }

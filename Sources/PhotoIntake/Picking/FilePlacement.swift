@@ -41,6 +41,20 @@ enum FilePlacement {
     }
   }
 
+  /// Hard-links `source` (a path outside the library) into `folder` as `name`, so nothing is copied.
+  ///
+  /// - Returns: false when the link cannot be made; see ``link(_:at:)``.
+  static func link(_ source: String, into folder: Directory, as name: String) throws(Importer.Error) -> Bool {
+    do throws(SystemError) {
+      try Syscalls.linkAt(AT_FDCWD, source, folder.descriptor, name, path: folder.path(of: name))
+      return true
+    } catch  where error.operation == .link {
+      return false
+    } catch {
+      throw Importer.Error(sourceFailure: error)
+    }
+  }
+
   private static func copy(_ source: String, to destination: String) throws(Importer.Error) {
     let input: Int32
     do throws(SystemError) {

@@ -12,16 +12,19 @@ package final class FaultInjector: Sendable {
     package var afterBytes: Int
     /// How many times the rule fires; nil for every time.
     package var times: Int?
+    /// How many matching calls succeed before the rule starts to fire (fail "the n-th call": skip n − 1).
+    package var skip: Int
 
     package init(
       _ operation: SystemError.Operation, pathContains: String? = nil, code: Int32, afterBytes: Int = 0,
-      times: Int? = nil
+      times: Int? = nil, skip: Int = 0
     ) {
       self.operation = operation
       self.pathContains = pathContains
       self.code = code
       self.afterBytes = afterBytes
       self.times = times
+      self.skip = skip
     }
   }
 
@@ -29,15 +32,25 @@ package final class FaultInjector: Sendable {
     var rules: [Rule]
     var bytesWritten: [Int: Int] = [:]
     var fired: [Int: Int] = [:]
+    var skipped: [Int: Int] = [:]
   }
 
   private let state: Protected<State>
   private let readHook: (@Sendable (_ path: String, _ count: Int) -> Void)?
 
-  /// - Parameter afterRead: called after each successful read, e.g. to change a source while it is copied.
-  package init(_ rules: [Rule], afterRead: (@Sendable (_ path: String, _ count: Int) -> Void)? = nil) {
+  /// The power-loss model in force, if any.
+  package let powerLoss: PowerLossModel?
+
+  /// - Parameters:
+  ///   - afterRead: called after each successful read, e.g. to change a source while it is copied.
+  ///   - powerLoss: records what a power cut would lose (see ``PowerLossModel``).
+  package init(
+    _ rules: [Rule], afterRead: (@Sendable (_ path: String, _ count: Int) -> Void)? = nil,
+    powerLoss: PowerLossModel? = nil
+  ) {
     state = Protected(State(rules: rules))
     readHook = afterRead
+    self.powerLoss = powerLoss
   }
 
   /// How many times each rule (by index) has fired.
@@ -48,6 +61,10 @@ package final class FaultInjector: Sendable {
       for (index, rule) in state.rules.enumerated() where rule.operation == operation {
         if let needle = rule.pathContains, !path.contains(needle) { continue }
         if let times = rule.times, state.fired[index, default: 0] >= times { continue }
+        if state.skipped[index, default: 0] < rule.skip {
+          state.skipped[index, default: 0] += 1
+          continue
+        }
         if operation == .write {
           let before = state.bytesWritten[index, default: 0]
           if before + bytes <= rule.afterBytes {

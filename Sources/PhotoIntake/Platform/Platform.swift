@@ -52,6 +52,16 @@ enum Platform {
     #endif
   }
 
+  /// SQLite settings that make a commit reach stable storage: on Apple platforms SQLite's `fsync` is not
+  /// enough either, and `fullfsync` makes it use `F_FULLFSYNC` (https://sqlite.org/pragma.html#pragma_fullfsync).
+  static var sqliteDurabilityPragmas: [String] {
+    #if canImport(Darwin)
+      ["PRAGMA fullfsync=ON", "PRAGMA checkpoint_fullfsync=ON"]
+    #else
+      []
+    #endif
+  }
+
   /// Flushes a file's data to stable storage.
   ///
   /// On Apple platforms `fsync(2)` only moves data to the drive, which may keep it in a volatile cache;

@@ -14,6 +14,9 @@ package enum Syscalls {
 
   static var faults: FaultInjector? { injectedFaults.get() }
 
+  /// The power-loss model of the current test, if any (see ``PowerLossModel``).
+  static var durability: PowerLossModel? { faults?.powerLoss }
+
   package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> Int32
   {
     try inject(.open, path)
@@ -61,6 +64,7 @@ package enum Syscalls {
     var done = 0
     while done < buffer.count {
       try inject(.write, path, bytes: buffer.count - done)
+      durability?.willWrite(descriptor)
       let count = libc_write(descriptor, buffer.baseAddress! + done, buffer.count - done)
       if count > 0 {
         done += count
@@ -81,6 +85,7 @@ package enum Syscalls {
     if Platform.flushToStableStorage(descriptor) != 0 {
       throw SystemError(.fsync, Platform.errno, path: path)
     }
+    durability?.didSync(descriptor)
   }
 
   /// Makes a directory's entries (a rename, a new file) durable by fsyncing the directory itself.
@@ -168,10 +173,154 @@ package enum Syscalls {
     return names
   }
 
+  // MARK: Relative to a directory descriptor
+  //
+  // Inside the library every operation names a file relative to an open directory (`openat` and friends) and
+  // never follows a symbolic link: a link planted at `objects/ab` or `staging` (a sync tool, a restore) must
+  // not lead a deletion or a write outside the library (DESIGN.md invariant 8). `path` is only for messages
+  // and for matching fault rules.
+
+  /// `openat(2)` with `O_NOFOLLOW` always added: a symbolic link in the last component fails with `ELOOP`.
+  package static func openAt(
+    _ directory: Int32, _ name: String, _ flags: Int32, mode: mode_t = 0o644, path: String
+  ) throws(SystemError) -> Int32 {
+    try inject(.open, path)
+    let creates = flags & O_CREAT != 0
+    while true {
+      let descriptor = libc_openat(directory, name, flags | O_CLOEXEC | O_NOFOLLOW, mode)
+      if descriptor >= 0 {
+        if creates { durability?.didCreate(in: directory, name: name, descriptor: descriptor) }
+        return descriptor
+      }
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.open, error, path: path) }
+    }
+  }
+
+  /// `fstatat(2)` with `AT_SYMLINK_NOFOLLOW`; nil when nothing has that name.
+  package static func statAt(_ directory: Int32, _ name: String, path: String) throws(SystemError) -> stat? {
+    try inject(.stat, path)
+    var info = stat()
+    while libc_fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) != 0 {
+      let error = Platform.errno
+      if error == ENOENT { return nil }
+      if error != EINTR { throw SystemError(.stat, error, path: path) }
+    }
+    return info
+  }
+
+  /// `unlinkat(2)` of a file (never a folder); a name that is already gone is not an error.
+  package static func unlinkAt(_ directory: Int32, _ name: String, path: String) throws(SystemError) {
+    try inject(.unlink, path)
+    let keeper = durability?.willUnlink(in: directory, name: name)
+    while libc_unlinkat(directory, name, 0) != 0 {
+      let error = Platform.errno
+      if let keeper { _ = libc_unlink(keeper) }
+      if error == ENOENT { return }
+      if error != EINTR { throw SystemError(.unlink, error, path: path) }
+    }
+    durability?.didUnlink(in: directory, name: name, keeper: keeper)
+  }
+
+  /// `linkat(2)` without following a link at the source: a second name for the same inode. Fails with
+  /// `EEXIST` rather than replacing anything.
+  package static func linkAt(
+    _ fromDirectory: Int32, _ fromName: String, _ toDirectory: Int32, _ toName: String, path: String
+  ) throws(SystemError) {
+    try inject(.link, path)
+    while libc_linkat(fromDirectory, fromName, toDirectory, toName, 0) != 0 {
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.link, error, path: path) }
+    }
+    durability?.didLink(in: toDirectory, name: toName)
+  }
+
+  /// `renameat(2)`: moves a name (the link itself when it is one, never its target).
+  package static func renameAt(
+    _ fromDirectory: Int32, _ fromName: String, _ toDirectory: Int32, _ toName: String, path: String
+  ) throws(SystemError) {
+    try inject(.rename, path)
+    while libc_renameat(fromDirectory, fromName, toDirectory, toName) != 0 {
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.rename, error, path: path) }
+    }
+    durability?.didRename(from: fromDirectory, fromName, to: toDirectory, toName)
+  }
+
+  /// ``renameAt(_:_:_:_:path:)`` for names given as raw bytes (an entry someone else made need not be UTF-8).
+  package static func renameAt(
+    _ fromDirectory: Int32, _ fromName: [UInt8], _ toDirectory: Int32, _ toName: [UInt8], path: String
+  ) throws(SystemError) {
+    try inject(.rename, path)
+    let from = fromName.map { CChar(bitPattern: $0) } + [0]
+    let to = toName.map { CChar(bitPattern: $0) } + [0]
+    while renameat(fromDirectory, from, toDirectory, to) != 0 {
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.rename, error, path: path) }
+    }
+    durability?.didRename(
+      from: fromDirectory, String(decoding: fromName, as: UTF8.self), to: toDirectory,
+      String(decoding: toName, as: UTF8.self))
+  }
+
+  /// `mkdirat(2)`; a folder that already exists is not an error (whether it is a folder is the caller's
+  /// next `openAt(… O_DIRECTORY)` to find out).
+  package static func makeDirectoryAt(_ directory: Int32, _ name: String, mode: mode_t = 0o755, path: String)
+    throws(SystemError)
+  {
+    try inject(.mkdir, path)
+    while libc_mkdirat(directory, name, mode) != 0 {
+      let error = Platform.errno
+      if error == EEXIST { return }
+      if error != EINTR { throw SystemError(.mkdir, error, path: path) }
+    }
+    durability?.didMakeDirectory(in: directory, name: name)
+  }
+
+  /// The names in an open directory, without `.` and `..`, read through a duplicate of its descriptor (so
+  /// the caller's stays open). Names that are not valid UTF-8 are returned as raw bytes.
+  package static func entries(_ directory: Int32, path: String) throws(SystemError) -> [[UInt8]] {
+    try inject(.open, path)
+    let duplicate = dup(directory)
+    guard duplicate >= 0 else { throw SystemError(.open, Platform.errno, path: path) }
+    guard let stream = fdopendir(duplicate) else {
+      let error = Platform.errno
+      _ = libc_close(duplicate)
+      throw SystemError(.open, error, path: path)
+    }
+    defer { closedir(stream) }
+    rewinddir(stream)
+    var names: [[UInt8]] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        Array(raw.prefix { $0 != 0 })
+      }
+      if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+    }
+    return names
+  }
+
+  /// Takes `flock(2)` on a descriptor without waiting: true if taken, false if another open file description
+  /// holds it. Used on the library folder's own descriptor, which no user can delete while it is open.
+  package static func tryLockExclusive(_ descriptor: Int32, path: String) throws(SystemError) -> Bool {
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      let error = Platform.errno
+      if error == EWOULDBLOCK || error == EAGAIN { return false }
+      if error != EINTR { throw SystemError(.lock, error, path: path) }
+    }
+    return true
+  }
+
+  /// Releases `flock(2)`.
+  package static func unlock(_ descriptor: Int32) {
+    _ = flock(descriptor, LOCK_UN)
+  }
+
   private static func inject(_ operation: SystemError.Operation, _ path: String, bytes: Int = 0)
     throws(SystemError)
   {
     guard let faults else { return }
+    if let model = faults.powerLoss, model.isOff { throw SystemError(operation, EIO, path: path) }
     if let error = faults.error(for: operation, path: path, bytes: bytes) {
       throw SystemError(operation, error, path: path)
     }
@@ -197,3 +346,19 @@ private func libc_mkdir(_ path: String, _ mode: mode_t) -> Int32 { mkdir(path, m
 private func libc_fstat(_ fd: Int32, _ info: UnsafeMutablePointer<stat>) -> Int32 { fstat(fd, info) }
 private func libc_lstat(_ path: String, _ info: UnsafeMutablePointer<stat>) -> Int32 { lstat(path, info) }
 private func libc_close(_ fd: Int32) -> Int32 { close(fd) }
+private func libc_openat(_ dir: Int32, _ name: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+  openat(dir, name, flags, mode)
+}
+private func libc_fstatat(_ dir: Int32, _ name: String, _ info: UnsafeMutablePointer<stat>, _ flags: Int32)
+  -> Int32
+{
+  fstatat(dir, name, info, flags)
+}
+private func libc_unlinkat(_ dir: Int32, _ name: String, _ flags: Int32) -> Int32 {
+  unlinkat(dir, name, flags)
+}
+private func libc_linkat(_ a: Int32, _ b: String, _ c: Int32, _ d: String, _ flags: Int32) -> Int32 {
+  linkat(a, b, c, d, flags)
+}
+private func libc_renameat(_ a: Int32, _ b: String, _ c: Int32, _ d: String) -> Int32 { renameat(a, b, c, d) }
+private func libc_mkdirat(_ dir: Int32, _ name: String, _ mode: mode_t) -> Int32 { mkdirat(dir, name, mode) }

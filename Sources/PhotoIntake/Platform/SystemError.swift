@@ -4,7 +4,9 @@
 /// personal data.
 package struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
   package enum Operation: String, Sendable, Hashable {
-    case open, read, write, fsync, rename, link, unlink, mkdir, stat
+    case open, read, write, fsync, rename, link, unlink, mkdir, stat, lock
+    /// An SQLite statement or commit (injected only: SQLite does its own I/O).
+    case sqlite
   }
 
   package var operation: Operation

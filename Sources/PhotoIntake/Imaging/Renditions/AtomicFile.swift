@@ -32,6 +32,30 @@ package enum AtomicFile {
     }
   }
 
+  /// Writes `bytes` as `name` in `folder` through a hidden temporary file beside it, relative to the folder's
+  /// descriptor and without following links (a link planted at `name` is replaced, never written through).
+  package static func write(_ bytes: [UInt8], in folder: Directory, as name: String) throws(ImagingError) {
+    let temporary = ".\(name).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    do throws(SystemError) {
+      let descriptor = try folder.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+      defer { Syscalls.close(descriptor) }
+      var failure: SystemError?
+      bytes.withUnsafeBytes { buffer in
+        do throws(SystemError) {
+          try Syscalls.writeAll(descriptor, buffer, path: folder.path(of: temporary))
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
+      try Syscalls.fsync(descriptor, path: folder.path(of: temporary))
+      try folder.move(temporary, to: folder, as: name)
+    } catch {
+      try? folder.unlink(temporary)
+      throw ImagingError(error)
+    }
+  }
+
   /// Writes `bytes` to `path` through a hidden temporary file in the same folder.
   package static func write(_ bytes: [UInt8], toFile path: String) throws(ImagingError) {
     let slash = path.lastIndex(of: "/")

@@ -71,6 +71,12 @@ public struct RenditionStore: Sendable {
     guard !missing.isEmpty else { return found.map { $0! } }
     guard asset.type.isImage else { throw .unsupportedContent(type: asset.type) }
     let original = library.objectPath(for: asset)
+    // The decoders take a path: check first that the object is a regular file, so that a link or FIFO planted
+    // in its place is neither followed nor opened (DESIGN.md invariant 8).
+    let info = try? library.fanOutFolder(for: asset.sha256).status(asset.sha256.hex)
+    guard let info, Platform.fileType(info.st_mode) == .regular else {
+      throw ImagingError(SystemError(.open, info == nil ? ENOENT : ELOOP, path: original))
+    }
     let request = ThumbnailRequest(
       maxPixelSize: sizes[missing[0]], maximumPixelCount: configuration.maximumPixelCount,
       quality: configuration.quality)
@@ -93,18 +99,18 @@ public struct RenditionStore: Sendable {
   {
     let thumbnails = try configuration.thumbnailer.thumbnails(
       ofFileAt: original, sizes: sizes, request: request)
-    let folder = "\(library.renditionsPath)/\(digest.hex.prefix(2))"
+    let folder: Directory
     do {
-      try Syscalls.makeDirectory(folder)
+      folder = try library.renditions.subdirectory(String(digest.hex.prefix(2)), create: true)
     } catch {
       throw ImagingError(error)
     }
     var made: [Rendition] = []
     for (size, thumbnail) in zip(sizes, thumbnails) {
       let destination = path(for: digest, size: size)
-      // The staging folder is on the same file system and is swept when the library opens, so a crash
-      // mid-write leaves nothing behind.
-      try AtomicFile.write(thumbnail.jpegData, to: destination, via: library.newStagingPath())
+      // Written beside its final name, relative to the folder's descriptor; a crash mid-write leaves a hidden
+      // temporary file that repair removes (renditions are caches).
+      try AtomicFile.write(thumbnail.jpegData, in: folder, as: "\(digest.hex)-\(size).jpg")
       made.append(
         Rendition(
           size: size, path: destination, width: thumbnail.width, height: thumbnail.height,

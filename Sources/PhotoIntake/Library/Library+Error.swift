@@ -1,0 +1,78 @@
+extension Library {
+  /// Why a library operation failed. Each description is a sentence a user can act on; none names a command
+  /// or a flag of a particular tool (the CLI adds those).
+  public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+    /// The folder could not be created or read.
+    case cannotOpen(reason: String)
+    /// Nothing is at the path, or it holds no library, and creating one was not asked for.
+    case notALibrary(String)
+    /// Photos are stored, but the manifest that lists them is missing or empty. Nothing was changed: repairing
+    /// the library rebuilds the manifest from the stored photos.
+    case manifestMissing
+    /// The manifest is not a readable SQLite database. Nothing was changed.
+    case manifestUnreadable(reason: String)
+    /// One of the library's own folders or files is a symbolic link, a file where a folder belongs, or the
+    /// like. Nothing was followed or changed.
+    case damagedLayout(String)
+    /// Another process is writing to the library and did not finish within the wait.
+    case busy
+    /// The manifest could not be read or written.
+    case database(reason: String)
+    /// No asset has this identifier.
+    case notFound(AssetID)
+    /// Where the asset's bytes belong there is something else (a link, a FIFO, a folder); it was left alone.
+    case damagedObject(AssetID, FileKind)
+    /// The asset's bytes no longer match what was imported (re-hashed while reading them).
+    case alteredObject(AssetID)
+    /// The device is full.
+    case diskFull
+    /// A file operation failed.
+    case io(reason: String)
+    /// The export destination already exists; nothing was overwritten.
+    case destinationExists(String)
+
+    public var description: String {
+      switch self {
+      case .cannotOpen(let reason):
+        "The library folder could not be opened (\(reason)). Check that the path is a writable folder."
+      case .notALibrary:
+        "No PhotoIntake library is at this path. Check the path, or import something to create a library there."
+      case .manifestMissing:
+        "Photos are stored in this library, but its manifest is missing or empty. Nothing was changed; "
+          + "repair the library to rebuild the manifest from the stored photos."
+      case .manifestUnreadable(let reason):
+        "The library's manifest cannot be read (\(reason)). Nothing was changed; repairing the library "
+          + "sets the unreadable manifest aside and rebuilds it from the stored photos."
+      case .damagedLayout(let what):
+        "The library is damaged: \(what). Nothing was followed or changed; repairing the library moves it "
+          + "aside into lost+found."
+      case .busy:
+        "Another process kept writing to the library for longer than the wait allows. Try again when it has "
+          + "finished."
+      case .database(let reason):
+        "The library's manifest could not be read or written (\(reason))."
+      case .notFound(let id):
+        "No asset with the identifier \(id) is in the library."
+      case .damagedObject(_, let kind):
+        "Where this asset's bytes belong there is \(kind.phrase); it was left alone. Verify or repair the "
+          + "library."
+      case .alteredObject:
+        "This asset's stored bytes no longer match what was imported; nothing was written. Verify the library."
+      case .diskFull:
+        "The disk holding the library is full. Free some space and try again; nothing was lost."
+      case .io(let reason):
+        "A storage error stopped the operation (\(reason))."
+      case .destinationExists:
+        "The destination already exists; nothing was overwritten. Choose another name or remove it first."
+      }
+    }
+
+    init(_ error: DatabaseError) {
+      self = error.isDiskFull ? .diskFull : .database(reason: error.description)
+    }
+
+    init(_ error: SystemError) {
+      self = error.isDiskFull ? .diskFull : .io(reason: error.description)
+    }
+  }
+}
