@@ -169,8 +169,8 @@ struct AuthorizationTransitionTests {
       #expect(try await library.count() == 0)
       await library.close()
       let reopened = try await directory.library()
-      #expect(reopened.recovery.removedStagingFiles == 0)
-      #expect(reopened.recovery.removedOrphanObjects == 0)
+      #expect(try await reopened.recoverInterruptedWork().isEmpty)
+      #expect(try await reopened.verify().isClean)
       await reopened.close()
       return
     }

@@ -185,18 +185,25 @@ extension Library {
   func recordIntent(_ kind: Intent.Kind, digest: SHA256Digest, device: UInt64, inode: UInt64)
     throws(DatabaseError) -> Intent
   {
-    let token = currentWriter.withLock { $0 } ?? "unowned"
-    return try database.transaction { () throws(DatabaseError) in
-      try database.prepare(
-        "INSERT INTO intents(token, kind, object, device, inode, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-      ).bind(
-        .text(token), .text(kind.rawValue), .text(digest.hex), .int(Int64(bitPattern: device)),
-        .int(Int64(bitPattern: inode)), .double(Date().timeIntervalSince1970)
-      ).run()
-      return Intent(
-        id: sqlite3_last_insert_rowid(database.handle), kind: kind, digest: digest, device: device,
-        inode: inode)
+    try database.transaction { () throws(DatabaseError) in
+      try insertIntent(kind, digest: digest, device: device, inode: inode)
     }
+  }
+
+  /// Inserts an intent inside the caller's transaction.
+  func insertIntent(_ kind: Intent.Kind, digest: SHA256Digest, device: UInt64, inode: UInt64)
+    throws(DatabaseError) -> Intent
+  {
+    let token = currentWriter.withLock { $0 } ?? "unowned"
+    try database.prepare(
+      "INSERT INTO intents(token, kind, object, device, inode, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    ).bind(
+      .text(token), .text(kind.rawValue), .text(digest.hex), .int(Int64(bitPattern: device)),
+      .int(Int64(bitPattern: inode)), .double(Date().timeIntervalSince1970)
+    ).run()
+    return Intent(
+      id: sqlite3_last_insert_rowid(database.handle), kind: kind, digest: digest, device: device, inode: inode
+    )
   }
 
   /// Undoes an intent of this writer after its operation failed. If that fails too (the disk is gone), the

@@ -22,7 +22,7 @@ extension Library {
         try database.prepare("DELETE FROM batch_items WHERE asset_id = ?1").bind(.text(id.rawValue)).run()
         try database.prepare("DELETE FROM assets WHERE id = ?1").bind(.text(id.rawValue)).run()
         if removable, let info {
-          intent = try recordIntent(
+          intent = try insertIntent(
             .remove, digest: asset.sha256, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         }
       }

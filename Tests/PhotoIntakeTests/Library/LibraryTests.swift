@@ -13,46 +13,43 @@ import Testing
       seeds.map { BytesSource(bytes: Fixture.jpeg(seed: $0), suggestedName: "p\($0).jpg") })
   }
 
-  @Test func recoversFromPartFilesOrphansAndMissingObjects() async throws {
+  @Test func nothingUnrecordedIsDeletedAndVerifyReportsIt() async throws {
     var library: Library? = try await Library.open(at: root)
     let summary = await importSeeds([1, 2, 3], into: library!)
     let assets = summary.items.compactMap(\.result.asset)
     await library!.close()
     library = nil
-    // What a crash and a careless user leave behind:
-    try folder.write("library/staging/0000.part", [1, 2, 3])  // an interrupted copy
+    // What a crash of an older version, a restore or a careless user leave behind; none of it was recorded:
+    try folder.write("library/staging/0000.part", [1, 2, 3])
     let orphan = SHA256Digest.of([9, 9])
-    // An object renamed into place whose row was never committed:
     try folder.write("library/objects/\(orphan.hex.prefix(2))/\(orphan.hex)", [9, 9])
     let lost = assets[1]
     try FileManager.default.removeItem(
       atPath: root + "/objects/\(lost.sha256.hex.prefix(2))/\(lost.sha256.hex)")
-    // …and one object cut short behind the library's back.
     let truncated = assets[2]
     let truncatedPath = root + "/objects/\(truncated.sha256.hex.prefix(2))/\(truncated.sha256.hex)"
     chmod(truncatedPath, 0o644)
     #expect(truncate(truncatedPath, 10) == 0)
 
     let reopened = try await Library.open(at: root)
-    #expect(reopened.recovery.removedStagingFiles == 1)
-    #expect(reopened.recovery.removedOrphanObjects == 1)
-    #expect(reopened.recovery.missingObjects == [lost.id])
-    #expect(reopened.recovery.alteredObjects == [truncated.id])
-    #expect(try await reopened.asset(truncated.id)?.damage == .hashMismatch)
-    #expect(folder.files(under: "library/staging").isEmpty)
-    #expect(!FileManager.default.fileExists(atPath: reopened.objectPath(for: orphan)))
-    // The damaged asset is kept and marked, never dropped.
-    #expect(try await reopened.count() == 3)
-    #expect(try await reopened.asset(lost.id)?.damage == .missing)
+    let recovery = try await reopened.recoverInterruptedWork()
+    #expect(recovery.isEmpty, "recovery touched what no write recorded: \(recovery)")
+    #expect(folder.files(under: "library/staging") == ["0000.part"])
+    #expect(FileManager.default.fileExists(atPath: reopened.objectPath(for: orphan)))
     let report = try await reopened.verify()
     #expect(Set(report.damaged.map(\.id)) == [lost.id, truncated.id])
+    #expect(report.unreferenced == ["objects/\(orphan.hex.prefix(2))/\(orphan.hex)"])
+    #expect(try await reopened.asset(lost.id)?.damage == .missing)
+    #expect(try await reopened.asset(truncated.id)?.damage == .hashMismatch)
+    #expect(try await reopened.count() == 3)
 
-    // Importing the same bytes again repairs them.
+    // Importing the same bytes again repairs them; the damaged bytes are moved aside, not deleted.
     let repair = await importSeeds([2, 3], into: reopened)
     #expect(repair.duplicateCount == 2)
     #expect(try await reopened.asset(lost.id)?.damage == nil)
     #expect(try await reopened.asset(truncated.id)?.damage == nil)
-    #expect(try await reopened.verify().isClean)
+    #expect(folder.files(under: "library/lost+found").count == 1)
+    #expect(try await reopened.verify().damaged.isEmpty)
   }
 
   @Test func verifyFindsAlteredBytesAndClearsTheMarkWhenRestored() async throws {
@@ -108,6 +105,7 @@ import Testing
     var iterator = changes.makeAsyncIterator()
     #expect(await iterator.next() == LibraryChange(removed: [removed.id]))
     await #expect(throws: Library.Error.notFound(removed.id)) { try await library.remove(removed.id) }
+    #expect(try await library.recoverInterruptedWork().isEmpty)
   }
 
   @Test func changesAnnounceImports() async throws {
@@ -119,11 +117,23 @@ import Testing
       await iterator.next() == LibraryChange(inserted: [try #require(summary.items[0].result.asset?.id)]))
   }
 
-  @Test func anotherOpenerIsToldTheLibraryIsBusy() async throws {
-    let library = try await Library.open(at: root)
-    await #expect(throws: Library.Error.busy) { _ = try await Library.open(at: root) }
-    await library.close()
-    _ = try await Library.open(at: root)
+  @Test func writersTakeTurnsAndReadersNeverWait() async throws {
+    let first = try await Library.open(at: root)
+    var configuration = Library.Configuration()
+    configuration.writerWait = .milliseconds(200)
+    let waited = Protected(0)
+    configuration.onWaitingForWriter = { waited.withLock { $0 += 1 } }
+    let second = try await Library.open(at: root, configuration: configuration)
+    try await first.beginWriting()
+    // A reader is not held up by the writer …
+    #expect(try await second.count() == 0)
+    // … a second writer waits, says so once, and gives up after its wait.
+    await #expect(throws: Library.Error.busy) { try await second.recoverInterruptedWork() }
+    #expect(waited.current == 1)
+    let summary = await importSeeds([7], into: second)
+    #expect(summary.items.map(\.result.error) == [.libraryBusy])
+    await first.endWriting()
+    #expect(await importSeeds([7], into: second).importedCount == 1)
   }
 
   @Test func aNewerSchemaIsRefusedNotDamaged() async throws {
