@@ -87,7 +87,7 @@ import Testing
 
         """)
     let json = try jsonLines(await runIntake(["list", "--library", "lib", "--json"], in: folder.path).stdout)
-    #expect(json.count == 3)
+    try #require(json.count == 3)
     #expect(Set(json[0].keys).isSuperset(of: ["id", "sha256", "size", "type", "name", "batch", "position"]))
     let id = try #require(json[1]["id"] as? String)
 

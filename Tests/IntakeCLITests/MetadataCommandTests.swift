@@ -56,7 +56,7 @@ struct MetadataCommandTests {
     #expect(result.stderr.contains("notes.jpg: The file is not a photo or movie format"))
     #expect(result.stderr.contains("missing.heic: The file could not be read or written"))
     let lines = result.stdout.split(separator: "\n")
-    #expect(lines.count == 3)
+    try #require(lines.count == 3)
     #expect(lines[1].contains("\"error\""))
   }
 

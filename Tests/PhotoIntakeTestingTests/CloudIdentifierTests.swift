@@ -103,7 +103,7 @@ struct CloudIdentifierTests {
     ) { SimulatedPickerItemSource(results[$0]) }
     let records = await CloudIdentifierMapper(resolver: phone).syncRecords(
       for: outcome.selection, library: library)
-    #expect(records.count == 2)
+    try #require(records.count == 2)
     #expect(records[0].cloudIdentifier != nil)
     #expect(records[1].cloudIdentifier == nil)
     let first = try #require(try await library.asset(outcome.selection.assets[0]))

@@ -46,7 +46,7 @@ struct PickerTests {
     let results = try SimulatedPicker(device: library).present(SimulatedPickerConfiguration()).pick([
       photos[1]
     ])
-    #expect(results.count == 1)
+    try #require(results.count == 1)
     #expect(results[0].itemProvider.registeredTypeIdentifiers == ["public.heic", "public.jpeg"])
   }
 

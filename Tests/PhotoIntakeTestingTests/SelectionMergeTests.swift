@@ -48,6 +48,55 @@ struct SelectionMergeTests {
     #expect(merge.dropped.compactMap(\.assetIdentifier).joined() == dropped)
   }
 
+  /// The user's order across several picker sessions, each re-opened with the last selection preselected.
+  ///
+  /// Each round is the picker's result list (in the notation of ``results(_:)``); each expectation is the
+  /// selection after that round as "identifier + round its asset was imported in", so a kept item must
+  /// keep the asset of the round that first imported it. Expectations follow the documented contract: the
+  /// results' order is the user's order, kept items are reused, deselected items leave the selection, the
+  /// first occurrence of a repeated asset decides its place, and a result that is neither earlier nor
+  /// loadable is left out.
+  @Test(arguments: [
+    // New picks go after the kept ones when the user adds them at the end.
+    (["ABC", "abcD", "abcdE"], ["A1 B1 C1", "A1 B1 C1 D2", "A1 B1 C1 D2 E3"]),
+    // Deselecting from the middle closes the gap without moving the others.
+    (["ABCDE", "abde", "ae"], ["A1 B1 C1 D1 E1", "A1 B1 D1 E1", "A1 E1"]),
+    // The user reorders in the picker: the selection follows, assets stay those of round 1.
+    (["ABC", "cab", "bca"], ["A1 B1 C1", "C1 A1 B1", "B1 C1 A1"]),
+    // Preselected items come back in another order than they were preselected in, with a new pick between
+    // them: the results' order wins over the previous selection's.
+    (["ABC", "bDca"], ["A1 B1 C1", "B1 D2 C1 A1"]),
+    // A new pick placed first, before every kept item.
+    (["AB", "Cab"], ["A1 B1", "C2 A1 B1"]),
+    // Repeats: the first occurrence decides the place, whether it is kept, new or either form of the same asset.
+    (["AAB", "bBaAC", "CcCa"], ["A1 B1", "B1 A1 C2", "C2 A1"]),
+    // Everything deselected, then picked again in another order: imported afresh, in the new order.
+    (["AB", "", "BA"], ["A1 B1", "", "B3 A3"]),
+    // Cancel after a reorder returns the preselection as it is: nothing moves.
+    (["ABC", "cab", "cab"], ["A1 B1 C1", "C1 A1 B1", "C1 A1 B1"]),
+    // A preselected identifier the app never had (no provider) is left out, and the order around it kept.
+    (["AB", "axbC"], ["A1 B1", "A1 B1 C2"]),
+  ])
+  func orderAcrossMerges(_ rounds: [String], _ expected: [String]) {
+    var selection = PhotoSelection()
+    var after: [String] = []
+    for (round, text) in zip(1..., rounds) {
+      let items = Self.results(text)
+      let merge = SelectionMerge(previous: selection, results: items)
+      var imported: [Int: AssetID] = [:]
+      for index in merge.resultIndexesToImport {
+        imported[index] = AssetID(rawValue: "\(round)")
+      }
+      selection = merge.selection(imported: imported, results: items)
+      after.append(
+        selection.items.map { "\($0.assetIdentifier ?? "?")\($0.asset.rawValue)" }
+          .joined(separator: " "))
+      // The identifiers to preselect next time are the selection's, in the same order.
+      #expect(selection.preselectedAssetIdentifiers == selection.items.compactMap(\.assetIdentifier))
+    }
+    #expect(after == expected)
+  }
+
   @Test func theNewSelectionFollowsTheUsersOrderAndSkipsFailures() {
     let items = Self.results("acED")
     let merge = SelectionMerge(previous: Self.selection(["A", "B", "C"]), results: items)

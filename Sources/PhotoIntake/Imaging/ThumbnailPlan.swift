@@ -22,13 +22,19 @@ struct ThumbnailPlan: Sendable, Hashable {
 
   /// Decides the plan for `request`.
   ///
-  /// - Throws: ``ImagingError/tooManyPixels(declared:limit:)`` when the declared size exceeds the limit
-  ///   (nothing has been decoded at this point), ``ImagingError/invalidSize(_:)``.
+  /// - Throws: ``ImagingError/tooManyPixels(declared:limit:)`` when the declared size, or the largest canvas
+  ///   of any frame, page, tile or grid, exceeds the limit (nothing has been decoded at this point),
+  ///   ``ImagingError/invalidSize(_:)``.
   static func make(_ metadata: MediaMetadata, request: ThumbnailRequest) throws(ImagingError) -> ThumbnailPlan
   {
     guard request.maxPixelSize > 0 else { throw .invalidSize(request.maxPixelSize) }
     if let width = metadata.width, let height = metadata.height {
       try checkPixelCount(width: width, height: height, limit: request.maximumPixelCount)
+    }
+    // A frame, page, tile or grid larger than the declared image (a GIF frame outside its screen, a huge
+    // second TIFF page) is what a decoder would allocate: it is refused the same way.
+    if let canvas = metadata.largestCanvas {
+      try checkPixelCount(width: canvas.width, height: canvas.height, limit: request.maximumPixelCount)
     }
     let decoderOrients = [.heic, .heif, .avif].contains(metadata.type) || metadata.width == nil
     var plan = ThumbnailPlan(

@@ -4,7 +4,8 @@
 /// completion handler returns" (NSItemProvider documentation). Within the handler, the URL parameter
 /// escapes when it is assigned to anything not declared in the handler, appended or inserted into a
 /// collection, passed to `resume`, `success` or a completion/handler/callback closure, or captured by
-/// work that runs later (`async`, `asyncAfter`, `Task`). Copying the file and keeping the copy is fine.
+/// work that runs later (`async`, `asyncAfter`, `Task`, `Task.detached`) or by a closure that is itself
+/// kept (`self.source = { url }`) or handed on. Copying the file and keeping the copy is fine.
 struct TempURLEscapesRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "temp-url-escapes", severity: .error,
@@ -60,29 +61,37 @@ struct TempURLEscapesRule: AuditRule {
         if file.word(index + 1) == .opAssign, !file.source.sameText(index + 2, url) { return nil }
         continue
       }
-      if capturedByDeferredWork(file, index, handler: handler) { return index }
+      if capturedByOutlivingClosure(file, index, handler: handler, body: body) { return index }
       if file.word(index - 1) == .opAssign, storesOutside(file, assignment: index - 1, body: body) {
         return index
       }
-      if let paren = file.enclosingParen(of: index), file.kind(paren - 1) == .identifier {
-        let callee = ASCII.lowercased(file.text(paren - 1))
-        if Self.sinks.contains(file.word(paren - 1))
-          || ["completion", "handler", "callback"].contains(where: { ASCII.contains(callee, $0) })
-        {
-          return index
-        }
-      }
+      if let paren = file.enclosingParen(of: index), handsOn(file, callee: paren - 1) { return index }
     }
     return nil
   }
 
-  private func capturedByDeferredWork(_ file: SourceFile, _ index: Int, handler: Int) -> Bool {
+  /// Whether a closure between the handler and `index` may run after the handler returned: deferred work,
+  /// a closure stored outside the handler (`self.source = { url }`, a `return url` inside it included), or
+  /// one handed to a sink or a completion closure.
+  private func capturedByOutlivingClosure(_ file: SourceFile, _ index: Int, handler: Int, body: Range<Int>)
+    -> Bool
+  {
     for scope in file.syntax.enclosingScopes(of: index) {
       if scope == handler { return false }
-      let callee = file.scope(scope).callee
-      if file.scope(scope).kind == .closure, Self.deferred.contains(file.word(callee)) { return true }
+      guard file.scope(scope).kind == .closure else { continue }
+      let callee = file.scope(scope).callee, head = file.scope(scope).head
+      if Self.deferred.contains(file.word(callee)) || handsOn(file, callee: callee) { return true }
+      if file.word(head) == .opAssign, storesOutside(file, assignment: head, body: body) { return true }
     }
     return false
+  }
+
+  /// Whether the call named at `callee` keeps or hands on what it is given.
+  private func handsOn(_ file: SourceFile, callee: Int) -> Bool {
+    guard callee >= 0, file.kind(callee) == .identifier else { return false }
+    let name = ASCII.lowercased(file.text(callee))
+    return Self.sinks.contains(file.word(callee))
+      || ["completion", "handler", "callback"].contains(where: { ASCII.contains(name, $0) })
   }
 
   /// Whether `target = url` stores into something declared outside the handler: a property, a

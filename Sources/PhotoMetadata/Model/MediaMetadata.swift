@@ -31,6 +31,10 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
   public var duration: Double?
   /// The type a file name or type hint claimed, when it disagrees with the bytes (which decide ``type``).
   public var hintedType: MediaType?
+  /// The largest canvas a decoder may allocate for any frame, page, tile or grid of the file, when someone
+  /// looked (``CanvasScanner``; imaging's header pass does, ``MetadataReader`` does not, since a GIF must be
+  /// walked to its end). Bomb guards check it as well as ``width`` × ``height``.
+  public var largestCanvas: PixelSize? = nil
 
   public init(
     type: MediaType, width: Int? = nil, height: Int? = nil, orientation: Orientation = .up,

@@ -14,19 +14,9 @@ enum WebPReader {
         let data = try read(input, chunk, atLeast: 10)
         var reader = ByteReader(data, at: 4, bigEndian: false)
         canvas = (Int(try reader.u24()) + 1, Int(try reader.u24()) + 1)
-      case "VP8 " where frame == nil:
-        let data = try read(input, chunk, atLeast: 10)
-        guard data.matches([0x9D, 0x01, 0x2A], at: 3) else {
-          throw .corrupt("VP8 key frame start code missing")
-        }
-        frame = (
-          Int(data.u16(at: 6, bigEndian: false) & 0x3FFF), Int(data.u16(at: 8, bigEndian: false) & 0x3FFF)
-        )
-      case "VP8L" where frame == nil:
-        let data = try read(input, chunk, atLeast: 5)
-        guard data[0] == 0x2F else { throw .corrupt("VP8L signature missing") }
-        let bits = data.u32(at: 1, bigEndian: false)
-        frame = (Int(bits & 0x3FFF) + 1, Int(bits >> 14 & 0x3FFF) + 1)
+      case "VP8 " where frame == nil, "VP8L" where frame == nil:
+        let data = try read(input, chunk, atLeast: chunk.fourCC == "VP8 " ? 10 : 5)
+        if let size = try bitstreamSize(chunk.fourCC, data) { frame = (size.width, size.height) }
       case "ICCP":
         metadata.hasICCProfile = true
       case "EXIF" where exifFacts == nil:
@@ -50,6 +40,27 @@ enum WebPReader {
     metadata.width = size?.0
     metadata.height = size?.1
     return metadata
+  }
+
+  /// The frame size a VP8 or VP8L bitstream declares, from its first bytes; nil for other chunks.
+  static func bitstreamSize(_ fourCC: String, _ data: [UInt8]) throws(MetadataError) -> PixelSize? {
+    switch fourCC {
+    case "VP8 ":
+      guard data.count >= 10 else { throw .corrupt("chunk 'VP8 ' is too short") }
+      guard data.matches([0x9D, 0x01, 0x2A], at: 3) else {
+        throw .corrupt("VP8 key frame start code missing")
+      }
+      return PixelSize(
+        width: Int(data.u16(at: 6, bigEndian: false) & 0x3FFF),
+        height: Int(data.u16(at: 8, bigEndian: false) & 0x3FFF))
+    case "VP8L":
+      guard data.count >= 5 else { throw .corrupt("chunk 'VP8L' is too short") }
+      guard data[0] == 0x2F else { throw .corrupt("VP8L signature missing") }
+      let bits = data.u32(at: 1, bigEndian: false)
+      return PixelSize(width: Int(bits & 0x3FFF) + 1, height: Int(bits >> 14 & 0x3FFF) + 1)
+    default:
+      return nil
+    }
   }
 
   private static func read(

@@ -79,7 +79,7 @@ struct PickImportTests {
     let library = try await setup.directory.library()
     let outcome = await PickImport(importer: serialImporter(library), livePhotos: .stillOnly)
       .run(try setup.pick([setup.live]))
-    #expect(outcome.selection.items.count == 1)
+    try #require(outcome.selection.items.count == 1)
     #expect(outcome.selection.items[0].pairedVideo == nil)
     #expect(try await library.count() == 1)
     await library.close()
@@ -90,12 +90,12 @@ struct PickImportTests {
     let library = try await setup.directory.library()
     let picking = PickImport(importer: serialImporter(library))
     let first = await picking.run(try setup.pick([setup.photo, setup.live]))
-    #expect(first.selection.items.count == 2)
+    try #require(first.selection.items.count == 2)
     // The user opens the picker again, deselects the photo, keeps the Live Photo, adds the video.
     let results = try setup.pick(
       [setup.live, setup.video], preselected: first.selection.preselectedAssetIdentifiers)
     let second = await picking.run(results, previous: first.selection)
-    #expect(second.selection.items.map(\.assetIdentifier) == [setup.live, setup.video])
+    try #require(second.selection.items.map(\.assetIdentifier) == [setup.live, setup.video])
     // The kept Live Photo is the earlier item, pair included; only the video was imported.
     #expect(second.selection.items[0] == first.selection.items[1])
     #expect(second.summary?.items.count == 1)
@@ -142,8 +142,8 @@ struct PickImportTests {
     let outcome = await PickImport(importer: serialImporter(library)).run([
       PickedResult(assetIdentifier: "A", provider: provider)
     ])
-    let report = outcome.reports[0]
-    #expect(outcome.selection.items.count == 1)
+    let report = try #require(outcome.reports.first)
+    try #require(outcome.selection.items.count == 1)
     #expect(outcome.selection.items[0].pairedVideo == nil)
     #expect(report.motionError?.code == "conversion-failed")
     #expect(report.motionError?.description.contains("kept without motion") == true)

@@ -12,16 +12,17 @@ struct ProviderItemSourceTests {
     let photo = device.add(.photo("IMG_0001", format: .heic))
     var configuration = SimulatedPickerConfiguration()
     configuration.preferredAssetRepresentationMode = .current
-    let result = try SimulatedPicker(device: device).present(configuration).pick([photo])[0]
+    let result = try #require(try SimulatedPicker(device: device).present(configuration).pick([photo]).first)
     let source = ProviderItemSource(provider: SimulatedProviderAdapter(provider: result.itemProvider))
     #expect(source.chosenType == "public.heic")
     let library = try await directory.library()
     let summary = await serialImporter(library).importItems([source])
+    try #require(summary.items.count == 1)
     let asset = try #require(summary.items[0].result.asset)
     #expect(asset.type == .heic)
     #expect(asset.name == "IMG_0001.HEIC")
     // The provider deleted its file once the handler returned; the library kept the bytes.
-    #expect(device.expiredTemporaryFiles.count == 1)
+    try #require(device.expiredTemporaryFiles.count == 1)
     #expect(!FileManager.default.fileExists(atPath: device.expiredTemporaryFiles[0]))
     #expect(bytes(of: asset, in: library) == Fixtures.heic(seed: "IMG_0001-photo"))
     #expect(directory.stagingFiles(library).isEmpty)
@@ -32,7 +33,7 @@ struct ProviderItemSourceTests {
     let directory = TemporaryDirectory()
     let device = directory.device()
     let photo = device.add(.photo(), storage: .iCloudOnly)
-    let result = try SimulatedPicker(device: device).present(.init()).pick([photo])[0]
+    let result = try #require(try SimulatedPicker(device: device).present(.init()).pick([photo]).first)
     let library = try await directory.library()
     var fractions: [Double] = []
     let session = serialImporter(library).start([
@@ -76,6 +77,7 @@ struct ProviderItemSourceTests {
     let source = ProviderItemSource(provider: SimulatedProviderAdapter(provider: .empty))
     #expect(source.chosenType == nil)
     let summary = await Importer(library: library).importItems([source])
+    try #require(summary.items.count == 1)
     #expect(summary.items[0].result.error?.code == "item-unavailable")
     await library.close()
   }
@@ -92,6 +94,7 @@ struct ProviderItemSourceTests {
       session.cancel()
     }
     let summary = await session.summary()
+    try #require(summary.items.count == 1)
     #expect(summary.items[0].result.error == .cancelled)
     #expect(provider.cancelled.current)
     #expect(directory.stagingFiles(library).isEmpty)
@@ -106,6 +109,7 @@ struct ProviderItemSourceTests {
       behaviour: .file(Fixtures.png(seed: "png"), name: "IMG_1.HEIC"), temporaryFolder: directory.at("tmp")
     )
     let summary = await Importer(library: library).importItems([ProviderItemSource(provider: provider)])
+    try #require(summary.items.count == 1)
     #expect(summary.items[0].result.asset?.type == .png)
     #expect(summary.items[0].typeHintMismatch?.hint == "public.heic")
     #expect(provider.expired.current.count == 1)
@@ -124,6 +128,7 @@ struct ProviderItemSourceTests {
     let summary = await faults.run {
       await Importer(library: library).importItems([ProviderItemSource(provider: provider)])
     }
+    try #require(summary.items.count == 1)
     #expect(summary.items[0].result.error == .diskFull)
     #expect(summary.items[0].result.error?.description.contains("Free some space") == true)
     await library.close()

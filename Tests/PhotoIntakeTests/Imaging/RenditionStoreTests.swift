@@ -67,6 +67,34 @@
       #expect(try FileManager.default.contentsOfDirectory(atPath: folder.at("library/staging")) == [])
     }
 
+    /// A GIF whose frame lies far beyond its 16×16 screen (40000×40000: before the canvas scan, GLib aborted
+    /// the whole process here) is imported; only its renditions are refused, and the next item still gets its.
+    @Test func aCanvasBombEndsNeitherTheImportNorTheNextItemsRenditions() async throws {
+      let folder = TemporaryDirectory()
+      let bomb = try folder.write("frame.gif", CanvasBombs.gif(frames: [(0, 0, 40000, 40000)]))
+      let library = try await Library.open(at: folder.at("library"))
+      var configuration = Importer.Configuration()
+      configuration.renditions = RenditionStore.Configuration(sizes: [32])
+      let session = Importer(library: library, configuration: configuration).start([
+        FileItemSource(path: bomb), FileItemSource(path: ImagingFixture.path("orientation-6.jpg")),
+      ])
+      var reports: [Int: RenditionReport] = [:]
+      var sawFinished = false
+      for await event in session {
+        if case .renditionsFinished(let report) = event { reports[report.index] = report }
+        if case .finished = event { sawFinished = true }
+      }
+      #expect(sawFinished)
+      #expect(await session.summary().importedCount == 2)
+      #expect(try await library.all(order: .batch).map(\.type) == [.gif, .jpeg])
+      guard case .failure(.tooManyPixels(let declared, _)) = reports[0]?.result else {
+        Issue.record("expected the bomb's renditions to be refused, got \(String(describing: reports[0]))")
+        return
+      }
+      #expect(declared == 40000 * 40000)
+      #expect(try reports[1]?.result.get().map(\.size) == [32])
+    }
+
     @Test func renditionIsRebuiltAfterDeletion() async throws {
       let folder = TemporaryDirectory()
       let (library, _, assets) = try await importFixtures(["orientation-6.jpg"], sizes: [40], into: folder)

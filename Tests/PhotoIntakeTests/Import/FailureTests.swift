@@ -160,7 +160,7 @@ import Testing
     try folder.write("real/a.jpg", Fixture.jpeg(seed: 12))
     #expect(symlink(folder.at("real"), folder.at("alias")) == 0)
     let walked = FileItemSource.walk([folder.at("alias")]).map(\.path)
-    #expect(walked.count == 1)
+    try #require(walked.count == 1)
     #expect(walked[0].hasSuffix("/real/a.jpg"))
   }
 }

@@ -1,7 +1,8 @@
 import PhotoMetadata
 
 /// What imaging must know about a file before it decodes anything: the format (from the bytes), the declared
-/// size, the orientation and the embedded previews that may stand in for the image.
+/// size and the largest canvas of any frame, page, tile or grid, the orientation and the embedded previews
+/// that may stand in for the image.
 ///
 /// A thin view of ``MetadataReader``: the same bounded header reads the importer uses, with the pixel cap
 /// lifted (``ThumbnailPlan`` applies the renditions' own limit) and the previews narrowed to those a decoder
@@ -18,9 +19,11 @@ package enum ImageHeaders {
   package static func read(fileAt path: String) throws(ImagingError) -> MediaMetadata {
     // Sniffed first, so that a movie or an empty file says what it is rather than how its headers fail.
     try checkIsImage(HeaderFile(path: path).bytes(at: 0, length: MediaType.sniffLength))
-    let metadata: MediaMetadata
+    var metadata: MediaMetadata
     do {
       metadata = try MetadataReader.read(fileAt: path, limits: limits)
+      // Every frame, page, tile and grid, so that the bomb guard sees what a decoder would allocate.
+      metadata.largestCanvas = try CanvasScanner.largestCanvas(fileAt: path, limits: limits)
     } catch {
       throw imagingError(error)
     }
@@ -30,9 +33,10 @@ package enum ImageHeaders {
   /// The in-memory form, for tests.
   static func read(bytes: [UInt8]) throws(ImagingError) -> MediaMetadata {
     try checkIsImage(bytes)
-    let metadata: MediaMetadata
+    var metadata: MediaMetadata
     do {
       metadata = try MetadataReader.read(bytes: bytes, limits: limits)
+      metadata.largestCanvas = try CanvasScanner.largestCanvas(bytes: bytes, limits: limits)
     } catch {
       throw imagingError(error)
     }

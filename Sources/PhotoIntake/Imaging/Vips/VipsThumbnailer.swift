@@ -85,9 +85,12 @@
       if [.heic, .heif, .avif].contains(metadata.type) {
         return try decodeHEIF(path, thumbnail: false, size: size, limit: request.maximumPixelCount)
       }
-      if metadata.width == nil {
-        // A format without a header reader here (TIFF): libvips reads only the header now, and the bomb guard
-        // checks the size the decoder itself will allocate.
+      if metadata.type != .jpeg {
+        // libvips reads only the header now, and the bomb guard checks the size the decoder itself will
+        // allocate: for a format without a header reader here, and for any file whose headers tell libvips
+        // something else than they told ours (libnsgif grows a GIF's screen to its largest frame while
+        // scanning). A refusal here is a typed error; the same lie found by an allocation would end the
+        // process (GLib aborts when g_malloc fails).
         guard let opened = photointake_vips_open_header(path) else {
           throw failure(path, type: metadata.type)
         }
