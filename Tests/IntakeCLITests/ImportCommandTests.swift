@@ -118,7 +118,7 @@ import Testing
     #expect(again.stderr.contains("already exists"))
 
     let verify = await runIntake(["verify", "--library", "lib"], in: folder.path)
-    #expect(verify.stdout == "verified 2, damaged 0\n")
+    #expect(verify.stdout == "verified 2, damaged 0, unreferenced 0\n")
     #expect(verify.status == 0)
 
     let remove = await runIntake(["remove", "--library", "lib", id], in: folder.path)

@@ -70,11 +70,14 @@ struct ScriptedProvider: FileRepresentationProviding {
   /// Paths the provider deleted after its handler returned.
   let expired = Protected<[String]>([])
   let cancelled = Protected(false)
+  /// Whether a load was asked for.
+  let asked = Protected(false)
 
   func loadFileRepresentation(
     forTypeIdentifier typeIdentifier: String, progress: @escaping @Sendable (Double) -> Void,
     completionHandler: @escaping @Sendable (URL?, (any Error)?) -> Void
   ) -> any FileRepresentationLoad {
+    asked.withLock { $0 = true }
     let behaviour = behaviour
     let folder = temporaryFolder + "/" + UUID().uuidString
     let expired = expired

@@ -90,6 +90,8 @@ struct ProviderItemSourceTests {
       temporaryFolder: directory.at("tmp"))
     let session = Importer(library: library).start([ProviderItemSource(provider: provider)])
     Task {
+      // Cancel once the provider has been asked (the batch first waits for its turn to write), then a while.
+      while !provider.asked.current { try await Task.sleep(for: .milliseconds(5)) }
       try await Task.sleep(for: .milliseconds(50))
       session.cancel()
     }

@@ -65,6 +65,7 @@
       }
       // Nothing is left in staging.
       #expect(try FileManager.default.contentsOfDirectory(atPath: folder.at("library/staging")) == [])
+      #expect(!folder.files(under: "library/renditions").contains { $0.hasSuffix(".tmp") })
     }
 
     /// A GIF whose frame lies far beyond its 16×16 screen (40000×40000: before the canvas scan, GLib aborted
@@ -127,8 +128,8 @@
     /// rendition's name and no temporary file; an existing rendition stays intact.
     /// (Rename failures are matched by their destination, which is in `renditions/`.)
     @Test(arguments: [
-      (SystemError.Operation.write, "/staging/", ENOSPC, ImagingError.diskFull),
-      (.fsync, "/staging/", EIO, .ioError(operation: "fsync", code: EIO)),
+      (SystemError.Operation.write, "/renditions/", ENOSPC, ImagingError.diskFull),
+      (.fsync, "/renditions/", EIO, .ioError(operation: "fsync", code: EIO)),
       (.rename, "/renditions/", EACCES, .permissionDenied),
     ])
     func writesAreAtomic(operation: SystemError.Operation, path: String, code: Int32, expected: ImagingError)

@@ -101,6 +101,8 @@ import Testing
     let database = try Database.open(path: root + "/manifest.sqlite")
     try database.execute(
       """
+      DROP TABLE writers;
+      DROP TABLE intents;
       DROP INDEX assets_by_live_photo;
       ALTER TABLE assets DROP COLUMN metadata;
       ALTER TABLE assets DROP COLUMN live_photo_id;
