@@ -74,5 +74,15 @@ extension Library {
     init(_ error: SystemError) {
       self = error.isDiskFull ? .diskFull : .io(reason: error.description)
     }
+
+    /// Any failure of the manifest or the file system, as the library reports it.
+    init(anyFailure error: any Swift.Error) {
+      switch error {
+      case let error as Library.Error: self = error
+      case let error as DatabaseError: self.init(error)
+      case let error as SystemError: self.init(error)
+      default: self = .io(reason: "\(error)")
+      }
+    }
   }
 }

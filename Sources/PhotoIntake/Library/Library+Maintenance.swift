@@ -90,12 +90,8 @@ extension Library {
           report.unreferenced.append(entry.relativePath)
         }
       }
-    } catch let error as DatabaseError {
-      throw Error(error)
-    } catch let error as SystemError {
-      throw Error(error)
     } catch {
-      throw .io(reason: "\(error)")
+      throw Error(anyFailure: error)
     }
     return report
   }

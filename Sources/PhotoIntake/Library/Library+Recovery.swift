@@ -73,14 +73,8 @@ extension Library {
           for token in tokens { try forget.bind(.text(token)).run() }
         }
       }
-    } catch let error as DatabaseError {
-      throw Error(error)
-    } catch let error as SystemError {
-      throw Error(error)
-    } catch let error as Error {
-      throw error
     } catch {
-      throw .io(reason: "\(error)")
+      throw Error(anyFailure: error)
     }
     return report
   }

@@ -127,14 +127,8 @@ extension Library {
       for (hex, id) in rows where !present.contains(hex) { report.damaged.append(id) }
       try mark(report.damaged)
       if !report.adopted.isEmpty { publish(LibraryChange(inserted: report.adopted)) }
-    } catch let error as Error {
-      throw error
-    } catch let error as DatabaseError {
-      throw Error(error)
-    } catch let error as SystemError {
-      throw Error(error)
     } catch {
-      throw .io(reason: "\(error)")
+      throw Error(anyFailure: error)
     }
     return report
   }
