@@ -125,4 +125,32 @@ import Testing
     #expect(listed.count == 2)
     #expect(try run(["verify", "--library", library]).status == 0)
   }
+
+  @Test(arguments: [SIGINT, SIGTERM])
+  func aSignalFinishesTheImportWithASummaryAndCleanStaging(signal: Int32) throws {
+    var generator = SeededGenerator(seed: 7)
+    for index in 0..<120 {
+      var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
+      for _ in 0..<40_000 { bytes.append(UInt8(truncatingIfNeeded: generator.next())) }
+      _ = try folder.write("src/\(index).jpg", bytes)
+    }
+    let output = folder.at("signal.out")
+    let child = try start(
+      ["import", "--library", library, "--no-renditions", "--jobs", "1", folder.at("src")], output: output)
+    // Once a few items are in, interrupt.
+    let deadline = ContinuousClock.now + .seconds(30)
+    while child.isRunning && folder.files(under: "library/objects").count < 5
+      && ContinuousClock.now < deadline
+    {
+      usleep(2000)
+    }
+    kill(child.processIdentifier, signal)
+    child.waitUntilExit()
+    #expect(child.terminationReason == .exit, "the child died of the signal instead of handling it")
+    #expect(child.terminationStatus == 130)
+    let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    #expect(printed.contains("imported "), "no summary: \(printed)")
+    #expect(folder.files(under: "library/staging").isEmpty)
+    #expect(try run(["verify", "--library", library]).status == 0)
+  }
 }

@@ -50,6 +50,9 @@ extension Importer {
     case libraryDamaged(reason: String)
     /// An earlier item hit a full disk, so this one was not attempted.
     case notAttempted
+    /// A folder nested deeper than the walk enters (a loop made with bind mounts, or an attack); its contents
+    /// were not imported.
+    case folderTooDeep(limit: Int)
 
     public var description: String {
       switch self {
@@ -100,6 +103,9 @@ extension Importer {
           + "again."
       case .notAttempted:
         "Not attempted: the disk filled up earlier in this import. Free some space and import again."
+      case .folderTooDeep(let limit):
+        "This folder is nested more than \(limit) levels deep, so its contents were not imported. Import it "
+          + "directly if it is meant to be."
       case .sourceFailed(let reason):
         "The item could not be read: \(reason)"
       }
@@ -129,6 +135,7 @@ extension Importer {
       case .libraryBusy: "library-busy"
       case .libraryDamaged: "library-damaged"
       case .notAttempted: "not-attempted"
+      case .folderTooDeep: "folder-too-deep"
       }
     }
 

@@ -99,12 +99,18 @@ public final class StagingSink: @unchecked Sendable {
   /// Copies a regular file into the staged file, refusing symbolic links, FIFOs and devices, and detecting a
   /// source that changes or disappears during the copy.
   public func copyFile(atPath source: String) throws(Importer.Error) {
+    try copyFile(raw: Array(source.utf8), path: source)
+  }
+
+  /// ``copyFile(atPath:)`` for a path given as raw bytes (a file name need not be UTF-8); `source` is its
+  /// printable form.
+  func copyFile(raw: [UInt8], path source: String) throws(Importer.Error) {
     // lstat first so that a FIFO or device is never opened. O_NOFOLLOW + fstat then close the race where the
     // path is swapped after the lstat.
-    let info = try FilePlacement.regularFileStatus(source)
+    let info = try FilePlacement.regularFileStatus(raw: raw, path: source)
     let input: Int32
     do throws(SystemError) {
-      input = try Syscalls.open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+      input = try Syscalls.open(raw: raw, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, path: source)
     } catch {
       throw Importer.Error(sourceFailure: error)
     }

@@ -14,9 +14,14 @@ enum FilePlacement {
   /// The status of `source`, which must be a regular file. Symbolic links, FIFOs and devices are refused from
   /// `lstat` alone, without being opened (opening a FIFO blocks; opening some devices has side effects).
   static func regularFileStatus(_ source: String) throws(Importer.Error) -> stat {
+    try regularFileStatus(raw: Array(source.utf8), path: source)
+  }
+
+  /// ``regularFileStatus(_:)`` for a path given as raw bytes.
+  static func regularFileStatus(raw source: [UInt8], path: String) throws(Importer.Error) -> stat {
     let info: stat
     do throws(SystemError) {
-      info = try Syscalls.lstat(source)
+      info = try Syscalls.lstat(raw: source, path: path)
     } catch {
       throw Importer.Error(sourceFailure: error)
     }

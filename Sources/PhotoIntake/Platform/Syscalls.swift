@@ -28,6 +28,31 @@ package enum Syscalls {
     }
   }
 
+  /// ``open(_:_:mode:)`` for a path given as raw bytes (a name someone else made need not be UTF-8); `path`
+  /// is its printable form, for messages and fault rules.
+  package static func open(raw: [UInt8], _ flags: Int32, path: String) throws(SystemError) -> Int32 {
+    try inject(.open, path)
+    let name = raw.map { CChar(bitPattern: $0) } + [0]
+    while true {
+      let descriptor = libc_openRaw(name, flags | O_CLOEXEC)
+      if descriptor >= 0 { return descriptor }
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.open, error, path: path) }
+    }
+  }
+
+  /// ``lstat(_:)`` for a path given as raw bytes.
+  package static func lstat(raw: [UInt8], path: String) throws(SystemError) -> stat {
+    try inject(.stat, path)
+    let name = raw.map { CChar(bitPattern: $0) } + [0]
+    var info = stat()
+    while libc_lstatRaw(name, &info) != 0 {
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.stat, error, path: path) }
+    }
+    return info
+  }
+
   /// Reads up to `buffer.count` bytes; 0 means end of file.
   package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String)
     throws(SystemError) -> Int
@@ -346,6 +371,8 @@ private func libc_mkdir(_ path: String, _ mode: mode_t) -> Int32 { mkdir(path, m
 private func libc_fstat(_ fd: Int32, _ info: UnsafeMutablePointer<stat>) -> Int32 { fstat(fd, info) }
 private func libc_lstat(_ path: String, _ info: UnsafeMutablePointer<stat>) -> Int32 { lstat(path, info) }
 private func libc_close(_ fd: Int32) -> Int32 { close(fd) }
+private func libc_openRaw(_ path: [CChar], _ flags: Int32) -> Int32 { open(path, flags, 0) }
+private func libc_lstatRaw(_ path: [CChar], _ info: UnsafeMutablePointer<stat>) -> Int32 { lstat(path, info) }
 private func libc_openat(_ dir: Int32, _ name: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
   openat(dir, name, flags, mode)
 }

@@ -176,3 +176,84 @@ import Testing
     #expect(try await library.resolve("zzzz") == nil)
   }
 }
+
+/// What users and tools leave inside a library folder: it is reported or worked around, never followed, never
+/// a reason the library cannot be used.
+@Suite struct LibraryDamageTests {
+  let folder = TemporaryDirectory()
+  var root: String { folder.at("library") }
+
+  func importOne(_ seed: UInt64, into library: Library) async throws -> Asset {
+    let summary = await Importer(library: library).importItems([
+      BytesSource(bytes: Fixture.jpeg(seed: seed), suggestedName: "p\(seed).jpg")
+    ])
+    return try #require(summary.items.first?.result.asset)
+  }
+
+  @Test func aFIFOWhereAnObjectBelongsIsReportedWithoutWaiting() async throws {
+    let library = try await Library.open(at: root)
+    let asset = try await importOne(1, into: library)
+    let path = library.objectPath(for: asset)
+    try FileManager.default.removeItem(atPath: path)
+    #expect(mkfifo(path, 0o644) == 0)
+    let started = ContinuousClock.now
+    let report = try await library.verify()
+    #expect(ContinuousClock.now - started < .seconds(5))
+    #expect(report.damaged.map(\.damage) == [.notAFile])
+    #expect(throws: Library.Error.damagedObject(asset.id, .fifo)) { _ = try library.openBytes(of: asset) }
+    await #expect(throws: Library.Error.self) { try await library.export(asset.id, to: folder.at("out.jpg")) }
+    // Importing the bytes again moves the FIFO aside and restores the object.
+    _ = try await importOne(1, into: library)
+    #expect(try await library.verify().isClean)
+    #expect(try await library.asset(asset.id)?.damage == nil)
+    let kept = try FileManager.default.contentsOfDirectory(atPath: root + "/lost+found")
+    #expect(kept.count == 1)
+    var info = stat()
+    #expect(lstat(root + "/lost+found/" + kept[0], &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+  }
+
+  @Test func strayFoldersInStagingAndObjectsDoNotStopTheLibrary() async throws {
+    var library: Library? = try await Library.open(at: root)
+    _ = try await importOne(1, into: library!)
+    library = nil
+    try FileManager.default.createDirectory(
+      atPath: root + "/staging/stray", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: root + "/objects/ab/stray", withIntermediateDirectories: true)
+    let reopened = try await Library.open(at: root)
+    _ = try await importOne(2, into: reopened)
+    #expect(try await reopened.count() == 2)
+    #expect(try await reopened.verify().unreferenced == ["objects/ab/stray"])
+    let repair = try await reopened.repair()
+    #expect(Set(repair.moved.map(\.from)) == ["objects/ab/stray", "staging/stray"])
+    #expect(try await reopened.verify().isClean)
+  }
+
+  @Test func exportRefusesAlteredBytesUnlessForced() async throws {
+    let library = try await Library.open(at: root)
+    let asset = try await importOne(3, into: library)
+    let path = library.objectPath(for: asset)
+    chmod(path, 0o644)
+    var bytes = Fixture.jpeg(seed: 3)
+    bytes[100] ^= 0xFF
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    // Not yet marked damaged: the re-hash while copying finds it, and nothing is left at the destination.
+    await #expect(throws: Library.Error.alteredObject(asset.id)) {
+      try await library.export(asset.id, to: folder.at("out.jpg"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.at("out.jpg")))
+    #expect(folder.files(under: "").filter { $0.contains(".intake-export") }.isEmpty)
+    try await library.export(asset.id, to: folder.at("out.jpg"), force: true)
+    #expect(FileManager.default.contents(atPath: folder.at("out.jpg")).map(Array.init) == bytes)
+  }
+
+  @Test func openingCostsTheSameWhateverIsInTheFolder() async throws {
+    // Opening reads the manifest's header only: a file dropped into objects/ is neither touched nor reported.
+    let library = try await Library.open(at: root)
+    _ = try await importOne(1, into: library)
+    let orphan = try folder.write("library/objects/00/" + String(repeating: "0", count: 64), [1, 2])
+    let reopened = try await Library.open(at: root)
+    #expect(try await reopened.recoverInterruptedWork().isEmpty)
+    #expect(FileManager.default.contents(atPath: orphan).map(Array.init) == [1, 2])
+  }
+}
