@@ -8,14 +8,36 @@
 
 /// The few POSIX calls PhotoMetadata needs, in one place: libc differences and `EINTR` retries live here,
 /// and every failure becomes ``MetadataError/io(_:)`` with the `errno` value.
+///
+/// The same guarantees as PhotoIntake's system-call layer: opening to read never blocks (`O_NONBLOCK`, so a FIFO
+/// cannot stall the caller) and must find a regular file; a file is only ever created new (`O_EXCL`), never
+/// truncated, and never through a symbolic link in its last component.
 enum Platform {
+  /// Opens a regular file for reading. A FIFO, device or socket fails with `ESPIPE`, a folder with `EISDIR`,
+  /// without a read ever being attempted.
   static func openForReading(_ path: String) throws(MetadataError) -> Int32 {
-    try retrying { open(path, O_RDONLY | O_CLOEXEC) }
+    let fd = try retrying { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let code = errno
+      _ = systemClose(fd)
+      throw .io(code)
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return fd
+    case S_IFDIR:
+      _ = systemClose(fd)
+      throw .io(EISDIR)
+    default:
+      _ = systemClose(fd)
+      throw .io(ESPIPE)
+    }
   }
 
-  /// Creates (or truncates) a file for writing, readable by the owner and others (0644).
+  /// Creates a new file for writing, readable by the owner and others (0644). An existing file (or a link) at
+  /// `path` is never truncated or followed: the call fails with `EEXIST` (`ELOOP`).
   static func createForWriting(_ path: String) throws(MetadataError) -> Int32 {
-    try retrying { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+    try retrying { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
   }
 
   static func size(of fd: Int32) throws(MetadataError) -> Int {

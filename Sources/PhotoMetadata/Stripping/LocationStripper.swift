@@ -11,7 +11,8 @@
 /// print(report.removed)   // ["EXIF GPS IFD (9 tags)", "XMP exif:GPSLatitude", …]
 /// ```
 public enum LocationStripper {
-  /// Streams `source` to a new file at `destination` (created or truncated), with location removed.
+  /// Streams `source` to a new file at `destination`, with location removed. `destination` must not exist:
+  /// nothing is ever overwritten (an existing file or link there fails with ``MetadataError/io(_:)``).
   ///
   /// Memory stays bounded whatever the file size: only metadata is read into memory, the rest is copied
   /// in 1 MiB chunks. The copy is verified by reading it back. The caller makes it durable (fsync, rename);
