@@ -72,6 +72,7 @@ import Testing
       FaultInjector([], powerLoss: counting), root: folder.at("count-library"), count: 20)
     #expect(clean.count == 20)
     let points = counting.recordedCount
+    print("power-loss model: \(points) recorded effects in a 20-item import")
     #expect(points > 100, "a 20-item import records effects: \(points)")
     let stride = Int(ProcessInfo.processInfo.environment["PHOTOINTAKE_POWER_STRIDE"] ?? "") ?? 1
     for point in Swift.stride(from: 1, through: points, by: stride) {
