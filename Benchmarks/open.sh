@@ -17,8 +17,8 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/intake-open.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-make_library() { # DIR COUNT
-  "$INTAKE" import --library "$1" --no-renditions Samples/IMG_0001.JPG >/dev/null
+make_library() { # DIR COUNT INTAKE (the binary that creates the manifest, in its own schema)
+  "$3" import --library "$1" --no-renditions Samples/IMG_0001.JPG >/dev/null
   python3 - "$1" "$2" <<'PY'
 import hashlib, os, sqlite3, sys, time, uuid
 root, count = sys.argv[1], int(sys.argv[2])
@@ -48,19 +48,18 @@ time_of() { # COMMAND... -> median seconds
 
 printf '%-8s %-10s %-22s %10s %8s\n' assets binary command seconds "vs 1k"
 for count in 1000 10000 100000; do
-  make_library "$WORK/lib$count" "$count"
-  id=$("$INTAKE" list --library "$WORK/lib$count" --limit 1 | awk '{print $1}')
   for bin in new ${OLD:+old}; do
     exe=$INTAKE; [ "$bin" = old ] && exe=$OLD
-    lib="$WORK/lib$count"
-    if [ "$bin" = old ]; then rm -rf "$WORK/old$count"; cp -a "$lib" "$WORK/old$count"; lib="$WORK/old$count"; fi
+    lib="$WORK/$bin$count"
+    make_library "$lib" "$count" "$exe"
+    id=$("$exe" list --library "$lib" --limit 1 | awk '{print $1}')
     for cmd in list show; do
       if [ "$cmd" = list ]; then t=$(time_of "$exe" list --library "$lib" --limit 10)
       else t=$(time_of "$exe" show --library "$lib" "$id"); fi
-      key="$bin-$cmd"; [ "$count" = 1000 ] && eval "base_${bin}_$cmd=$t"
+      [ "$count" = 1000 ] && eval "base_${bin}_$cmd=$t"
       base=$(eval echo "\$base_${bin}_$cmd")
       printf '%-8s %-10s %-22s %10s %8s\n' "$count" "$bin" "$cmd" "$t" "$(python3 -c "print(f'{$t/$base:.2f}x')")"
     done
   done
 done
-"$INTAKE" verify --library "$WORK/lib1000" >/dev/null && echo "verify on the 1,000-asset library: clean"
+"$INTAKE" verify --library "$WORK/new1000" >/dev/null && echo "verify on the 1,000-asset library: clean"
