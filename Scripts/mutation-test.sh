@@ -9,14 +9,14 @@ if [ -n "$(git status --porcelain Sources)" ]; then echo "mutation-test: Sources
 
 # name | file | perl substitution (applied to the first match) | swift test filter
 mutations=(
-  "no-file-fsync|Sources/PhotoIntake/Import/StagingSink.swift|s/^(\s*)try Syscalls\.fsync\(descriptor, path: path\)/\1_ = 0/|DurabilityTests/powerCut"
-  "no-dir-fsync-after-link|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try folder\.sync\(\)/\1_ = 0/|DurabilityTests/powerCut"
-  "synchronous-normal|Sources/PhotoIntake/Database/Database.swift|s/synchronous=FULL/synchronous=NORMAL/|DurabilityTests/theManifestIsOpenedForDurableCommits"
-  "no-link-row-only|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try place\(staged, in: folder\)/\1_ = 0/|DurabilityTests|LibraryTests"
-  "imported-before-commit|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try insertRow\(asset, batch: batch\)/\1_ = 0/|DurabilityTests|LibraryTests"
+  "no-file-fsync|Sources/PhotoIntake/Import/StagingSink.swift|s/^(\s*)try Syscalls\.fsync\(descriptor, path: path\)/\1_ = 0/m|DurabilityTests/powerCut"
+  "no-dir-fsync-after-link|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try folder\.sync\(\)/\1_ = 0/m|DurabilityTests/powerCut"
+  "synchronous-normal|Sources/PhotoIntake/Database/Database.swift|s/\"PRAGMA synchronous=FULL\"/\"PRAGMA synchronous=NORMAL\"/|DurabilityTests/theManifestIsOpenedForDurableCommits"
+  "no-link-row-only|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try place\(staged, in: folder\)/\1_ = 0/m|DurabilityTests|LibraryTests"
+  "imported-before-commit|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try insertRow\(asset, batch: batch\)/\1_ = 0/m|DurabilityTests|LibraryTests"
   "gps-bytes-left|Sources/PhotoMetadata/Stripping/ExifGPSEraser.swift|s/for entry in gps\.entries where !entry\.isInline \{/for entry in gps.entries where !entry.isInline \&\& entry.tag != 4 {/|StrippedBytesTests"
   "objects-writable|Sources/PhotoIntake/Import/StagingSink.swift|s/fchmod\(descriptor, 0o444\)/fchmod(descriptor, 0o644)/|DurabilityTests/storedObjectsAreReadOnly"
-  "recovery-ignores-inode|Sources/PhotoIntake/Library/Library+Recovery.swift|s/UInt64\(info\.st_ino\) == intent\.inode/true/|DurabilityTests|LibraryTests|ManyProcessesTests"
+  "recovery-ignores-inode|Sources/PhotoIntake/Library/Library+Recovery.swift|s/UInt64\(info\.st_ino\) == intent\.inode/true/|IntentRecoveryTests|DurabilityTests|LibraryTests"
 )
 
 printf '%-26s %s\n' mutation result

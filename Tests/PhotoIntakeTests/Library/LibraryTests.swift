@@ -257,3 +257,49 @@ import Testing
     #expect(FileManager.default.contents(atPath: orphan).map(Array.init) == [1, 2])
   }
 }
+
+/// Recovery undoes an intent only on the very inode it recorded, and never bytes a row references.
+@Suite struct IntentRecoveryTests {
+  let folder = TemporaryDirectory()
+
+  @Test func anotherFileUnderTheRecordedNameIsKept() async throws {
+    let library = try await Library.open(at: folder.at("library"))
+    let bytes = Fixture.jpeg(seed: 11)
+    let digest = SHA256Digest.of(bytes)
+    // An import recorded that it would place inode 1 there, then died; later a restore put a file there.
+    _ = try await library.recordIntent(.place, digest: digest, device: 0, inode: 1)
+    let path = library.objectPath(for: digest)
+    _ = try folder.write("library/objects/\(digest.hex.prefix(2))/\(digest.hex)", bytes)
+    let report = try await library.recoverInterruptedWork()
+    #expect(FileManager.default.contents(atPath: path).map(Array.init) == bytes)
+    #expect(report.kept == ["objects/\(digest.hex.prefix(2))/\(digest.hex)"])
+    #expect(report.undoneObjects == 0)
+    // The intent is gone: a second recovery has nothing to do.
+    #expect(try await library.recoverInterruptedWork().isEmpty)
+  }
+
+  @Test func theRecordedInodeIsUndoneUnlessARowReferencesIt() async throws {
+    let library = try await Library.open(at: folder.at("library"))
+    let bytes = Fixture.jpeg(seed: 12)
+    let digest = SHA256Digest.of(bytes)
+    let path = try folder.write("library/objects/\(digest.hex.prefix(2))/\(digest.hex)", bytes)
+    var info = stat()
+    #expect(lstat(path, &info) == 0)
+    _ = try await library.recordIntent(
+      .place, digest: digest, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    let report = try await library.recoverInterruptedWork()
+    #expect(report.undoneObjects == 1)
+    #expect(!FileManager.default.fileExists(atPath: path))
+
+    // The same, but the bytes are referenced by a row (another writer adopted them): kept.
+    let summary = await Importer(library: library).importItems([
+      BytesSource(bytes: bytes, suggestedName: "a.jpg")
+    ])
+    let asset = try #require(summary.items.first?.result.asset)
+    #expect(lstat(library.objectPath(for: asset), &info) == 0)
+    _ = try await library.recordIntent(
+      .place, digest: digest, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    #expect(try await library.recoverInterruptedWork().undoneObjects == 0)
+    #expect(try await library.verify().isClean)
+  }
+}
