@@ -9,7 +9,7 @@ if [ -n "$(git status --porcelain Sources)" ]; then echo "mutation-test: Sources
 
 # name | file | perl substitution (applied to the first match) | swift test filter
 mutations=(
-  "no-file-fsync|Sources/PhotoIntake/Import/StagingSink.swift|s/^(\s*)try Syscalls\.fsync\(descriptor, path: path\)/\1_ = 0/m|DurabilityTests/powerCut"
+  "no-file-fsync|Sources/PhotoIntake/Import/StagingSink.swift|s/^(\s*)try Syscalls\.fsync\(descriptor, path: path\)/\1_ = try Syscalls.fstat(descriptor, path: path)/m|DurabilityTests/powerCut"
   "no-dir-fsync-after-link|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try folder\.sync\(\)/\1_ = 0/m|DurabilityTests/powerCut"
   "synchronous-normal|Sources/PhotoIntake/Database/Database.swift|s/\"PRAGMA synchronous=FULL\"/\"PRAGMA synchronous=NORMAL\"/|DurabilityTests/theManifestIsOpenedForDurableCommits"
   "no-link-row-only|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try place\(staged, in: folder\)/\1_ = 0/m|DurabilityTests|LibraryTests"

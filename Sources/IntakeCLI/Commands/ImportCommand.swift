@@ -81,13 +81,19 @@ struct ImportRun {
     // Items finish in any order; they are reported in the user's order, each as soon as those before it are.
     var finished: [Int: ItemReport] = [:]
     var nextToReport = 0
+    // Items a full disk kept from being attempted are told once, after the rest.
+    var notAttempted = 0
     for await event in session {
       switch event {
       case .itemFinished(let report):
         finished[report.index] = report
         while let next = finished.removeValue(forKey: nextToReport) {
           bar?.clear()
-          print(next, source: sources[next.index], json: json)
+          if !json, case .failed(.notAttempted) = next.result {
+            notAttempted += 1
+          } else {
+            print(next, source: sources[next.index], json: json)
+          }
           nextToReport += 1
         }
       case .progress(let progress):
@@ -106,6 +112,11 @@ struct ImportRun {
     }
     bar?.clear()
     interruption?.stop()
+    if notAttempted > 0 {
+      context.stderr.line(
+        "intake import: \(notAttempted) more item(s) not attempted: the disk filled up. Free some space and "
+          + "import again; what was imported is kept.")
+    }
     guard let summary else { return 3 }
     let recovery = await library.lastRecovery
     if !recovery.isEmpty {

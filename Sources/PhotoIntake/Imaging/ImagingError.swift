@@ -51,7 +51,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     case .encodeFailed(let reason):
       "The thumbnail could not be encoded (\(reason)). Try again; if it persists, report it."
     case .fileNotFound:
-      "The picture's file is missing. Run 'intake verify' for a library, or check the path."
+      "The picture's file is missing. Verify the library it belongs to, or check the path."
     case .permissionDenied:
       "Permission was denied reading the picture or writing the renditions. Check the folders' permissions."
     case .diskFull:

@@ -92,7 +92,7 @@ extension Importer {
       case .metadata(let error):
         "The location could not be removed, so the item was not imported: \(error.description)"
       case .database(let reason):
-        "The library's manifest could not be updated (\(reason)). Run 'intake verify'; nothing acknowledged was lost."
+        "The library's manifest could not be updated (\(reason)). Verify the library; nothing acknowledged was lost."
       case .cancelled:
         "The import was cancelled before this item was saved; nothing of it was kept."
       case .libraryBusy:

@@ -266,10 +266,13 @@ import Testing
     let library = try await Library.open(at: folder.at("library"))
     let bytes = Fixture.jpeg(seed: 11)
     let digest = SHA256Digest.of(bytes)
-    // An import recorded that it would place inode 1 there, then died; later a restore put a file there.
-    _ = try await library.recordIntent(.place, digest: digest, device: 0, inode: 1)
-    let path = library.objectPath(for: digest)
-    _ = try folder.write("library/objects/\(digest.hex.prefix(2))/\(digest.hex)", bytes)
+    // An import recorded that it would place some inode there, then died; later a restore put another file
+    // (same device, another inode) under that name.
+    let path = try folder.write("library/objects/\(digest.hex.prefix(2))/\(digest.hex)", bytes)
+    var info = stat()
+    #expect(lstat(path, &info) == 0)
+    _ = try await library.recordIntent(
+      .place, digest: digest, device: UInt64(info.st_dev), inode: UInt64(info.st_ino) + 1)
     let report = try await library.recoverInterruptedWork()
     #expect(FileManager.default.contents(atPath: path).map(Array.init) == bytes)
     #expect(report.kept == ["objects/\(digest.hex.prefix(2))/\(digest.hex)"])
