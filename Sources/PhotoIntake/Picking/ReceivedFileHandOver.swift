@@ -106,7 +106,7 @@ public struct ReceivedFileHandOver: Sendable {
     guard let info = try? Syscalls.lstat(path) else { return }
     if Platform.fileType(info.st_mode) == .directory {
       for name in (try? Syscalls.contentsOfDirectory(path)) ?? [] { remove(path + "/" + name) }
-      _ = rmdir(path)
+      Syscalls.removeEmptyDirectory(path)
     } else {
       try? Syscalls.unlink(path)
     }

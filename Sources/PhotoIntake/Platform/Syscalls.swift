@@ -148,6 +148,13 @@ package enum Syscalls {
     }
   }
 
+  /// Removes an empty directory (`rmdir(2)`); a folder that is gone or not empty is left as it is. Used only for
+  /// hand-over folders outside a library that PhotoIntake made itself.
+  package static func removeEmptyDirectory(_ path: String) {
+    guard (try? inject(.unlink, path)) != nil else { return }
+    while rmdir(path) != 0 && Platform.errno == EINTR {}
+  }
+
   /// Creates a directory; one that already exists is not an error.
   package static func makeDirectory(_ path: String, mode: mode_t = 0o755) throws(SystemError) {
     try inject(.mkdir, path)

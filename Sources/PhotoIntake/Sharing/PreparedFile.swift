@@ -74,17 +74,17 @@ public struct PreparedFile: Sendable, Hashable {
         let report = try LocationStripper.strip(fileAt: object, to: path)
         return PreparedFile(path: path, removedLocation: report.removed)
       } catch .io(let code) {
-        rmdir(holder)
+        Syscalls.removeEmptyDirectory(holder)
         throw .writeFailed(reason: String(cString: strerror(code)))
       } catch {
-        rmdir(holder)
+        Syscalls.removeEmptyDirectory(holder)
         throw .cannotRemoveLocation(error)
       }
     }
     do throws(Importer.Error) {
       try FilePlacement.place(object, at: path)
     } catch {
-      rmdir(holder)
+      Syscalls.removeEmptyDirectory(holder)
       throw .writeFailed(reason: error.description)
     }
     return PreparedFile(path: path, removedLocation: [])
@@ -93,7 +93,7 @@ public struct PreparedFile: Sendable, Hashable {
   /// Deletes the prepared file (never the library's object: a link is only a second name).
   public func release() {
     try? Syscalls.unlink(path)
-    if let slash = path.lastIndex(of: "/") { rmdir(String(path[..<slash])) }
+    if let slash = path.lastIndex(of: "/") { Syscalls.removeEmptyDirectory(String(path[..<slash])) }
   }
 
   /// "IMG_0100.heic": the asset's name without its extension (its sanitized original name, or "Photo" or
