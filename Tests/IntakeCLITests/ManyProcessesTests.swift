@@ -13,7 +13,7 @@ import Testing
     let process = Process()
     process.executableURL = URL(fileURLWithPath: intakeExecutable())
     process.arguments = arguments
-    FileManager.default.createFile(atPath: output, contents: nil)
+    _ = FileManager.default.createFile(atPath: output, contents: nil)
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
     process.standardError = FileHandle.nullDevice
     try process.run()

@@ -9,8 +9,8 @@ let importCommand = CommandSpec(
     skipped; symbolic links, FIFOs and devices inside folders are refused. The content decides the type, never
     the file name.
 
-    Renditions (upright JPEGs, 320 and 1024 px; see --rendition-size) of each photo are made in the background
-    as items are committed, unless --no-renditions is given; they are also made on demand later.
+    A 320 px rendition (an upright JPEG, what a grid shows; see --rendition-size) of each photo is made in the
+    background as items are committed, unless --no-renditions is given; other sizes are made on demand.
 
     Another process writing to the same library (an import, a removal, a repair) is waited for, up to --wait
     seconds. SIGINT or SIGTERM stops the import: items being committed finish, the others are discarded
@@ -29,7 +29,7 @@ let importCommand = CommandSpec(
     .value("--jobs", "N", "Items copied at once (default: the number of cores)."),
     .flag("--no-renditions", "Do not make renditions now (they are made on demand later)."),
     .value(
-      "--rendition-size", "N", "Longest side of a rendition to make (default 320 and 1024).",
+      "--rendition-size", "N", "Longest side of a rendition to make now (default 320; others are made on demand).",
       repeatable: true),
   ],
   arguments: [ArgumentSpec(name: "PATH", arity: .oneOrMore, help: "Files or folders to import.")],

@@ -96,6 +96,20 @@
       #expect(try reports[1]?.result.get().map(\.size) == [32])
     }
 
+    /// A photo no larger than a size is stored once, at its own size, for every such size: never upscaled,
+    /// never made twice.
+    @Test func sizesAtOrAboveThePhotoShareOneRendition() async throws {
+      let folder = TemporaryDirectory()
+      let (library, _, assets) = try await importFixtures(["scene.gif"], sizes: [48], into: folder)
+      let store = RenditionStore(library: library)
+      let made = try await store.renditions(of: assets[0], sizes: [48, 128, 320, 1024])
+      #expect(made.map(\.size) == [48, 128, 128, 128])
+      #expect(Set(made.dropFirst().map(\.path)).count == 1)
+      #expect(made.map { max($0.width, $0.height) } == [48, 128, 128, 128])
+      let files = folder.files(under: "library/renditions")
+      #expect(files.count == 2, "\(files)")
+    }
+
     @Test func renditionIsRebuiltAfterDeletion() async throws {
       let folder = TemporaryDirectory()
       let (library, _, assets) = try await importFixtures(["orientation-6.jpg"], sizes: [40], into: folder)

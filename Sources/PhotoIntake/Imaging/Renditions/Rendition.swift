@@ -2,7 +2,8 @@ import PhotoMetadata
 
 /// A downsampled JPEG of a library asset, kept in the library's `renditions/` folder.
 public struct Rendition: Sendable, Hashable {
-  /// The requested longest side in pixels (the key it is stored under).
+  /// The longest side it was made for, in pixels, and the key it is stored under: the requested size, or the
+  /// photo's own longest side when that is smaller (no rendition is ever upscaled or made twice).
   public var size: Int
   /// The JPEG file. Read it, never write it: it may be replaced atomically at any time.
   public var path: String

@@ -16,9 +16,11 @@ import PhotoMetadata
 public struct RenditionStore: Sendable {
   /// Sizes, quality and limits of renditions.
   public struct Configuration: Sendable {
-    /// Longest sides made for each photo, in pixels. Default 320 (grids) and 1024 (full-screen previews on
-    /// a phone).
-    public var sizes: [Int] = [320, 1024]
+    /// Longest sides made for each photo during an import, in pixels. Default 320: what a grid shows, made
+    /// from one reduced decode (libjpeg's 1/8 scale for a 12 MP JPEG). Larger sizes (1024 for a full-screen
+    /// preview) are made on demand with ``RenditionStore/rendition(of:size:)``: making 1024 at import costs a
+    /// 1/4-scale decode of every photo, about twice the time of the whole import otherwise.
+    public var sizes: [Int] = [320]
     /// JPEG quality 1…100. Default 82.
     public var quality = 82
     /// Photos declaring more pixels are refused before any decode. Default 200 MP.
@@ -61,14 +63,26 @@ public struct RenditionStore: Sendable {
   /// - Returns: one rendition per size, in the order of `sizes`.
   @discardableResult
   public func renditions(of asset: Asset, sizes: [Int]? = nil) async throws(ImagingError) -> [Rendition] {
-    let sizes = sizes ?? configuration.sizes
-    for size in sizes where size <= 0 { throw .invalidSize(size) }
+    let requested = sizes ?? configuration.sizes
+    for size in requested where size <= 0 { throw .invalidSize(size) }
+    // A size at or above the photo's own longest side is the photo at its own size: one rendition serves all
+    // such sizes (stored under that side), never an upscaled or duplicate one.
+    let longest = asset.metadata.flatMap { facts in
+      facts.width.flatMap { width in facts.height.map { max(width, $0) } }
+    }
+    let keys = requested.map { size in longest.map { min(size, $0) } ?? size }
+    let made = try await renditions(of: asset, keys: Array(Set(keys)).sorted())
+    return keys.map { key in made[key]! }
+  }
+
+  /// The renditions stored under `sizes` (distinct), making the missing ones with one decode.
+  private func renditions(of asset: Asset, keys sizes: [Int]) async throws(ImagingError) -> [Int: Rendition] {
     var found = [Rendition?](repeating: nil, count: sizes.count)
     for (index, size) in sizes.enumerated() {
       found[index] = existing(asset.sha256, size: size)
     }
     let missing = sizes.indices.filter { found[$0] == nil }
-    guard !missing.isEmpty else { return found.map { $0! } }
+    guard !missing.isEmpty else { return Self.keyed(sizes, found) }
     guard asset.type.isImage else { throw .unsupportedContent(type: asset.type) }
     let original = library.objectPath(for: asset)
     // The decoders take a path: check first that the object is a regular file, so that a link or FIFO planted
@@ -90,7 +104,11 @@ public struct RenditionStore: Sendable {
     for (index, rendition) in zip(missing, made) {
       found[index] = rendition
     }
-    return found.map { $0! }
+    return Self.keyed(sizes, found)
+  }
+
+  private static func keyed(_ sizes: [Int], _ found: [Rendition?]) -> [Int: Rendition] {
+    Dictionary(uniqueKeysWithValues: zip(sizes, found.map { $0! }))
   }
 
   /// Decodes `original` once and writes its renditions at `sizes`.
