@@ -29,7 +29,8 @@ let importCommand = CommandSpec(
     .value("--jobs", "N", "Items copied at once (default: the number of cores)."),
     .flag("--no-renditions", "Do not make renditions now (they are made on demand later)."),
     .value(
-      "--rendition-size", "N", "Longest side of a rendition to make now (default 320; others are made on demand).",
+      "--rendition-size", "N",
+      "Longest side of a rendition to make now (default 320; others are made on demand).",
       repeatable: true),
   ],
   arguments: [ArgumentSpec(name: "PATH", arity: .oneOrMore, help: "Files or folders to import.")],
