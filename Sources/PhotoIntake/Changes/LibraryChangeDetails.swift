@@ -32,7 +32,7 @@ extension Library {
   /// Each change costs one listing, O(n) in the library's size; meant for grids of the app's own imports, not
   /// for paging through a million assets (use ``list(order:limit:after:)`` for that).
   func orderedSnapshot(order: ListOrder) throws(Error) -> [Asset] {
-    let listed = try all(order: order)
+    let listed = try fetchAll(order: order)
     guard order == .batch else { return listed }
     var seen = Set<AssetID>()
     return listed.filter { seen.insert($0.id).inserted }

@@ -13,8 +13,13 @@ import Foundation
 /// The task-local values the package reads below this point — fault injection (``Syscalls/injectedFaults``)
 /// and the decode probe (``DecodeProbe/observer``) — are carried over to the lane.
 package final class BlockingLanes: Sendable {
-  /// Lanes shared by the package: one per active core.
+  /// Lanes shared by the package for work that holds a core (decoding): one per active core.
   package static let shared = BlockingLanes(laneCount: ProcessInfo.processInfo.activeProcessorCount)
+
+  /// Lanes for work that mostly waits on the disk (copying, hashing, `fsync`): at least four, so that an
+  /// import's copies keep the disk busy while decodes hold the cores, and neither ever holds a cooperative
+  /// thread.
+  package static let io = BlockingLanes(laneCount: max(4, ProcessInfo.processInfo.activeProcessorCount))
 
   private let queues: [DispatchQueue]
   /// Pieces of work queued or running on each lane; new work goes to the least loaded one.

@@ -9,9 +9,12 @@ final class Database {
   let path: String
 
   /// Opens (creating if needed) the database at `path`, in WAL mode with `synchronous=FULL`.
-  static func open(path: String) throws(DatabaseError) -> Database {
+  ///
+  /// With `readOnly`, the connection never creates the file and refuses writes (`query_only`); it is for
+  /// ``DatabaseReader``.
+  static func open(path: String, readOnly: Bool = false) throws(DatabaseError) -> Database {
     var handle: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let flags = SQLITE_OPEN_READWRITE | (readOnly ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -22,6 +25,10 @@ final class Database {
     sqlite3_extended_result_codes(handle, 1)
     // Wait rather than fail when another connection (a reader in another process) holds a lock briefly.
     sqlite3_busy_timeout(handle, 5_000)
+    if readOnly {
+      try database.execute("PRAGMA query_only=1")
+      return database
+    }
     try database.execute("PRAGMA journal_mode=WAL")
     try database.execute("PRAGMA synchronous=FULL")
     for pragma in Platform.sqliteDurabilityPragmas { try database.execute(pragma) }

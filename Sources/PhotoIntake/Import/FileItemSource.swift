@@ -42,7 +42,10 @@ public struct FileItemSource: ItemSource, Hashable {
     switch problem {
     case .tooDeep: throw .folderTooDeep(limit: Self.maximumDepth)
     case .unreadable(let code): throw Importer.Error(sourceFailure: SystemError(.open, code, path: path))
-    case nil: try sink.copyFile(raw: rawPath, path: path)
+    case nil:
+      // The copy blocks on the disk: it runs on a lane of its own, not on a cooperative thread.
+      let (raw, path) = (rawPath, path)
+      try await BlockingLanes.io.run { () throws(Importer.Error) in try sink.copyFile(raw: raw, path: path) }
     }
   }
 

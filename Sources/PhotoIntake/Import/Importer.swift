@@ -67,22 +67,29 @@ public struct Importer: Sendable {
     do throws(Importer.Error) {
       if Task.isCancelled { throw .cancelled }
       try await Self.deliver(source, to: sink)
-      var staged = try sink.finish()
+      // fsync, parsing and stripping block: lanes of their own, never the cooperative pool.
+      var staged = try await BlockingLanes.io.run { () throws(Importer.Error) in try sink.finish() }
       guard let type = MediaType.sniff(staged.prefix) else {
         throw .unsupportedContent(hint: Self.hints(of: source).first)
       }
       mismatch = Self.mismatch(of: source, with: type)
-      var metadata = Self.readMetadata(staged.path, type: type)
+      let stagedPath = staged.path
+      var metadata = await BlockingLanes.io.run { Self.readMetadata(stagedPath, type: type) }
       if let pixels = metadata?.declaredPixelCount, pixels > configuration.maximumPixelCount {
         throw .tooManyPixels(declared: pixels, limit: configuration.maximumPixelCount)
       }
       var locationStripped = false
       if configuration.stripLocation {
-        strippedName = library.newStagingName()
-        if let copy = try LocationRemoval.strip(staged, as: strippedName!) {
+        let name = library.newStagingName()
+        strippedName = name
+        let original = staged
+        if let copy = try await BlockingLanes.io.run({ () throws(Importer.Error) in
+          try LocationRemoval.strip(original, as: name)
+        }) {
           staged.discard()
           staged = copy
-          metadata = Self.readMetadata(staged.path, type: type)
+          let copyPath = copy.path
+          metadata = await BlockingLanes.io.run { Self.readMetadata(copyPath, type: type) }
           locationStripped = true
         }
       }

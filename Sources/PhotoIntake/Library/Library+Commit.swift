@@ -40,14 +40,18 @@ extension Library {
   /// Only when this returns may the import be acknowledged. The same bytes committed again give the existing
   /// asset, listed in the new batch too; if that asset's object is missing or damaged, the new bytes take its
   /// place, and whatever was there is moved to `lost+found/`, never deleted.
+  ///
+  /// Steps 3 and 4 wait on the disk, so they run on an I/O lane and the library serves other calls (a grid's
+  /// `list`) meanwhile. The same bytes may then be committed by another item of the batch in between: the row
+  /// transaction checks again, and the later item becomes a duplicate of the earlier.
   func commit(
     _ staged: StagedFile, type: MediaType, name: String?, batch: BatchRecord, position: Int,
     metadata: MediaMetadata? = nil, locationStripped: Bool = false
-  ) throws(Importer.Error) -> CommitOutcome {
+  ) async throws(Importer.Error) -> CommitOutcome {
     defer { staged.discard() }
     let existing: Asset?
     do {
-      existing = try asset(withSHA256: staged.digest)
+      existing = try fetchAsset(withSHA256: staged.digest)
     } catch {
       throw .database(reason: error.description)
     }
@@ -63,9 +67,11 @@ extension Library {
     }
     let intent = try recordIntent(.place, staged)
     do {
-      try place(staged, in: folder)
-      CrashPoint.afterRename.reach()
-      try folder.sync()
+      try await BlockingLanes.io.run { [self] () throws(SystemError) in
+        try place(staged, in: folder)
+        CrashPoint.afterRename.reach()
+        try folder.sync()
+      }
     } catch {
       forget(intent)
       throw Importer.Error(libraryFailure: error)
@@ -81,14 +87,32 @@ extension Library {
       id: .make(), sha256: staged.digest, size: staged.size, type: type, name: name, importedAt: Date(),
       batch: batch.id, position: position, damage: nil, metadata: metadata,
       locationStripped: locationStripped)
+    let earlier: String?
     do {
-      try database.transaction { () throws(DatabaseError) in
+      earlier = try database.transaction { () throws(DatabaseError) -> String? in
+        // Another item of the batch may have committed the same bytes while this one was placing them.
+        let other = try database.prepare("SELECT id FROM assets WHERE sha256 = ?1")
+          .bind(.text(staged.digest.hex))
+        if try other.step() {
+          let id = other.text(0) ?? ""
+          try database.prepare("INSERT INTO batch_items(batch_seq, position, asset_id) VALUES (?1, ?2, ?3)")
+            .bind(.int(batch.sequence), .int(Int64(position)), .text(id)).run()
+          try database.prepare("DELETE FROM intents WHERE id = ?1").bind(.int(intent.id)).run()
+          return id
+        }
         try insertRow(asset, batch: batch)
         try database.prepare("DELETE FROM intents WHERE id = ?1").bind(.int(intent.id)).run()
+        return nil
       }
     } catch {
       forget(intent)
       throw Self.importError(error)
+    }
+    if let earlier {
+      guard let other = try? fetchAsset(AssetID(rawValue: earlier)) else {
+        throw .database(reason: "the asset committed meanwhile could not be read back")
+      }
+      return .duplicate(other)
     }
     CrashPoint.afterCommit.reach()
     publish(LibraryChange(inserted: [asset.id]))
@@ -103,7 +127,7 @@ extension Library {
 
   /// Links the staged inode into `folder` under its hash. Whatever already holds that name is kept: a valid
   /// copy of the same bytes (an object whose row was lost) is used as it is; anything else is moved aside.
-  private func place(_ staged: StagedFile, in folder: Directory) throws(SystemError) {
+  private nonisolated func place(_ staged: StagedFile, in folder: Directory) throws(SystemError) {
     let hex = staged.digest.hex
     for attempt in 0..<2 {
       do {
@@ -123,7 +147,9 @@ extension Library {
   }
 
   /// Whether `folder` holds a regular file named for `digest` whose bytes hash to it.
-  private func holdsValidCopy(of digest: SHA256Digest, in folder: Directory) throws(SystemError) -> Bool {
+  private nonisolated func holdsValidCopy(of digest: SHA256Digest, in folder: Directory) throws(SystemError)
+    -> Bool
+  {
     guard let (descriptor, _) = try? folder.openRegularFile(digest.hex) else { return false }
     defer { Syscalls.close(descriptor) }
     return try FileHasher.hash(descriptor: descriptor, path: folder.path(of: digest.hex)) == digest

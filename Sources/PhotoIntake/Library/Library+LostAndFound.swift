@@ -73,13 +73,17 @@ extension Library {
   ///
   /// - Returns: the new path, relative to the library.
   @discardableResult
-  func moveAside(_ rawName: [UInt8], in folder: Directory, relative: String) throws(SystemError) -> String {
+  nonisolated func moveAside(_ rawName: [UInt8], in folder: Directory, relative: String) throws(SystemError)
+    -> String
+  {
     try Self.moveAside(rawName, in: folder, relative: relative, root: rootDirectory)
   }
 
   /// ``moveAside(_:in:relative:)`` for a UTF-8 name.
   @discardableResult
-  func moveAside(_ name: String, in folder: Directory, relative: String) throws(SystemError) -> String {
+  nonisolated func moveAside(_ name: String, in folder: Directory, relative: String) throws(SystemError)
+    -> String
+  {
     try moveAside(Array(name.utf8), in: folder, relative: relative)
   }
 

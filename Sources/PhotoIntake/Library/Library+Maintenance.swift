@@ -12,7 +12,7 @@ extension Library {
   public func remove(_ id: AssetID) async throws(Error) {
     try await beginWriting()
     defer { endWriting() }
-    guard let asset = try asset(id) else { throw .notFound(id) }
+    guard let asset = try fetchAsset(id) else { throw .notFound(id) }
     let folder = try? fanOutFolder(for: asset.sha256)
     let info = try? folder?.status(asset.sha256.hex)
     let removable = info.map { Platform.fileType($0.st_mode) == .regular } ?? false
@@ -54,7 +54,7 @@ extension Library {
   public func verify(progress: (@Sendable (_ checked: Int, _ total: Int) -> Void)? = nil) async throws(Error)
     -> VerificationReport
   {
-    let assets = try all(order: .date)
+    let assets = try fetchAll(order: .date)
     let results = await Self.hashAll(assets.map { ($0.sha256, $0.id) }, library: self, progress: progress)
     var report = VerificationReport()
     report.checked = assets.count
@@ -158,7 +158,7 @@ extension Library {
   /// - Returns: the path written.
   @discardableResult
   public func export(_ id: AssetID, to destination: String, force: Bool = false) throws(Error) -> String {
-    guard let asset = try asset(id) else { throw .notFound(id) }
+    guard let asset = try fetchAsset(id) else { throw .notFound(id) }
     if asset.damage != nil && !force { throw .alteredObject(id) }
     let target: String
     if let info = try? Syscalls.lstat(destination), Platform.fileType(info.st_mode) == .directory {

@@ -31,7 +31,7 @@ extension Library {
   static let cursorColumn: Int32 = 11
 
   /// Lists assets a page at a time. Each page costs O(log n + limit): the cursor is a key, not an offset.
-  public func list(order: ListOrder = .batch, limit: Int = 100, after cursor: ListCursor? = nil)
+  static func list(in database: Database, order: ListOrder, limit: Int, after cursor: ListCursor?)
     throws(Error) -> Page
   {
     let limit = max(1, limit)
@@ -85,11 +85,11 @@ extension Library {
   }
 
   /// Every asset in the given order (convenience over ``list(order:limit:after:)``).
-  public func all(order: ListOrder = .batch) throws(Error) -> [Asset] {
+  static func all(in database: Database, order: ListOrder) throws(Error) -> [Asset] {
     var result: [Asset] = []
     var cursor: ListCursor?
     repeat {
-      let page = try list(order: order, limit: 500, after: cursor)
+      let page = try list(in: database, order: order, limit: 500, after: cursor)
       result += page.assets
       cursor = page.next
     } while cursor != nil
@@ -97,7 +97,7 @@ extension Library {
   }
 
   /// The asset with this identifier, with its first batch and position; nil if there is none.
-  public func asset(_ id: AssetID) throws(Error) -> Asset? {
+  static func asset(in database: Database, _ id: AssetID) throws(Error) -> Asset? {
     do {
       let statement = try database.prepare(
         """
@@ -115,7 +115,7 @@ extension Library {
   }
 
   /// The asset whose bytes hash to `digest`, if any.
-  public func asset(withSHA256 digest: SHA256Digest) throws(Error) -> Asset? {
+  static func asset(in database: Database, withSHA256 digest: SHA256Digest) throws(Error) -> Asset? {
     let id: String?
     do {
       let statement = try database.prepare("SELECT id FROM assets WHERE sha256 = ?1")
@@ -125,14 +125,14 @@ extension Library {
       throw Error(error)
     }
     guard let id else { return nil }
-    return try asset(AssetID(rawValue: id))
+    return try asset(in: database, AssetID(rawValue: id))
   }
 
   /// Resolves a full identifier, or a unique prefix of an identifier or of a SHA-256 (at least 4 characters),
   /// as people type them on a command line.
-  public func resolve(_ text: String) throws(Error) -> Asset? {
+  static func resolve(in database: Database, _ text: String) throws(Error) -> Asset? {
     let key = text.lowercased()
-    if let asset = try asset(AssetID(rawValue: key)) { return asset }
+    if let asset = try asset(in: database, AssetID(rawValue: key)) { return asset }
     guard key.count >= 4, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
     var ids: [String] = []
     do {
@@ -144,11 +144,11 @@ extension Library {
       throw Error(error)
     }
     guard ids.count == 1 else { return nil }
-    return try asset(AssetID(rawValue: ids[0]))
+    return try asset(in: database, AssetID(rawValue: ids[0]))
   }
 
   /// How many assets the library holds.
-  public func count() throws(Error) -> Int {
+  static func count(in database: Database) throws(Error) -> Int {
     do {
       let statement = try database.prepare("SELECT count(*) FROM assets")
       return try statement.step() ? Int(statement.int(0)) : 0
@@ -171,4 +171,52 @@ extension Library {
       metadata: row.text(9).flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) },
       locationStripped: row.int(10) != 0)
   }
+}
+
+extension Library {
+  // The public queries run on the reader connection (``DatabaseReader``): they never wait for a commit of the
+  // writer, nor for the library actor while it is busy. The `fetch…` versions are the actor's own, on the
+  // writer's connection, for reads that must see its uncommitted work or run inside its operations.
+
+  /// Lists assets a page at a time. Each page costs O(log n + limit): the cursor is a key, not an offset.
+  public nonisolated func list(order: ListOrder = .batch, limit: Int = 100, after cursor: ListCursor? = nil)
+    async throws(Error) -> Page
+  {
+    try await read { database throws(Error) in
+      try Self.list(in: database, order: order, limit: limit, after: cursor)
+    }
+  }
+
+  /// Every asset in the given order (convenience over ``list(order:limit:after:)``).
+  public nonisolated func all(order: ListOrder = .batch) async throws(Error) -> [Asset] {
+    try await read { database throws(Error) in try Self.all(in: database, order: order) }
+  }
+
+  /// The asset with this identifier, with its first batch and position; nil if there is none.
+  public nonisolated func asset(_ id: AssetID) async throws(Error) -> Asset? {
+    try await read { database throws(Error) in try Self.asset(in: database, id) }
+  }
+
+  /// The asset whose bytes hash to `digest`, if any.
+  public nonisolated func asset(withSHA256 digest: SHA256Digest) async throws(Error) -> Asset? {
+    try await read { database throws(Error) in try Self.asset(in: database, withSHA256: digest) }
+  }
+
+  /// Resolves a full identifier, or a unique prefix of an identifier or of a SHA-256 (at least 4 characters),
+  /// as people type them on a command line.
+  public nonisolated func resolve(_ text: String) async throws(Error) -> Asset? {
+    try await read { database throws(Error) in try Self.resolve(in: database, text) }
+  }
+
+  /// How many assets the library holds.
+  public nonisolated func count() async throws(Error) -> Int {
+    try await read { database throws(Error) in try Self.count(in: database) }
+  }
+
+  func fetchAsset(_ id: AssetID) throws(Error) -> Asset? { try Self.asset(in: database, id) }
+  func fetchAsset(withSHA256 digest: SHA256Digest) throws(Error) -> Asset? {
+    try Self.asset(in: database, withSHA256: digest)
+  }
+  func fetchAll(order: ListOrder) throws(Error) -> [Asset] { try Self.all(in: database, order: order) }
+  func fetchCount() throws(Error) -> Int { try Self.count(in: database) }
 }

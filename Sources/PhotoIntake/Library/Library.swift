@@ -45,8 +45,15 @@ public actor Library {
 
   /// The library's root folder.
   public nonisolated let root: String
+  /// The queue the library's database work runs on, off Swift's cooperative pool (see
+  /// ``DispatchSerialExecutor``).
+  private nonisolated let executor = DispatchSerialExecutor(label: "PhotoIntake.Library")
+  public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
   let configuration: Configuration
+  /// The writer's connection, used only on the actor.
   let database: Database
+  /// The readers' connection, for the public queries (see ``DatabaseReader``).
+  nonisolated let reader: DatabaseReader
   /// The library's folders, open for the library's lifetime: every file operation goes through them.
   nonisolated let rootDirectory: Directory
   nonisolated let objects: Directory
@@ -124,7 +131,8 @@ public actor Library {
         try database.execute("PRAGMA max_page_count=\(pages)")
       }
       let library = Library(
-        root: root, configuration: configuration, database: database, rootDirectory: rootDirectory,
+        root: root, configuration: configuration, database: database,
+        reader: try DatabaseReader(path: root + "/manifest.sqlite"), rootDirectory: rootDirectory,
         objects: folders[0], staging: folders[1], renditions: folders[2])
       if layout.manifestIsEmpty { try library.makeFanOutFolders() }
       return library
@@ -139,12 +147,13 @@ public actor Library {
   }
 
   private init(
-    root: String, configuration: Configuration, database: Database, rootDirectory: Directory,
-    objects: Directory, staging: Directory, renditions: Directory
+    root: String, configuration: Configuration, database: Database, reader: DatabaseReader,
+    rootDirectory: Directory, objects: Directory, staging: Directory, renditions: Directory
   ) {
     self.root = root
     self.configuration = configuration
     self.database = database
+    self.reader = reader
     self.rootDirectory = rootDirectory
     self.objects = objects
     self.staging = staging
@@ -237,6 +246,14 @@ public actor Library {
 
   func publish(_ change: LibraryChange) {
     for continuation in observers.values { continuation.yield(change) }
+  }
+
+  /// Runs a read on the readers' connection.
+  nonisolated func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws(Error) -> T)
+    async throws(Error)
+    -> T
+  {
+    try await reader.read(body)
   }
 
   // MARK: Writing in turn

@@ -1,0 +1,28 @@
+import Dispatch
+
+/// A serial executor backed by a dispatch queue of its own: an actor that uses it runs on that queue's
+/// thread, never on Swift's cooperative pool, so that its blocking work (SQLite commits that wait in `fsync`)
+/// takes no thread the app's other tasks need. GRDB's `DispatchQueueActor` does the same for its writer.
+package final class DispatchSerialExecutor: SerialExecutor, Sendable {
+  private let queue: DispatchQueue
+
+  package init(label: String) {
+    queue = DispatchQueue(label: label)
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  package func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedSerialExecutor()
+    queue.async { job.runSynchronously(on: executor) }
+  }
+
+  package func enqueue(_ job: UnownedJob) {
+    let executor = asUnownedSerialExecutor()
+    queue.async { job.runSynchronously(on: executor) }
+  }
+
+  package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    UnownedSerialExecutor(ordinary: self)
+  }
+}

@@ -1,0 +1,27 @@
+import Dispatch
+
+/// A second SQLite connection to the manifest, for reads only, on a dispatch queue of its own.
+///
+/// With WAL, a reader sees the last committed state and never waits for the writer: an app's grid listing the
+/// library during an import is served here while the writer's connection is in a commit waiting for `fsync`.
+/// The connection is used by one queue, so by one thread at a time.
+final class DatabaseReader: @unchecked Sendable {
+  // @unchecked: `database` is only touched inside blocks run on `queue`, which is serial.
+  private let database: Database
+  private let queue = DispatchQueue(label: "PhotoIntake.Library.reader")
+
+  init(path: String) throws(DatabaseError) {
+    database = try Database.open(path: path, readOnly: true)
+  }
+
+  /// Runs `body` with the connection, on the reader's queue; the calling task is suspended meanwhile.
+  func read<T: Sendable, E: Error>(_ body: @escaping @Sendable (Database) throws(E) -> T) async throws(E) -> T
+  {
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
+      queue.async { [self] in
+        continuation.resume(returning: Result<T, E>.typed { () throws(E) in try body(database) })
+      }
+    }
+    return try result.typedGet()
+  }
+}
