@@ -40,24 +40,30 @@ package final class FaultInjector: Sendable {
 
   /// The power-loss model in force, if any.
   package let powerLoss: PowerLossModel?
+  /// Called before each system call (with its operation and path), e.g. to make it slow.
+  private let callHook: (@Sendable (_ operation: SystemError.Operation, _ path: String) -> Void)?
 
   /// - Parameters:
   ///   - afterRead: called after each successful read, e.g. to change a source while it is copied.
   ///   - powerLoss: records what a power cut would lose (see ``PowerLossModel``).
+  ///   - beforeCall: called before each system call, e.g. to make fsync take half a second.
   package init(
     _ rules: [Rule], afterRead: (@Sendable (_ path: String, _ count: Int) -> Void)? = nil,
-    powerLoss: PowerLossModel? = nil
+    powerLoss: PowerLossModel? = nil,
+    beforeCall: (@Sendable (_ operation: SystemError.Operation, _ path: String) -> Void)? = nil
   ) {
     state = Protected(State(rules: rules))
     readHook = afterRead
     self.powerLoss = powerLoss
+    callHook = beforeCall
   }
 
   /// How many times each rule (by index) has fired.
   package var firedCounts: [Int: Int] { state.current.fired }
 
   func error(for operation: SystemError.Operation, path: String, bytes: Int) -> Int32? {
-    state.withLock { state in
+    callHook?(operation, path)
+    return state.withLock { state in
       for (index, rule) in state.rules.enumerated() where rule.operation == operation {
         if let needle = rule.pathContains, !path.contains(needle) { continue }
         if let times = rule.times, state.fired[index, default: 0] >= times { continue }
