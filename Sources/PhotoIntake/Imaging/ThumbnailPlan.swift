@@ -49,6 +49,38 @@ struct ThumbnailPlan: Sendable, Hashable {
     return plan
   }
 
+  /// The largest DCT scaling (8, 4, 2 or 1) that keeps the longest side at least `size`.
+  ///
+  /// More than vipsthumbnail dares (it keeps a factor of 2 for the final reduction, so a 1024 px thumbnail of
+  /// a 12 MP photo decodes all 12 MP): libjpeg's scaled IDCT is a proper low-pass reduction, the one ImageIO
+  /// uses for kCGImageSourceThumbnailMaxPixelSize, and the Lanczos step after it removes the rest.
+  static func jpegShrink(_ longest: Int, to size: Int) -> Int {
+    for shrink in [8, 4, 2] where (longest + shrink - 1) / shrink >= size { return shrink }
+    return 1
+  }
+
+  /// About how many pixels a decoder holds to make a `size` rendition of a photo described by `metadata`:
+  /// a JPEG only its scaled decode, a HEIF with a large enough thumbnail item only that, anything else (PNG,
+  /// TIFF, WebP, GIF, a HEIF without thumbnail) the whole image. Used to admit decodes into a memory budget;
+  /// 0 when the size is not known.
+  static func decodedPixels(_ metadata: MediaMetadata?, size: Int) -> Int {
+    guard let metadata, let width = metadata.width, let height = metadata.height else { return 0 }
+    let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+    if overflow { return Int.max }
+    switch metadata.type {
+    case .jpeg:
+      let shrink = jpegShrink(max(width, height), to: size)
+      return pixels / (shrink * shrink)
+    case .heic, .heif, .avif:
+      let thumbnail = metadata.previews.first {
+        $0.kind == .heifThumbnail && max($0.width ?? 0, $0.height ?? 0) >= size
+      }
+      return thumbnail.map { ($0.width ?? 0) * ($0.height ?? 0) } ?? pixels
+    default:
+      return pixels
+    }
+  }
+
   /// The bomb guard's test, also applied to the size a decoder reports for formats without a header reader.
   static func checkPixelCount(width: Int, height: Int, limit: Int) throws(ImagingError) {
     let (count, overflow) = width.multipliedReportingOverflow(by: height)

@@ -196,3 +196,70 @@
     }
   }
 #endif
+
+/// Decodes are admitted into a memory budget counted in decoded pixels: photos that would decode many pixels
+/// wait for room instead of running side by side.
+@Suite struct DecodeBudgetTests {
+  /// A thumbnailer that records how many decodes run at once.
+  final class CountingThumbnailer: ThumbnailGenerating, Sendable {
+    let inner = PlatformThumbnailer()
+    let state = Protected((running: 0, most: 0))
+
+    func thumbnail(ofFileAt path: String, request: ThumbnailRequest) throws(ImagingError) -> Thumbnail {
+      try thumbnails(ofFileAt: path, sizes: [request.maxPixelSize], request: request)[0]
+    }
+
+    func thumbnails(ofFileAt path: String, sizes: [Int], request: ThumbnailRequest) throws(ImagingError)
+      -> [Thumbnail]
+    {
+      state.withLock { state in
+        state.running += 1
+        state.most = max(state.most, state.running)
+      }
+      defer { state.withLock { $0.running -= 1 } }
+      usleep(80_000)
+      return try inner.thumbnails(ofFileAt: path, sizes: sizes, request: request)
+    }
+  }
+
+  func mostAtOnce(budget: Int) async throws -> Int {
+    let folder = TemporaryDirectory()
+    let library = try await Library.open(at: folder.at("library"))
+    let counting = CountingThumbnailer()
+    var renditions = RenditionStore.Configuration(sizes: [32])
+    renditions.thumbnailer = counting
+    renditions.maximumConcurrentRenditions = 2
+    renditions.decodeBudget = budget
+    var configuration = Importer.Configuration()
+    configuration.renditions = renditions
+    let sources =
+      (1...6).map { index in
+        FileItemSource(
+          path: ImagingFixture.path(["scene.gif", "orientation-1.jpg", "scene.heic"][index % 3]))
+      } + [FileItemSource(path: ImagingFixture.path("orientation-3.jpg"))]
+    _ = await Importer(library: library, configuration: configuration).importItems(sources)
+    return counting.state.current.most
+  }
+
+  @Test func photosOverTheBudgetRunOneAtATime() async throws {
+    // Each of these decodes more than 1,000 pixels (scene.gif 128×96 whole, the JPEGs at 1/2, the HEIC's
+    // thumbnail item): with room for one, never two at once.
+    #expect(try await mostAtOnce(budget: 1_000) == 1)
+    #expect(try await mostAtOnce(budget: 1_000_000) == 2)
+  }
+
+  @Test func theCostCountsWhatTheDecoderHolds() throws {
+    func facts(_ type: MediaType, _ width: Int, _ height: Int) -> MediaMetadata {
+      var metadata = MediaMetadata(type: type)
+      metadata.width = width
+      metadata.height = height
+      return metadata
+    }
+    // A 12 MP JPEG decodes at 1/8 for 320 px; a 12 MP PNG decodes whole.
+    #expect(ThumbnailPlan.decodedPixels(facts(.jpeg, 4032, 3024), size: 320) == 4032 * 3024 / 64)
+    #expect(ThumbnailPlan.decodedPixels(facts(.jpeg, 4032, 3024), size: 1024) == 4032 * 3024 / 4)
+    #expect(ThumbnailPlan.decodedPixels(facts(.png, 4032, 3024), size: 320) == 4032 * 3024)
+    #expect(ThumbnailPlan.decodedPixels(facts(.heic, 4032, 3024), size: 320) == 4032 * 3024)
+    #expect(ThumbnailPlan.decodedPixels(facts(.png, Int.max, 2), size: 320) == Int.max)
+  }
+}

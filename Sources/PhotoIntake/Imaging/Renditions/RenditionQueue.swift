@@ -28,13 +28,19 @@ final class RenditionQueue: Sendable {
   /// Renders queued items until ``close()`` and the queue is empty, or the task is cancelled.
   func run() async {
     let width = max(1, store.configuration.maximumConcurrentRenditions)
-    await withTaskGroup(of: Void.self) { group in
+    let budget = store.configuration.decodeBudget
+    let largest = store.configuration.sizes.max() ?? 320
+    await withTaskGroup(of: Int.self) { group in
       var running = 0
+      var held = 0
       for await item in items {
-        if running >= width {
-          await group.next()
+        // Admission: a free slot, and room in the decode budget (unless nothing runs: then it goes alone).
+        let cost = ThumbnailPlan.decodedPixels(item.asset.metadata, size: largest)
+        while running >= width || (running > 0 && cost > budget - held) {
+          held -= await group.next() ?? 0
           running -= 1
         }
+        held += cost
         group.addTask { [store, events] in
           let result: Result<[Rendition], ImagingError>
           do throws(ImagingError) {
@@ -44,6 +50,7 @@ final class RenditionQueue: Sendable {
           }
           events.yield(
             .renditionsFinished(RenditionReport(index: item.index, asset: item.asset.id, result: result)))
+          return cost
         }
         running += 1
       }

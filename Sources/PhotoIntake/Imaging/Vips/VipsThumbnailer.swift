@@ -102,7 +102,7 @@
       let loaded: Int32
       if metadata.type == .jpeg, let width = metadata.width, let height = metadata.height {
         loaded = photointake_vips_jpegload_shrink(
-          path, &output, Int32(Self.jpegShrink(max(width, height), to: size)))
+          path, &output, Int32(ThumbnailPlan.jpegShrink(max(width, height), to: size)))
         if loaded == 0, let image = output {
           output = nil
           let reduced = try VipsImageRef(image).apply({ _ in failure(path, type: metadata.type) }) {
@@ -119,16 +119,6 @@
       }
       guard loaded == 0, let output else { throw failure(path, type: metadata.type) }
       return try materialize(VipsImageRef(output), path: path, type: metadata.type)
-    }
-
-    /// The largest DCT scaling (8, 4, 2 or 1) that keeps the longest side at least `size`.
-    ///
-    /// More than vipsthumbnail dares (it keeps a factor of 2 for the final reduction, so a 1024 px thumbnail of
-    /// a 12 MP photo decodes all 12 MP): libjpeg's scaled IDCT is a proper low-pass reduction, the one ImageIO
-    /// uses for kCGImageSourceThumbnailMaxPixelSize, and the Lanczos step after it removes the rest.
-    static func jpegShrink(_ longest: Int, to size: Int) -> Int {
-      for shrink in [8, 4, 2] where (longest + shrink - 1) / shrink >= size { return shrink }
-      return 1
     }
 
     /// Computes the pixels; a failure while decoding is reported as the decoder's.
