@@ -1,10 +1,13 @@
+import PhotoIntake
+
 /// The `intake` command line: dispatches to the subcommands of ``CommandTable``.
 ///
 /// Exit codes: 0 success; 1 the command ran and found problems (failed imports, damage, audit findings);
 /// 2 usage errors; 3 the command could not run at all (e.g. the library could not be opened).
 public enum Intake {
   public static func main(_ arguments: [String]) async -> Int32 {
-    await run(arguments, context: .process())
+    ProcessTuning.limitMallocArenas()
+    return await run(arguments, context: .process())
   }
 
   public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
