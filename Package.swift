@@ -26,7 +26,8 @@ let package = Package(
     // making none does not pay). CVipsHeaders only gives it their headers; its pkg-config name is GLib's, whose
     // include paths libvips's headers need, because libvips's would also link libvips.
     .systemLibrary(
-      name: "CVipsHeaders", pkgConfig: "glib-2.0", providers: [.apt(["libvips-dev", "libheif-dev"])]),
+      name: "CVipsHeaders", pkgConfig: "glib-2.0",
+      providers: [.apt(["libvips-dev", "libheif-dev", "libturbojpeg0-dev"])]),
     .target(name: "CVips", dependencies: [.target(name: "CVipsHeaders", condition: onLinux)]),
 
     // MARK: Library targets

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install-deps.sh [--test]
 # Installs what PhotoIntake needs on Linux, skipping what is already there.
-#   build + run (Debian): libsqlite3-dev (manifest), libssl-dev (SHA-256), libvips-dev + libheif-dev
+#   build + run (Debian): libsqlite3-dev (manifest), libssl-dev (SHA-256), libvips-dev + libheif-dev +
+#   libturbojpeg0-dev (renditions; the JPEG ones through TurboJPEG directly)
 #   (renditions), pkg-config
 #   --test adds the tools the test suite uses as oracles and harnesses:
 #     Debian: libimage-exiftool-perl (metadata oracle), libvips-tools (pixel comparison), chromium (contact
@@ -12,7 +13,7 @@ set -euo pipefail
 test_tools=false
 [ "${1:-}" = "--test" ] && test_tools=true
 
-packages=(libsqlite3-dev libssl-dev libvips-dev libheif-dev pkg-config)
+packages=(libsqlite3-dev libssl-dev libvips-dev libheif-dev libturbojpeg0-dev pkg-config)
 if $test_tools; then
   packages+=(libimage-exiftool-perl libvips-tools chromium ffmpeg)
   python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)

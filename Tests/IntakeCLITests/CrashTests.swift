@@ -19,10 +19,13 @@ import Testing
     var signalled: Bool
   }
 
-  /// Runs `intake` as a child; kills it with SIGKILL after `killAfter` unless it ends first.
-  func run(_ arguments: [String], killAfter: Duration? = nil, environment: [String: String] = [:]) throws
-    -> Child
-  {
+  /// Runs `intake` as a child; kills it with SIGKILL after `killAfter` unless it ends first. With
+  /// `afterLines`, the delay counts from the moment the child has acknowledged that many items (lines on its
+  /// stdout), so that the kills land inside imports however fast or loaded the machine is.
+  func run(
+    _ arguments: [String], killAfter: Duration? = nil, afterLines: Int? = nil,
+    environment: [String: String] = [:]
+  ) throws -> Child {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: intakeExecutable())
     process.arguments = arguments
@@ -40,6 +43,14 @@ import Testing
     process.standardError = FileHandle.nullDevice
     try process.run()
     if let killAfter {
+      if let afterLines {
+        let limit = ContinuousClock.now + .seconds(30)
+        while process.isRunning && ContinuousClock.now < limit {
+          let lines = (FileManager.default.contents(atPath: outPath) ?? Data()).count { $0 == 0x0A }
+          if lines >= afterLines { break }
+          usleep(200)
+        }
+      }
       let deadline = ContinuousClock.now + killAfter
       while process.isRunning && ContinuousClock.now < deadline { usleep(500) }
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -120,15 +131,16 @@ import Testing
     let duration = ContinuousClock.now - started
     for run in 1...runs {
       let sources = try makeSources(run: run, count: 12, generator: &generator)
-      let fraction = Double.random(in: 0.02...0.9, using: &generator)
-      let delay = duration * fraction
+      // After 0 to 10 of the 12 items were acknowledged, within about the time one more item takes.
+      let lines = Int.random(in: 0...10, using: &generator)
+      let delay = duration / 12 * Double.random(in: 0...1.5, using: &generator)
       let child = try self.run(
         ["import", "--library", library, "--no-renditions", "--json", "--jobs", "2", sources],
-        killAfter: delay)
+        killAfter: delay, afterLines: lines)
       if child.signalled { killed += 1 }
       acknowledged.formUnion(try Self.acknowledgedHashes(child.stdout))
       try checkInvariants(
-        acknowledged: acknowledged, context: "run \(run), kill after \(delay) (seed \(seed))")
+        acknowledged: acknowledged, context: "run \(run), kill \(delay) after \(lines) items (seed \(seed))")
     }
     // The kills must actually have interrupted imports for the test to mean anything.
     #expect(killed >= runs / 2, "only \(killed) of \(runs) runs were killed (seed \(seed))")

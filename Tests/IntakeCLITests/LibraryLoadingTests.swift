@@ -51,13 +51,31 @@
       #expect(!opened.contains("libheif"))
     }
 
-    @Test func aJPEGThumbnailLoadsLibvipsOnly() throws {
+    /// A JPEG without a colour profile goes through TurboJPEG alone; one with a profile through libvips.
+    @Test func aJPEGThumbnailLoadsTurboJPEGOnly() throws {
       let scratch = TemporaryDirectory()
       let opened = try Self.librariesOpened([
         "thumbnail", ImagingFixture.path("orientation-6.jpg"), "--size", "40", "--out", scratch.at("t.jpg"),
       ])
-      #expect(opened.contains("libvips"))
+      #expect(opened.contains("libturbojpeg"))
+      #expect(!opened.contains("libvips"))
       #expect(!opened.contains("libheif"))
+    }
+
+    @Test func aJPEGWithAColourProfileGoesThroughLibvips() throws {
+      let scratch = TemporaryDirectory()
+      // `vips icc_transform … srgb` embeds an sRGB profile, which libvips's path converts from.
+      let tagged = scratch.at("icc.jpg")
+      let vips = Process()
+      vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+      vips.arguments = ["icc_transform", ImagingFixture.path("orientation-6.jpg"), tagged, "srgb"]
+      try vips.run()
+      vips.waitUntilExit()
+      #expect(vips.terminationStatus == 0)
+      let opened = try Self.librariesOpened([
+        "thumbnail", tagged, "--size", "40", "--out", scratch.at("t.jpg"),
+      ])
+      #expect(opened.contains("libvips"))
     }
 
     @Test func aHEIFThumbnailLoadsBoth() throws {
@@ -74,8 +92,9 @@
     @Test func aMissingLibraryIsReportedWithThePackageToInstall() throws {
       let scratch = TemporaryDirectory()
       let jpeg = ImagingFixture.path("orientation-6.jpg"), heif = ImagingFixture.path("scene.heic")
+      // A GIF needs libvips (a JPEG without a colour profile would go through TurboJPEG alone).
       let noVips = try Self.run(
-        ["thumbnail", jpeg, "--size", "40", "--out", scratch.path],
+        ["thumbnail", ImagingFixture.path("scene.gif"), "--size", "40", "--out", scratch.path],
         environment: ["PHOTOINTAKE_LIBVIPS": scratch.at("missing/libvips.so.42")])
       #expect(noVips.status == 1)
       #expect(noVips.stderr.contains("libvips could not be loaded ("), "\(noVips.stderr)")
@@ -94,7 +113,7 @@
     @Test func aLibraryOfTheWrongKindIsRefused() throws {
       let scratch = TemporaryDirectory()
       let child = try Self.run(
-        ["thumbnail", ImagingFixture.path("orientation-6.jpg"), "--out", scratch.at("t.jpg")],
+        ["thumbnail", ImagingFixture.path("scene.gif"), "--out", scratch.at("t.jpg")],
         environment: ["PHOTOINTAKE_LIBVIPS": "libheif.so.1"])
       #expect(child.status == 1)
       #expect(child.stderr.contains("libheif.so.1 has no function vips_version"), "\(child.stderr)")

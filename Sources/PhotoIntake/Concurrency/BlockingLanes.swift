@@ -30,6 +30,7 @@ package final class BlockingLanes: Sendable {
   package init(laneCount: Int) {
     let count = max(1, laneCount)
     queues = (0..<count).map { DispatchQueue(label: "PhotoIntake.BlockingLanes.\($0)") }
+    for queue in queues { OwnQueues.mark(queue) }
     load = Protected([Int](repeating: 0, count: count))
   }
 

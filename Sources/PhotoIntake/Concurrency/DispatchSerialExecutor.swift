@@ -8,6 +8,7 @@ package final class DispatchSerialExecutor: SerialExecutor, Sendable {
 
   package init(label: String) {
     queue = DispatchQueue(label: label)
+    OwnQueues.mark(queue)
   }
 
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)

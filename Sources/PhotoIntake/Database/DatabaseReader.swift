@@ -12,6 +12,7 @@ final class DatabaseReader: @unchecked Sendable {
 
   init(path: String) throws(DatabaseError) {
     database = try Database.open(path: path, readOnly: true)
+    OwnQueues.mark(queue)
   }
 
   /// Runs `body` with the connection, on the reader's queue; the calling task is suspended meanwhile.

@@ -40,6 +40,13 @@
         single.maxPixelSize = size
         plans.append(try ThumbnailPlan.make(metadata, request: single))
       }
+      // A JPEG with nothing to convert goes through TurboJPEG directly, all sizes from one decode.
+      if plans.allSatisfy({ $0.source == .primaryImage }),
+        let made = TurboThumbnails.make(
+          path: path, metadata: metadata, sizes: sizes, orientation: plans[0].orientation, request: request)
+      {
+        return made
+      }
       try Vips.start()
       defer { photointake_release_free_memory() }
       // Decode each source once, at the largest size asked of it; reduce that for the smaller sizes.

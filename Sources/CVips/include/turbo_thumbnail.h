@@ -1,0 +1,39 @@
+#ifndef PHOTOINTAKE_CVIPS_TURBO_THUMBNAIL_H
+#define PHOTOINTAKE_CVIPS_TURBO_THUMBNAIL_H
+// JPEG renditions straight through libjpeg-turbo's TurboJPEG API, the fastest way to make a small picture of a
+// large JPEG: one decode with DCT scaling (1/2, 1/4 or 1/8, which skips most of the inverse DCT), an
+// area-averaging reduction of that small result to each size, the EXIF orientation applied, and one encode
+// per size. libvips does the same decode through its own pipeline at about 1.5 times the cost per photo here
+// (its Lanczos resampler, colour handling and JPEG writer are made for large images).
+//
+// libturbojpeg is opened with dlopen at the first use, like libvips (imaging_loader.h); when it is missing, or
+// a file is something it does not decode (CMYK, damaged), the caller falls back to libvips.
+#ifdef __linux__
+#include <stddef.h>
+
+/// One rendition made by photointake_turbo_thumbnails; `data` is freed with photointake_turbo_free.
+struct photointake_turbo_output {
+    unsigned char *data;
+    unsigned long length;
+    int width;
+    int height;
+};
+
+/// Whether libturbojpeg could be opened (the first call opens it).
+int photointake_turbo_available(void);
+
+/// Makes one upright JPEG per entry of `sizes` (longest side at most that size, never enlarged) from the
+/// JPEG in `jpeg`, decoded once. `orientation` is the EXIF orientation (1 to 8) to apply; `quality` 1 to 100.
+/// `max_decoded_pixels` refuses a decode that would hold more pixels (the bomb guard's limit, checked against
+/// the header TurboJPEG reads, which may disagree with ours).
+///
+/// Returns 0 on success (every output filled), -1 on failure with a sentence in `error`; nothing to free then.
+int photointake_turbo_thumbnails(const unsigned char *jpeg, unsigned long length, const int *sizes, int count,
+                                 int orientation, int quality, long long max_decoded_pixels,
+                                 struct photointake_turbo_output *outputs, char *error, size_t error_length);
+
+/// Frees an output's data.
+void photointake_turbo_free(unsigned char *data);
+
+#endif
+#endif
