@@ -66,7 +66,12 @@ enum Word: UInt16, CaseIterable, Sendable {
   case DispatchQueue, main, asyncAfter, sync, Task, detached, run, concurrentPerform
   case UIViewController, UIView, View, App, Scene, UIResponder, UIViewRepresentable
   case UIViewControllerRepresentable, onAppear, onDisappear, task, Button, onChange, onReceive
-  case dataTask
+  case dataTask, IBAction
+
+  // MARK: Blocking loads
+  case isSynchronous, PHImageRequestOptions, requestImage, requestImageData, requestImageDataAndOrientation
+  case requestData, writeData, requestAVAsset, requestContentEditingInput, loadValuesAsynchronously
+  case options, copyCGImage, tracks, duration, commonMetadata, isPlayable, AVAsset, AVURLAsset
 }
 
 extension Word {

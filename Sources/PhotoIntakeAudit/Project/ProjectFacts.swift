@@ -15,6 +15,9 @@ struct ProjectFacts: Sendable {
   /// `unregisterAvailabilityObserver` somewhere.
   var unregisteringTypes: Set<String> = []
   var usageKeys = UsageKeyIndex()
+  /// The call graph and execution contexts, built after every file is read when a rule that needs
+  /// them can fire (see ``Auditor``).
+  var model: ProjectModel?
 
   /// Types whose code runs on the main actor by declaration: UIKit and SwiftUI make them `@MainActor`.
   static let mainActorBases: Set<String> = [
