@@ -42,7 +42,7 @@ struct AuditContextPathTests {
         Camera/Capture.swift:7:13: warning: AVCaptureSession.startRunning()/stopRunning() runs on the main \
         thread; it blocks until the camera starts or stops. Reached on the main thread from \
         ScanViewController.viewDidLoad() → Capture.begin(). [session-main-thread]
-        Camera/ScanViewController.swift:6:17: note: ScanViewController.viewDidLoad() runs on the main thread \
+        Camera/ScanViewController.swift:6:17: note: on the main thread: ScanViewController.viewDidLoad() \
         (override of viewDidLoad)
         Camera/Capture.swift:6:8: note: calls Capture.begin()
 

@@ -71,6 +71,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   // MARK: Blocking loads
   case isSynchronous, PHImageRequestOptions, requestImage, requestImageData, requestImageDataAndOrientation
   case requestData, writeData, requestAVAsset, requestContentEditingInput, loadValuesAsynchronously
+  case requestPlayerItem, requestExportSession, exportAsynchronously, generateCGImagesAsynchronously
   case options, copyCGImage, tracks, duration, commonMetadata, isPlayable, AVAsset, AVURLAsset
 }
 

@@ -41,7 +41,7 @@ public enum SARIFFormatter {
       location.id = number + 1
       location.message = SARIFLog.Message(
         text: number == 0
-          ? "\(step.function) runs on the main thread (\(step.reason))." : "Called: \(step.function).")
+          ? "On the main thread: \(step.function) (\(step.reason))." : "Calls \(step.function).")
       return location
     }
     result.relatedLocations = steps

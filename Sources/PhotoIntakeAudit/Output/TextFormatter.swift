@@ -9,7 +9,7 @@ public enum TextFormatter {
         "\(finding.file):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message) [\(finding.rule)]\n"
       for (number, step) in finding.contextPath.enumerated() {
         let note =
-          number == 0 ? "\(step.function) runs on the main thread (\(step.reason))" : "calls \(step.function)"
+          number == 0 ? "on the main thread: \(step.function) (\(step.reason))" : "calls \(step.function)"
         text += "\(step.file):\(step.line):\(step.column): note: \(note)\n"
       }
     }

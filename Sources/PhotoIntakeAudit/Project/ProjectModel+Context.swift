@@ -146,7 +146,7 @@ extension ProjectModel {
     let (id, scope) = function(at: index, in: file)
     guard id >= 0 else { return (.unknown, []) }
     switch Self.local(at: index, in: file, upTo: scope) {
-    case .main: return (.main, [step(id, note: "DispatchQueue.main or a main-actor block")])
+    case .main: return (.main, [step(id, note: Self.mainBlock)])
     case .elsewhere: return (.elsewhere, [])
     case .unknown: return (.unknown, [])
     case .inherit: break
@@ -163,10 +163,17 @@ extension ProjectModel {
       }
       let call = calls[origin.call]
       path.append(step(current, note: ""))
+      if call.local == .main {
+        // Called from a `DispatchQueue.main` block or SwiftUI action: that block is the reason.
+        path.append(step(call.caller, note: Self.mainBlock))
+        break
+      }
       current = call.caller
     }
     return (.main, path.reversed())
   }
+
+  static let mainBlock = "the code is inside a DispatchQueue.main block, MainActor.run or a SwiftUI action"
 
   private func step(_ id: Int, note: String) -> ContextStep {
     let function = functions[id]

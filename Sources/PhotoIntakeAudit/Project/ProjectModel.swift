@@ -49,6 +49,8 @@ struct ProjectModel: Sendable {
   /// Types held in a stored property of a main-actor type (a view controller's `CameraManager`), with
   /// the owner's name: their `deinit` runs when the owner releases them, on the main thread.
   private(set) var ownedByMain: [String: String] = [:]
+  /// Declared types of stored properties, by `Owner.property`.
+  private(set) var memberTypes: [String: String] = [:]
   var origins: [Origin] = []
   /// See ``hasSynchronousOptions(call:in:)``.
   private(set) var synchronousOptions: Set<String> = []
@@ -79,8 +81,9 @@ struct ProjectModel: Sendable {
     }
     outgoing = Array(repeating: [], count: functions.count)
     incoming = Array(repeating: [], count: functions.count)
+    let declared = files.map { declaredTypes(in: $0, facts: facts) }
     for (fileNumber, file) in files.enumerated() {
-      let variables = declaredTypes(in: file, facts: facts)
+      let variables = declared[fileNumber]
       for index in 0..<file.count where file.kind(index) == .identifier {
         guard let candidates = byName[Self.hash(file, index)] else { continue }
         addCalls(at: index, in: fileNumber, candidates: candidates, variables: variables, facts: facts)
@@ -147,8 +150,10 @@ struct ProjectModel: Sendable {
       isAsync: isAsync)
   }
 
-  /// Variables and stored properties whose type is one of the project's own: `name: Type`,
-  /// `name = Type(…)`. Scope is ignored; names that mean different types keep the first.
+  /// Variables and parameters of the file by declared type (`name: Type`, `name = Type(…)`); stored
+  /// properties go to ``memberTypes`` instead, since extensions in other files use them. Types outside
+  /// the project count too: a receiver of a known SDK type matches none of the project's functions.
+  /// Scope is ignored; names that mean different types keep the first.
   private mutating func declaredTypes(in file: SourceFile, facts: ProjectFacts) -> [String: String] {
     var variables: [String: String] = [:]
     for index in 0..<file.count where file.kind(index) == .identifier && !file.isMember(index) {
@@ -163,13 +168,16 @@ struct ProjectModel: Sendable {
         continue
       }
       let typeName = file.text(type)
-      guard facts.types[typeName] != nil else { continue }
+      guard typeName.first?.isUppercase == true else { continue }
       let name = file.text(index)
-      if variables[name] == nil { variables[name] = typeName }
-      // A stored property of a view controller or view: the owner releases it on the main thread.
       let container = file.syntax.scope(of: index)
-      if file.scope(container).kind == .type, let owner = file.name(of: container),
-        Self.isInterfaceType(owner, facts: facts), ownedByMain[typeName] == nil
+      guard file.scope(container).kind == .type, let owner = file.name(of: container) else {
+        if variables[name] == nil { variables[name] = typeName }
+        continue
+      }
+      if memberTypes[owner + "." + name] == nil { memberTypes[owner + "." + name] = typeName }
+      // A stored property of a view controller or view: the owner releases it on the main thread.
+      if facts.types[typeName] != nil, Self.isInterfaceType(owner, facts: facts), ownedByMain[typeName] == nil
       {
         ownedByMain[typeName] = owner
       }
@@ -182,6 +190,24 @@ struct ProjectModel: Sendable {
   static func isInterfaceType(_ name: String, facts: ProjectFacts) -> Bool {
     if facts.isMainActorType(name) || name.hasSuffix("ViewController") { return true }
     return facts.types[name]?.inherits.contains { $0.hasSuffix("ViewController") } == true
+  }
+
+  /// SDK classes whose superclass an extension of the project may extend (`extension AVAsset` serves an
+  /// `AVURLAsset`).
+  private static let sdkSuperclasses: [String: String] = [
+    "AVURLAsset": "AVAsset", "AVMutableComposition": "AVComposition", "AVComposition": "AVAsset",
+    "PHCachingImageManager": "PHImageManager", "AVQueuePlayer": "AVPlayer",
+  ]
+
+  /// `type` and the types it inherits from, in the project or the SDK table above.
+  static func ancestors(of type: String, facts: ProjectFacts) -> Set<String> {
+    var result: Set<String> = []
+    var queue = [type]
+    while let next = queue.popLast(), result.insert(next).inserted {
+      if let base = sdkSuperclasses[next] { queue.append(base) }
+      queue.append(contentsOf: facts.types[next]?.inherits ?? [])
+    }
+    return result
   }
 
   // MARK: Calls
@@ -237,7 +263,9 @@ struct ProjectModel: Sendable {
     let callerType = functions[caller].typeName
     if !isTypeName {
       if file.kind(index - 1) == .dot {
-        let receiver = index - 2
+        var receiver = index - 2
+        // `manager?.stop()`, `manager!.stop()`
+        if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
         var receiverType: String?
         var known = false
         if file.word(receiver) == .selfKeyword {
@@ -245,16 +273,22 @@ struct ProjectModel: Sendable {
           known = true
         } else if file.kind(receiver) == .identifier {
           let text = file.text(receiver)
+          // `self.camera.stop()`: the property of the caller's type.
+          let owner = file.kind(receiver - 1) == .dot && file.word(receiver - 2) == .selfKeyword
           if facts.types[text] != nil {
             receiverType = text
             known = true
-          } else if let type = variables[text] {
+          } else if !owner, let type = variables[text] {
+            receiverType = type
+            known = true
+          } else if let callerType, let type = memberTypes[callerType + "." + text] {
             receiverType = type
             known = true
           }
         }
         if known {
-          matching = matching.filter { functions[$0].typeName == receiverType }
+          let accepted = Self.ancestors(of: receiverType ?? "", facts: facts)
+          matching = matching.filter { accepted.contains(functions[$0].typeName ?? "") }
         } else if Set(matching.map { functions[$0].typeName ?? "" }).count > 3 {
           return
         }
@@ -278,6 +312,9 @@ struct ProjectModel: Sendable {
   private static let ownQueueCallbacks: Set<Word> = [
     .requestAccess, .requestAuthorization, .loadObject, .loadFileRepresentation, .loadDataRepresentation,
     .loadTransferable, .loadItem, .dataTask, .requestRecordPermission,
+    // PhotoKit and AVFoundation call these back on queues of their own, not the caller's.
+    .requestAVAsset, .requestPlayerItem, .requestExportSession, .requestData, .writeData,
+    .loadValuesAsynchronously, .exportAsynchronously, .generateCGImagesAsynchronously,
   ]
 
   /// Where the code at `index` runs relative to the function or accessor scope `function`: the

@@ -21,17 +21,22 @@ extension SyncLoadRule {
       file.source.words.contains(.AVAsset) || file.source.words.contains(.AVURLAsset)
       ? DeclaredNames(in: file, types: [.AVAsset, .AVURLAsset], initializers: [.AVAsset, .AVURLAsset]) : nil
     var findings: [Finding] = []
-    for index in 0..<file.count where file.isMember(index) {
+    for index in 0..<file.count where file.kind(index) == .identifier {
       let word = file.word(index)
       let calls = file.kind(index + 1) == .leftParen
       let message: String
-      if Self.imageRequests.contains(word), calls, model.hasSynchronousOptions(call: index, in: file) {
+      // `requestImage(…)` may be bare inside an extension of the image manager.
+      if Self.imageRequests.contains(word), calls, file.word(index - 1) != .func,
+        model.hasSynchronousOptions(call: index, in: file)
+      {
         message =
           "PHImageManager request with isSynchronous options on the main thread; it blocks until the image arrives, from iCloud if need be."
+      } else if !file.isMember(index) {
+        continue
       } else if word == .copyCGImage, calls {
         message =
           "AVAssetImageGenerator.copyCGImage(at:actualTime:) blocks the main thread while it decodes a frame."
-      } else if word == .tracks, calls {
+      } else if word == .tracks, calls, !Self.isComposition(index - 2, in: file) {
         message = "AVAsset.tracks(withMediaType:) loads synchronously on the main thread; use load(.tracks)."
       } else if Self.assetProperties.contains(word), !calls, let assets, file.kind(index - 2) == .identifier,
         assets.refers(index - 2)
@@ -55,6 +60,12 @@ extension SyncLoadRule {
     return findings
   }
 
+  /// `composition.tracks(withMediaType:)`: a composition is built in memory, so reading its tracks loads
+  /// nothing.
+  private static func isComposition(_ receiver: Int, in file: SourceFile) -> Bool {
+    file.kind(receiver) == .identifier && file.text(receiver).lowercased().contains("composition")
+  }
+
   private static let itemLoads: Set<Word> = [
     .loadTransferable, .loadObject, .loadFileRepresentation, .loadDataRepresentation,
     .loadInPlaceFileRepresentation, .loadItem,
@@ -74,8 +85,9 @@ extension SyncLoadRule {
 
 extension ProjectModel {
   /// Whether the `options:` argument of the PhotoKit request at `call` names options made synchronous
-  /// (`options.isSynchronous = true`) in the same function, or a property or function of the project
-  /// that sets it.
+  /// (`options.isSynchronous = true`): a local of the same function, a property of the type named or of
+  /// the caller's own (`option`, `self.option`, `ImageOptions.synchronous`, `.sharedSynchronous`), or a
+  /// function or computed property that returns them.
   func hasSynchronousOptions(call: Int, in file: SourceFile) -> Bool {
     guard let close = file.match(call + 1) else { return false }
     var cursor = call + 2
@@ -92,11 +104,42 @@ extension ProjectModel {
     guard let name = ((cursor + 2)..<end).last(where: { file.kind($0) == .identifier }) else { return false }
     let text = file.text(name)
     let (function, _) = self.function(at: call, in: file)
-    return synchronousOptions.contains(text) || synchronousOptions.contains("\(function):\(text)")
+    let ownType = function >= 0 ? functions[function].typeName ?? "" : ""
+    guard file.kind(name - 1) == .dot else {
+      if synchronousOptions.contains("\(function):\(text)")
+        || synchronousOptions.contains("\(ownType).\(text)")
+        || synchronousOptions.contains(".\(text)")
+      {
+        return true
+      }
+      // `let options = photoRequestOptions()`: a local made by a function that returns synchronous options.
+      guard function >= 0 else { return false }
+      let body = file.body(of: functions[function].scope)
+      guard
+        let declared = body.first(where: {
+          $0 < name && file.source.sameText($0, name) && file.word($0 - 1) == .let
+            && file.word($0 + 1) == .opAssign
+        })
+      else { return false }
+      let maker = declared + 2
+      guard file.kind(maker) == .identifier, file.kind(maker + 1) == .leftParen else { return false }
+      return synchronousOptions.contains("\(ownType).\(file.text(maker))")
+        || synchronousOptions.contains(".\(file.text(maker))")
+    }
+    let receiver = name - 2
+    if file.word(receiver) == .selfKeyword || file.word(receiver) == .selfType {
+      return synchronousOptions.contains("\(ownType).\(text)")
+    }
+    if file.kind(receiver) == .identifier {
+      return synchronousOptions.contains("\(file.text(receiver)).\(text)")
+    }
+    // `.sharedSynchronous`: a static member of some type.
+    return synchronousOptions.contains("*.\(text)")
   }
 
-  /// Names of options made synchronous: `function:name` for a local, `name` for a property, or the
-  /// function or property that returns them.
+  /// Options made synchronous, as `function:name` for a local, `Type.name` for a property or for a
+  /// function or computed property that returns them (`.name` at file level), and `*.name` for any
+  /// member, which an implicit member expression may name.
   static func synchronousOptions(in files: [SourceFile], model: ProjectModel) -> Set<String> {
     var names: Set<String> = []
     for file in files where file.source.words.contains(.isSynchronous) {
@@ -106,6 +149,11 @@ extension ProjectModel {
       {
         let receiver = index - 2
         let (function, _) = model.function(at: index, in: file)
+        let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) } ?? ""
+        func member(_ name: String) {
+          names.insert("\(typeName).\(name)")
+          names.insert("*.\(name)")
+        }
         let holder = file.syntax.enclosing(index, [.closure, .function, .accessor]) ?? 0
         let body = holder > 0 ? file.body(of: holder) : 0..<0
         let isLocal = body.contains { token in
@@ -113,17 +161,22 @@ extension ProjectModel {
             && file.source.sameText(token, receiver)
         }
         if !isLocal {
-          names.insert(file.text(receiver))
+          member(file.text(receiver))
         } else if function >= 0 {
           names.insert("\(function):\(file.text(receiver))")
         }
-        if function >= 0, file.scope(holder).kind != .closure { names.insert(model.functions[function].name) }
+        if function >= 0, file.scope(holder).kind != .closure,
+          file.contains([.return], in: file.body(of: model.functions[function].scope))
+            || model.functions[function].arity < 0
+        {
+          member(model.functions[function].name)
+        }
         // `static let options: PHImageRequestOptions = { … }()`: the property the closure initializes.
         if holder > 0, file.scope(holder).kind == .closure {
           var back = file.scope(holder).open - 1
           while back > file.scope(holder).open - 12, back > 0 {
             if file.word(back) == .let || file.word(back) == .var {
-              names.insert(file.text(back + 1))
+              member(file.text(back + 1))
               break
             }
             back -= 1
