@@ -15,6 +15,10 @@ struct ProjectFacts: Sendable {
   /// `unregisterAvailabilityObserver` somewhere.
   var unregisteringTypes: Set<String> = []
   var usageKeys = UsageKeyIndex()
+  /// Functions declared with a `UIImagePickerController.SourceType` parameter
+  /// (`func pickImage(_ source: UIImagePickerController.SourceType)`), by name: a `.photoLibrary`
+  /// passed to one picks from the library.
+  var sourceTypeFunctions: Set<String> = []
   /// The call graph and execution contexts, built after every file is read when a rule that needs
   /// them can fire (see ``Auditor``).
   var model: ProjectModel?
@@ -38,6 +42,14 @@ struct ProjectFacts: Sendable {
         info.inherits.insert(file.text(token))
       }
       types[name] = info
+    }
+    if file.source.words.contains(.SourceType) {
+      for (index, scope) in file.syntax.scopes.enumerated()
+      where scope.kind == .function && file.word(scope.head) == .func
+        && file.contains([.SourceType], in: scope.head..<scope.open)
+      {
+        if let name = file.name(of: index) { sourceTypeFunctions.insert(name) }
+      }
     }
     if file.source.words.contains(.unregisterChangeObserver)
       || file.source.words.contains(.unregisterAvailabilityObserver)

@@ -1,6 +1,7 @@
 /// `picker-legacy`: `UIImagePickerController` used to pick from the photo library.
 ///
-/// Matches `.photoLibrary` / `.savedPhotosAlbum` assigned to or passed as a `sourceType`, or written as
+/// Matches `.photoLibrary` / `.savedPhotosAlbum` assigned to or passed as a `sourceType` (or to a
+/// function of the project that takes a `UIImagePickerController.SourceType`), or written as
 /// `UIImagePickerController.SourceType.photoLibrary`, in a project that uses `UIImagePickerController`,
 /// and a `UIImagePickerController()` whose `sourceType` is never set: the default source is the photo
 /// library. The `.camera` source is fine: PHPicker does not take photos.
@@ -31,7 +32,12 @@ struct PickerLegacyRule: AuditRule {
       let assigned =
         (file.word(before) == .opAssign || file.kind(before) == .colon)
         && (file.word(before - 1) == .sourceType || file.word(before - 1) == .SourceType)
-      if qualified || assigned { findings.append(file.finding(descriptor, at: index)) }
+      // `pickImage(.photoLibrary)` where `pickImage` takes a `UIImagePickerController.SourceType`.
+      let passed =
+        file.enclosingParen(of: index).map { paren in
+          file.kind(paren - 1) == .identifier && project.sourceTypeFunctions.contains(file.text(paren - 1))
+        } ?? false
+      if qualified || assigned || passed { findings.append(file.finding(descriptor, at: index)) }
     }
     for index in 0..<file.count
     where file.word(index) == .UIImagePickerController && file.kind(index + 1) == .leftParen
