@@ -239,11 +239,9 @@ struct ProjectModel: Sendable {
         if file.kind(cursor) == .comma { count += 1 }
         cursor += 1
       }
-      if file.kind(close + 1) == .leftBrace, !file.tokens[close + 1].startsLine { count += 1 }
+      if Self.opensClosure(close + 1, in: file) { count += 1 }
       arity = count
-    } else if file.kind(index + 1) == .leftBrace, !file.tokens[index + 1].startsLine,
-      file.text(index).first?.isUppercase == false
-    {
+    } else if Self.opensClosure(index + 1, in: file), file.text(index).first?.isUppercase == false {
       arity = 1
     } else {
       arity = -1
@@ -303,6 +301,14 @@ struct ProjectModel: Sendable {
       outgoing[caller].append(calls.count)
       calls.append(Call(caller: caller, callee: callee, token: index, local: local))
     }
+  }
+
+  /// Whether token `brace` is a trailing closure's `{`, not the body of `if let x = f() {`.
+  private static func opensClosure(_ brace: Int, in file: SourceFile) -> Bool {
+    guard file.kind(brace) == .leftBrace, !file.tokens[brace].startsLine,
+      let scope = file.scopeOpened(at: brace)
+    else { return false }
+    return file.scope(scope).kind == .closure
   }
 
   private static let mainCallbacks: Set<Word> = [
