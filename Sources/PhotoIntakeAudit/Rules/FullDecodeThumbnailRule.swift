@@ -4,7 +4,9 @@
 /// content closure, a cell registration or diffable data source cell provider, a
 /// `cellForItemAt`/`cellForRowAt` method, or a type that is (or is named like) a cell, row, tile or
 /// thumbnail. The enclosing function is fine if it downsamples (ImageIO thumbnails, `preparingThumbnail`,
-/// `byPreparingThumbnail`, `prepareThumbnail`, `prepareForDisplay`).
+/// `byPreparingThumbnail`, `prepareThumbnail`, `prepareForDisplay`). In a cell's own callback (a download
+/// finishing), the decoded image must also be drawn there — assigned to an `image` property, or passed to
+/// `setImage`/`Image(uiImage:)` — since a cell that hands the decode to a cache or a delegate shows nothing.
 struct FullDecodeThumbnailRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "full-decode-thumbnail", severity: .warning,
@@ -42,6 +44,7 @@ struct FullDecodeThumbnailRule: AuditRule {
       guard !file.contains(Self.downsampling, in: file.body(of: function)),
         isListContext(file, index, project: project)
       else { continue }
+      if let callback = cellCallback(file, index), !isDrawn(file, index, in: callback) { continue }
       findings.append(file.finding(descriptor, at: index))
     }
     return findings
@@ -65,6 +68,61 @@ struct FullDecodeThumbnailRule: AuditRule {
         if project.typeInherits(file, scope: scopeIndex, anyOf: Self.cellBases) { return true }
       default: continue
       }
+    }
+    return false
+  }
+
+  /// The closure around `index` when the list context is the cell type itself and not a list builder,
+  /// data source method or registration: the callback a cell passes to a download or a loader.
+  private func cellCallback(_ file: SourceFile, _ index: Int) -> Int? {
+    var closure: Int?
+    for scopeIndex in file.syntax.enclosingScopes(of: index) {
+      let scope = file.scope(scopeIndex)
+      switch scope.kind {
+      case .closure:
+        if Self.listContainers.contains(file.word(scope.callee)) { return nil }
+        if closure == nil { closure = scopeIndex }
+      case .function:
+        if file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open)) {
+          return nil
+        }
+      case .type: return closure
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  /// Whether the image decoded at `index` is drawn inside `closure`: the decode itself, or the name it is
+  /// bound to (`let image = UIImage(data: data)`), is assigned to an `…image` property or passed to a
+  /// call named for images (`setImage`, `Image(uiImage:)`, `UIImageView(image:)`).
+  private func isDrawn(_ file: SourceFile, _ index: Int, in closure: Int) -> Bool {
+    if isImageSink(file, at: index) { return true }
+    guard file.word(index - 1) == .opAssign, file.kind(index - 2) == .identifier,
+      file.word(index - 3) == .let || file.word(index - 3) == .var
+    else { return false }
+    let name = index - 2
+    let body = file.body(of: closure)
+    for use in (index + 1)..<body.upperBound
+    where file.kind(use) == .identifier && file.source.sameText(use, name) && isImageSink(file, at: use) {
+      return true
+    }
+    return false
+  }
+
+  /// `x.image = <expression at index>` or `setImage(<expression at index>)`.
+  private func isImageSink(_ file: SourceFile, at index: Int) -> Bool {
+    // Not a binding (`let image = …`): that names the image, it does not draw it.
+    if file.word(index - 1) == .opAssign, file.kind(index - 2) == .identifier,
+      file.word(index - 3) != .let, file.word(index - 3) != .var,
+      file.text(index - 2).lowercased().hasSuffix("image")
+    {
+      return true
+    }
+    if let paren = file.enclosingParen(of: index), file.kind(paren - 1) == .identifier,
+      file.word(paren - 1) != .UIImage, file.text(paren - 1).lowercased().contains("image")
+    {
+      return true
     }
     return false
   }
