@@ -47,7 +47,7 @@ enum Word: UInt16, CaseIterable, Sendable {
 
   // MARK: Where references go
   case append, insert, resume, returning, success, send, yield, updateValue, setValue
-  case UserDefaults, NSUbiquitousKeyValueStore, standard, forKey
+  case UserDefaults, NSUbiquitousKeyValueStore, standard, forKey, write, encode
   case Codable, Encodable, Decodable, NSManagedObject
 
   // MARK: Images, lists and grids
