@@ -55,7 +55,8 @@ enum Word: UInt16, CaseIterable, Sendable {
   case byPreparingThumbnail, prepareThumbnail, prepareForDisplay, kCGImageSourceThumbnailMaxPixelSize
   case UICollectionViewCell, UITableViewCell, UICollectionViewListCell, cellForItemAt, cellForRowAt
   case CellRegistration, UICollectionViewDiffableDataSource, UITableViewDiffableDataSource
-  case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid
+  case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid, AsyncImage
+  case PHImageManagerMaximumSize
 
   // MARK: Camera
   case AVCaptureSession, AVCaptureMultiCamSession, startRunning, stopRunning, AVCaptureDevice

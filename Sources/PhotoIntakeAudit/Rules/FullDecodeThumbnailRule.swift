@@ -1,4 +1,6 @@
-/// `full-decode-thumbnail`: `UIImage(data:)` / `UIImage(contentsOfFile:)` for a list or grid cell.
+/// `full-decode-thumbnail`: `UIImage(data:)` / `UIImage(contentsOfFile:)` for a list or grid cell, a
+/// PhotoKit request for `PHImageManagerMaximumSize` there, or an `AsyncImage` of a URL named for the
+/// full-size photo (`fullURL`, `originalURL`, `largeImageURL`).
 ///
 /// A list or grid context is: a `ForEach`/`List`/`LazyVGrid`/`LazyHGrid`/`LazyVStack`/`LazyHStack`/`Grid`
 /// content closure, a cell registration or diffable data source cell provider, a
@@ -19,7 +21,7 @@ struct FullDecodeThumbnailRule: AuditRule {
       """,
     reference: .wwdc(2018, 219, "Image and Graphics Best Practices"))
 
-  let triggers: Set<Word> = [.UIImage]
+  let triggers: Set<Word> = [.UIImage, .PHImageManagerMaximumSize, .AsyncImage]
 
   private static let listContainers: Set<Word> = [
     .ForEach, .List, .LazyVGrid, .LazyHGrid, .LazyVStack, .LazyHStack, .Grid, .CellRegistration,
@@ -47,7 +49,41 @@ struct FullDecodeThumbnailRule: AuditRule {
       if let callback = cellCallback(file, index), !isDrawn(file, index, in: callback) { continue }
       findings.append(file.finding(descriptor, at: index))
     }
-    return findings
+    for index in 0..<file.count
+    where file.word(index) == .PHImageManagerMaximumSize || file.word(index) == .AsyncImage {
+      guard let message = fullSizeRequest(file, index), isListContext(file, index, project: project) else {
+        continue
+      }
+      findings.append(file.finding(descriptor, at: index, message: message))
+    }
+    return findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+  }
+
+  /// `requestImage(…, targetSize: PHImageManagerMaximumSize, …)`, or `AsyncImage(url: photo.fullURL)`.
+  private func fullSizeRequest(_ file: SourceFile, _ index: Int) -> String? {
+    if file.word(index) == .PHImageManagerMaximumSize {
+      guard let paren = file.enclosingParen(of: index), file.word(paren - 1) == .requestImage else {
+        return nil
+      }
+      return
+        "A list or grid cell requests PHImageManagerMaximumSize, the full-size photo; request the cell's pixel size."
+    }
+    guard !file.isMember(index), file.kind(index + 1) == .leftParen, let close = file.match(index + 1) else {
+      return nil
+    }
+    let end = file.endOfArgument(from: index + 2, close: close)
+    let names = ((index + 2)..<end).filter { file.kind($0) == .identifier }.map {
+      ASCII.lowercased(file.text($0))
+    }
+    let fullSize = names.contains { name in
+      ["full", "original", "large", "hires", "highres"].contains { ASCII.contains(name, $0) }
+    }
+    let small = names.contains { name in
+      ["thumb", "small", "preview"].contains { ASCII.contains(name, $0) }
+    }
+    guard fullSize, !small else { return nil }
+    return
+      "A list or grid cell shows AsyncImage of the full-size photo, decoded at full size; load a thumbnail URL."
   }
 
   private func isListContext(_ file: SourceFile, _ index: Int, project: ProjectFacts) -> Bool {
