@@ -67,7 +67,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case DispatchQueue, main, asyncAfter, sync, Task, detached, run, concurrentPerform
   case UIViewController, UIView, View, App, Scene, UIResponder, UIViewRepresentable
   case UIViewControllerRepresentable, onAppear, onDisappear, task, Button, onChange, onReceive
-  case dataTask, IBAction
+  case dataTask, IBAction, addObserver, sink, receive, queue, OperationQueue, RunLoop
 
   // MARK: Blocking loads
   case isSynchronous, PHImageRequestOptions, requestImage, requestImageData, requestImageDataAndOrientation

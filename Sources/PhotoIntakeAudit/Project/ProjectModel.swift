@@ -303,6 +303,31 @@ struct ProjectModel: Sendable {
     }
   }
 
+  /// The `(` of the call a trailing closure follows: `addObserver(forName: n, object: nil, queue: .main) {`.
+  private static func argumentsBefore(_ scope: Scope, in file: SourceFile) -> Int? {
+    file.kind(scope.open - 1) == .rightParen ? file.match(scope.open - 1) : nil
+  }
+
+  /// Whether the call whose `(` is `paren` has a `queue:` argument naming the main queue.
+  private static func deliversOnMain(_ file: SourceFile, arguments paren: Int) -> Bool {
+    guard let close = file.match(paren) else { return false }
+    for index in paren..<close where file.word(index) == .queue && file.kind(index + 1) == .colon {
+      let end = file.endOfArgument(from: index + 2, close: close)
+      return file.contains([.main], in: (index + 2)..<end)
+    }
+    return false
+  }
+
+  /// `publisher.receive(on: DispatchQueue.main).sink { … }` (or `RunLoop.main`).
+  private static func receivesOnMain(_ file: SourceFile, sink: Int) -> Bool {
+    let chain = file.postfixStart(endingAt: sink)..<sink
+    guard let receive = chain.last(where: { file.word($0) == .receive }),
+      file.kind(receive + 1) == .leftParen,
+      let close = file.match(receive + 1)
+    else { return false }
+    return file.contains([.main], in: (receive + 1)..<close)
+  }
+
   /// Whether token `brace` is a trailing closure's `{`, not the body of `if let x = f() {`.
   private static func opensClosure(_ brace: Int, in file: SourceFile) -> Bool {
     guard file.kind(brace) == .leftBrace, !file.tokens[brace].startsLine,
@@ -344,6 +369,15 @@ struct ProjectModel: Sendable {
       }
       if callee == .run, file.word(file.postfixStart(endingAt: scope.callee)) == .MainActor { return .main }
       if callee == .detached { return .elsewhere }
+      // `NotificationCenter.default.addObserver(forName:object:queue: .main) { … }` and Combine's
+      // `.receive(on: DispatchQueue.main).sink { … }` deliver on the main queue.
+      if callee == .addObserver,
+        let paren = argumentsBefore(scope, in: file) ?? file.enclosingParen(of: scope.open),
+        deliversOnMain(file, arguments: paren)
+      {
+        return .main
+      }
+      if callee == .sink, receivesOnMain(file, sink: scope.callee) { return .main }
       if mainCallbacks.contains(callee) { return .main }
       if ownQueueCallbacks.contains(callee) { return .unknown }
     }
