@@ -66,6 +66,29 @@ struct ProjectModelTests {
     #expect(Self.edges(model) == ["one(_:) → H.helper()"])
   }
 
+  @Test func protocolsDispatchToConformersAndSingletonsResolve() {
+    let others = (1...4).map { "final class Other\($0) { func go() {} }" }.joined(separator: "\n")
+    let model = Self.model([
+      "A.swift": """
+      protocol Loadable { func load() }
+      struct Photo: Loadable { func load() {} }
+      struct Note { func load() {} }
+      final class Loader {
+        static let shared = Loader()
+        func go() {}
+      }
+      """,
+      "B.swift": others,
+      "C.swift": """
+      func show(_ item: Loadable) {
+        item.load()
+        Loader.shared.go()
+      }
+      """,
+    ])
+    #expect(Self.edges(model) == ["show(_:) → Photo.load()", "show(_:) → Loader.go()"])
+  }
+
   @Test func mainSpreadsThroughCallsButNotIntoQueues() {
     let model = Self.model([
       "VC.swift": """

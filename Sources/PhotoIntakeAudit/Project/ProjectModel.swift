@@ -273,7 +273,14 @@ struct ProjectModel: Sendable {
           let text = file.text(receiver)
           // `self.camera.stop()`: the property of the caller's type.
           let owner = file.kind(receiver - 1) == .dot && file.word(receiver - 2) == .selfKeyword
-          if facts.types[text] != nil {
+          // `ImageLoader.shared.load()`: a static property of a type of the project.
+          let staticOwner =
+            file.kind(receiver - 1) == .dot && file.kind(receiver - 2) == .identifier
+            ? memberTypes[file.text(receiver - 2) + "." + text] : nil
+          if let staticOwner {
+            receiverType = staticOwner
+            known = true
+          } else if facts.types[text] != nil {
             receiverType = text
             known = true
           } else if !owner, let type = variables[text] {
@@ -285,8 +292,14 @@ struct ProjectModel: Sendable {
           }
         }
         if known {
-          let accepted = Self.ancestors(of: receiverType ?? "", facts: facts)
-          matching = matching.filter { accepted.contains(functions[$0].typeName ?? "") }
+          // The receiver's type and what it inherits, or a type that conforms to it or subclasses it
+          // (a call on a protocol or base class may run any of their implementations).
+          let receiver = receiverType ?? ""
+          let accepted = Self.ancestors(of: receiver, facts: facts)
+          matching = matching.filter { candidate in
+            let type = functions[candidate].typeName ?? ""
+            return accepted.contains(type) || Self.ancestors(of: type, facts: facts).contains(receiver)
+          }
         } else if Set(matching.map { functions[$0].typeName ?? "" }).count > 3 {
           return
         }

@@ -102,8 +102,14 @@ extension ProjectModel {
     guard cursor < close else { return false }
     let end = file.endOfArgument(from: cursor + 2, close: close)
     guard let name = ((cursor + 2)..<end).last(where: { file.kind($0) == .identifier }) else { return false }
+    return namesSynchronousOptions(name, in: file, depth: 2)
+  }
+
+  /// Whether the expression ending at token `name` is synchronous options; a parameter of the function
+  /// around it is, when a caller passes synchronous options for it (`image.loadImage(Self.options)`).
+  private func namesSynchronousOptions(_ name: Int, in file: SourceFile, depth: Int) -> Bool {
     let text = file.text(name)
-    let (function, _) = self.function(at: call, in: file)
+    let (function, _) = self.function(at: name, in: file)
     let ownType = function >= 0 ? functions[function].typeName ?? "" : ""
     guard file.kind(name - 1) == .dot else {
       if synchronousOptions.contains("\(function):\(text)")
@@ -112,8 +118,16 @@ extension ProjectModel {
       {
         return true
       }
-      // `let options = photoRequestOptions()`: a local made by a function that returns synchronous options.
       guard function >= 0 else { return false }
+      if depth > 0, let position = parameterPosition(of: name, in: function) {
+        return incoming[function].contains { number in
+          let call = calls[number]
+          let caller = files[functions[call.caller].file]
+          guard let argument = argument(position, of: call.token, in: caller) else { return false }
+          return namesSynchronousOptions(argument, in: caller, depth: depth - 1)
+        }
+      }
+      // `let options = photoRequestOptions()`: a local made by a function that returns synchronous options.
       let body = file.body(of: functions[function].scope)
       guard
         let declared = body.first(where: {
@@ -135,6 +149,44 @@ extension ProjectModel {
     }
     // `.sharedSynchronous`: a static member of some type.
     return synchronousOptions.contains("*.\(text)")
+  }
+
+  /// The position of the parameter named like token `name` in the declaration of `function`, if any.
+  private func parameterPosition(of name: Int, in function: Int) -> Int? {
+    let file = files[functions[function].file]
+    let scope = file.scope(functions[function].scope)
+    var paren = scope.head + 1
+    while paren < scope.open, file.kind(paren) != .leftParen { paren += 1 }
+    guard paren < scope.open, let close = file.match(paren) else { return nil }
+    var position = 0
+    var cursor = paren + 1
+    while cursor < close {
+      if file.tokens[cursor].isOpening, let partner = file.match(cursor) {
+        cursor = partner + 1
+        continue
+      }
+      if file.kind(cursor) == .comma { position += 1 }
+      // `_ options: PHImageRequestOptions`: the internal name stands right before the colon.
+      if file.kind(cursor + 1) == .colon, file.kind(cursor) == .identifier, file.source.sameText(cursor, name)
+      {
+        return position
+      }
+      cursor += 1
+    }
+    return nil
+  }
+
+  /// The last identifier of argument `position` of the call named at `token` (`ImageLoader.options` →
+  /// `options`).
+  private func argument(_ position: Int, of token: Int, in file: SourceFile) -> Int? {
+    guard file.kind(token + 1) == .leftParen, let close = file.match(token + 1) else { return nil }
+    var start = token + 2
+    for _ in 0..<position {
+      start = file.endOfArgument(from: start, close: close) + 1
+      guard start < close else { return nil }
+    }
+    let end = file.endOfArgument(from: start, close: close)
+    return (start..<end).last { file.kind($0) == .identifier }
   }
 
   /// Options made synchronous, as `function:name` for a local, `Type.name` for a property or for a
