@@ -49,6 +49,7 @@ struct ProjectModel: Sendable {
   /// Types held in a stored property of a main-actor type (a view controller's `CameraManager`), with
   /// the owner's name: their `deinit` runs when the owner releases them, on the main thread.
   private(set) var ownedByMain: [String: String] = [:]
+  private var ancestorCache: [String: Set<String>] = [:]
   /// Declared types of stored properties, by `Owner.property`.
   private(set) var memberTypes: [String: String] = [:]
   var origins: [Origin] = []
@@ -210,6 +211,14 @@ struct ProjectModel: Sendable {
     return result
   }
 
+  /// ``ancestors(of:facts:)``, remembered: call sites ask about the same few types again and again.
+  private mutating func ancestors(of type: String, facts: ProjectFacts) -> Set<String> {
+    if let known = ancestorCache[type] { return known }
+    let result = Self.ancestors(of: type, facts: facts)
+    ancestorCache[type] = result
+    return result
+  }
+
   // MARK: Calls
 
   private mutating func addCalls(
@@ -295,10 +304,10 @@ struct ProjectModel: Sendable {
           // The receiver's type and what it inherits, or a type that conforms to it or subclasses it
           // (a call on a protocol or base class may run any of their implementations).
           let receiver = receiverType ?? ""
-          let accepted = Self.ancestors(of: receiver, facts: facts)
+          let accepted = ancestors(of: receiver, facts: facts)
           matching = matching.filter { candidate in
             let type = functions[candidate].typeName ?? ""
-            return accepted.contains(type) || Self.ancestors(of: type, facts: facts).contains(receiver)
+            return accepted.contains(type) || ancestors(of: type, facts: facts).contains(receiver)
           }
         } else if Set(matching.map { functions[$0].typeName ?? "" }).count > 3 {
           return
