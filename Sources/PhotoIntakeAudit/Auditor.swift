@@ -62,6 +62,9 @@ public struct Auditor: Sendable {
       facts.add(file)
       files.append(file)
     }
+    if Self.needsModel.contains(where: facts.words.contains) {
+      facts.model = ProjectModel(files: files, facts: facts)
+    }
     let prefix = shown.hasSuffix("/") ? shown : shown + "/"
     var findings: [Finding] = []
     for file in files {
@@ -69,6 +72,11 @@ public struct Auditor: Sendable {
         for var finding in rule.check(file, project: facts) where !Self.isSuppressed(finding, in: file) {
           finding.pathInRoot = file.path
           finding.file = shown == "." || shown == "./" ? file.path : prefix + file.path
+          for step in finding.contextPath.indices {
+            let inRoot = finding.contextPath[step].file
+            finding.contextPath[step].pathInRoot = inRoot
+            finding.contextPath[step].file = shown == "." || shown == "./" ? inRoot : prefix + inRoot
+          }
           findings.append(finding)
         }
       }
@@ -76,6 +84,12 @@ public struct Auditor: Sendable {
     findings.sort { ($0.file, $0.line, $0.column, $0.rule) < ($1.file, $1.line, $1.column, $1.rule) }
     return AuditReport(findings: findings, swiftFiles: files.count, rules: rules, root: root)
   }
+
+  /// Words of the rules that ask where code runs; the call graph is built only when one occurs.
+  private static let needsModel: [Word] = [
+    .startRunning, .stopRunning, .isSynchronous, .copyCGImage, .tracks, .duration, .commonMetadata,
+    .isPlayable, .wait,
+  ]
 
   /// A `// intake-audit:disable id` comment applies to its own line and the line after it.
   private static func isSuppressed(_ finding: Finding, in file: SourceFile) -> Bool {

@@ -58,6 +58,10 @@ struct SyntaxTreeTests {
       "protocol P { func f()\n var v: Int { get } }\nextension Foo.Bar: P { init?(x: Int) { } deinit { } }",
       ["type P", "function v", "type Bar: P", "function init", "function deinit"]
     ),
+    (
+      "struct S: View {\n  @State var image: UIImage?\n  var body: some View { Text(a ? b : c) }\n}",
+      ["type S: View", "function body"]
+    ),
   ])
   func outline(_ source: String, _ expected: [String]) {
     #expect(Self.outline(source) == expected)

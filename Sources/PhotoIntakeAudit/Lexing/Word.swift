@@ -47,7 +47,7 @@ enum Word: UInt16, CaseIterable, Sendable {
 
   // MARK: Where references go
   case append, insert, resume, returning, success, send, yield, updateValue, setValue
-  case UserDefaults, NSUbiquitousKeyValueStore, standard, forKey
+  case UserDefaults, NSUbiquitousKeyValueStore, standard, forKey, write, encode
   case Codable, Encodable, Decodable, NSManagedObject
 
   // MARK: Images, lists and grids
@@ -55,7 +55,8 @@ enum Word: UInt16, CaseIterable, Sendable {
   case byPreparingThumbnail, prepareThumbnail, prepareForDisplay, kCGImageSourceThumbnailMaxPixelSize
   case UICollectionViewCell, UITableViewCell, UICollectionViewListCell, cellForItemAt, cellForRowAt
   case CellRegistration, UICollectionViewDiffableDataSource, UITableViewDiffableDataSource
-  case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid
+  case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid, AsyncImage
+  case PHImageManagerMaximumSize
 
   // MARK: Camera
   case AVCaptureSession, AVCaptureMultiCamSession, startRunning, stopRunning, AVCaptureDevice
@@ -66,7 +67,13 @@ enum Word: UInt16, CaseIterable, Sendable {
   case DispatchQueue, main, asyncAfter, sync, Task, detached, run, concurrentPerform
   case UIViewController, UIView, View, App, Scene, UIResponder, UIViewRepresentable
   case UIViewControllerRepresentable, onAppear, onDisappear, task, Button, onChange, onReceive
-  case dataTask
+  case dataTask, IBAction, addObserver, sink, receive, queue, OperationQueue, RunLoop
+
+  // MARK: Blocking loads
+  case isSynchronous, PHImageRequestOptions, requestImage, requestImageData, requestImageDataAndOrientation
+  case requestData, writeData, requestAVAsset, requestContentEditingInput, loadValuesAsynchronously
+  case requestPlayerItem, requestExportSession, exportAsynchronously, generateCGImagesAsynchronously
+  case options, copyCGImage, tracks, duration, commonMetadata, isPlayable, AVAsset, AVURLAsset
 }
 
 extension Word {

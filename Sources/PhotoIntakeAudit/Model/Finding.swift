@@ -13,11 +13,15 @@ public struct Finding: Sendable, Hashable, Codable {
   public var column: Int
   /// One line saying what is wrong.
   public var message: String
+  /// Why the code runs where the rule says it does, outermost function first: the seed (a view
+  /// controller's `viewDidLoad`, a SwiftUI view's `body`) and each function it calls on the way. Empty
+  /// for rules that do not depend on the thread; left out of the JSON output when empty.
+  public var contextPath: [ContextStep] = []
   /// The path inside the audited folder, for SARIF's root-relative URIs; not part of the JSON output.
   var pathInRoot = ""
 
   enum CodingKeys: String, CodingKey {
-    case rule, severity, file, line, column, message
+    case rule, severity, file, line, column, message, contextPath
   }
 
   public init(rule: String, severity: Severity, file: String, line: Int, column: Int, message: String) {
@@ -27,6 +31,56 @@ public struct Finding: Sendable, Hashable, Codable {
     self.line = line
     self.column = column
     self.message = message
+    pathInRoot = file
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    rule = try container.decode(String.self, forKey: .rule)
+    severity = try container.decode(Severity.self, forKey: .severity)
+    file = try container.decode(String.self, forKey: .file)
+    line = try container.decode(Int.self, forKey: .line)
+    column = try container.decode(Int.self, forKey: .column)
+    message = try container.decode(String.self, forKey: .message)
+    contextPath = try container.decodeIfPresent([ContextStep].self, forKey: .contextPath) ?? []
+    pathInRoot = file
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(rule, forKey: .rule)
+    try container.encode(severity, forKey: .severity)
+    try container.encode(file, forKey: .file)
+    try container.encode(line, forKey: .line)
+    try container.encode(column, forKey: .column)
+    try container.encode(message, forKey: .message)
+    if !contextPath.isEmpty { try container.encode(contextPath, forKey: .contextPath) }
+  }
+}
+
+/// One function on the way to a finding: `PhotoCell.configure(with:)` at `Cells/PhotoCell.swift:12`.
+public struct ContextStep: Sendable, Hashable, Codable {
+  /// `Type.name(label:)`, or `Type.property` for a computed property.
+  public var function: String
+  /// Why the first step runs on the main thread (`override of viewDidLoad`, `@MainActor`); empty after.
+  public var reason: String
+  /// Path as the user named it, like ``Finding/file``.
+  public var file: String
+  public var line: Int
+  public var column: Int
+  /// The path inside the audited folder, for SARIF; not part of the JSON output.
+  var pathInRoot = ""
+
+  enum CodingKeys: String, CodingKey {
+    case function, reason, file, line, column
+  }
+
+  public init(function: String, reason: String, file: String, line: Int, column: Int) {
+    self.function = function
+    self.reason = reason
+    self.file = file
+    self.line = line
+    self.column = column
     pathInRoot = file
   }
 }

@@ -4,7 +4,9 @@ import Foundation
 /// IDE SARIF viewers) read to show results inline.
 ///
 /// Each rule becomes a `reportingDescriptor` with its message, fix and reference (`helpUri`); each
-/// finding a `result` whose location is relative to `%SRCROOT%`, the audited folder.
+/// finding a `result` whose location is relative to `%SRCROOT%`, the audited folder. A finding that
+/// depends on the thread carries the functions that put it there as `relatedLocations` and as one
+/// `codeFlow`, outermost first.
 public enum SARIFFormatter {
   /// - Parameter toolVersion: the `intake` version, recorded as the driver's version.
   public static func format(_ report: AuditReport, toolVersion: String) -> String {
@@ -19,24 +21,47 @@ public enum SARIFFormatter {
             informationUri: "https://developer.apple.com/documentation/photokit",
             rules: rules.map(rule))),
         originalUriBaseIds: ["SRCROOT": SARIFLog.ArtifactLocation(uri: fileURI(root))],
-        results: report.findings.map { finding in
-          SARIFLog.Result(
-            ruleId: finding.rule, ruleIndex: ruleIndex[finding.rule] ?? 0, level: finding.severity.rawValue,
-            message: SARIFLog.Message(text: finding.message),
-            locations: [
-              SARIFLog.Location(
-                physicalLocation: SARIFLog.PhysicalLocation(
-                  artifactLocation: SARIFLog.ArtifactLocation(
-                    uri: uri(finding.pathInRoot), uriBaseId: "SRCROOT"),
-                  region: SARIFLog.Region(startLine: finding.line, startColumn: finding.column)))
-            ])
-        })
+        results: report.findings.map { result($0, ruleIndex: ruleIndex) })
     ])
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     // Encoding strings, integers and nested structs of them cannot fail.
     let data = (try? encoder.encode(log)) ?? Data()
     return String(decoding: data, as: UTF8.self) + "\n"
+  }
+
+  private static func result(_ finding: Finding, ruleIndex: [String: Int]) -> SARIFLog.Result {
+    var result = SARIFLog.Result(
+      ruleId: finding.rule, ruleIndex: ruleIndex[finding.rule] ?? 0, level: finding.severity.rawValue,
+      message: SARIFLog.Message(text: finding.message),
+      locations: [location(finding.pathInRoot, line: finding.line, column: finding.column)])
+    guard !finding.contextPath.isEmpty else { return result }
+    let steps = finding.contextPath.enumerated().map { number, step in
+      var location = location(step.pathInRoot, line: step.line, column: step.column)
+      location.id = number + 1
+      location.message = SARIFLog.Message(
+        text: number == 0
+          ? "On the main thread: \(step.function) (\(step.reason))." : "Calls \(step.function).")
+      return location
+    }
+    result.relatedLocations = steps
+    var flow = steps.enumerated().map { SARIFLog.ThreadFlowLocation(location: $1, nestingLevel: $0) }
+    var last = result.locations[0]
+    last.message = SARIFLog.Message(text: finding.message)
+    flow.append(SARIFLog.ThreadFlowLocation(location: last, nestingLevel: steps.count))
+    result.codeFlows = [
+      SARIFLog.CodeFlow(
+        message: SARIFLog.Message(text: "How this code is reached on the main thread."),
+        threadFlows: [SARIFLog.ThreadFlow(locations: flow)])
+    ]
+    return result
+  }
+
+  private static func location(_ path: String, line: Int, column: Int) -> SARIFLog.Location {
+    SARIFLog.Location(
+      physicalLocation: SARIFLog.PhysicalLocation(
+        artifactLocation: SARIFLog.ArtifactLocation(uri: uri(path), uriBaseId: "SRCROOT"),
+        region: SARIFLog.Region(startLine: line, startColumn: column)))
   }
 
   private static func rule(_ rule: RuleDescriptor) -> SARIFLog.Rule {

@@ -55,10 +55,31 @@ struct SARIFLog: Encodable, Sendable {
     var level: String
     var message: Message
     var locations: [Location]
+    /// §3.27.22: the functions on the way to the finding, each with an `id` the message can cite.
+    var relatedLocations: [Location]? = nil
+    /// §3.27.18, §3.36: the same path as one thread flow, outermost call first.
+    var codeFlows: [CodeFlow]? = nil
   }
 
   struct Location: Encodable, Sendable {
+    var id: Int? = nil
     var physicalLocation: PhysicalLocation
+    var message: Message? = nil
+  }
+
+  struct CodeFlow: Encodable, Sendable {
+    var message: Message
+    var threadFlows: [ThreadFlow]
+  }
+
+  struct ThreadFlow: Encodable, Sendable {
+    var locations: [ThreadFlowLocation]
+  }
+
+  /// §3.38: `nestingLevel` is the call depth, so viewers indent each callee under its caller.
+  struct ThreadFlowLocation: Encodable, Sendable {
+    var location: Location
+    var nestingLevel: Int
   }
 
   struct PhysicalLocation: Encodable, Sendable {

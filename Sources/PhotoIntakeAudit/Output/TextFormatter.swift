@@ -1,11 +1,17 @@
 /// Findings as compilers print diagnostics, one per line, so editors and CI logs link them:
-/// `path:line:col: warning: message [rule-id]`.
+/// `path:line:col: warning: message [rule-id]`. A finding that depends on the thread is followed by a
+/// `note:` line for each function on the way to it, outermost first, as compilers print notes.
 public enum TextFormatter {
   public static func format(_ report: AuditReport) -> String {
     var text = ""
     for finding in report.findings {
       text +=
         "\(finding.file):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message) [\(finding.rule)]\n"
+      for (number, step) in finding.contextPath.enumerated() {
+        let note =
+          number == 0 ? "on the main thread: \(step.function) (\(step.reason))" : "calls \(step.function)"
+        text += "\(step.file):\(step.line):\(step.column): note: \(note)\n"
+      }
     }
     return text
   }

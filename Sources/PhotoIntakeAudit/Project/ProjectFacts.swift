@@ -15,6 +15,13 @@ struct ProjectFacts: Sendable {
   /// `unregisterAvailabilityObserver` somewhere.
   var unregisteringTypes: Set<String> = []
   var usageKeys = UsageKeyIndex()
+  /// Functions declared with a `UIImagePickerController.SourceType` parameter
+  /// (`func pickImage(_ source: UIImagePickerController.SourceType)`), by name: a `.photoLibrary`
+  /// passed to one picks from the library.
+  var sourceTypeFunctions: Set<String> = []
+  /// The call graph and execution contexts, built after every file is read when a rule that needs
+  /// them can fire (see ``Auditor``).
+  var model: ProjectModel?
 
   /// Types whose code runs on the main actor by declaration: UIKit and SwiftUI make them `@MainActor`.
   static let mainActorBases: Set<String> = [
@@ -35,6 +42,14 @@ struct ProjectFacts: Sendable {
         info.inherits.insert(file.text(token))
       }
       types[name] = info
+    }
+    if file.source.words.contains(.SourceType) {
+      for (index, scope) in file.syntax.scopes.enumerated()
+      where scope.kind == .function && file.word(scope.head) == .func
+        && file.contains([.SourceType], in: scope.head..<scope.open)
+      {
+        if let name = file.name(of: index) { sourceTypeFunctions.insert(name) }
+      }
     }
     if file.source.words.contains(.unregisterChangeObserver)
       || file.source.words.contains(.unregisterAvailabilityObserver)
@@ -64,7 +79,30 @@ struct ProjectFacts: Sendable {
   /// SwiftUI type that is.
   func isMainActorType(_ name: String) -> Bool {
     if types[name]?.isMainActor == true { return true }
-    return inherits(name, anyOf: Self.mainActorBases)
+    if inherits(name, anyOf: Self.mainActorBases) { return true }
+    // Any other UIKit or AppKit view, control or controller (`UIScrollView`, `UIButton`,
+    // `NSWindowController`) is main-actor too; the few `UI` classes that are not are named here.
+    var seen: Set<String> = []
+    var queue = [name]
+    while let next = queue.popLast(), seen.insert(next).inserted {
+      guard let info = types[next] else { continue }
+      for base in info.inherits {
+        if Self.isInterfaceFramework(base) { return true }
+        queue.append(base)
+      }
+    }
+    return false
+  }
+
+  private static let nonMainUIKitClasses: Set<String> = [
+    "UIImage", "UIColor", "UIFont", "UIBezierPath", "UIDocument", "UIActivityItemProvider", "UIActivity",
+  ]
+
+  private static func isInterfaceFramework(_ base: String) -> Bool {
+    let utf8 = Array(base.utf8)
+    guard utf8.count > 3, utf8[2] >= UInt8(ascii: "A"), utf8[2] <= UInt8(ascii: "Z") else { return false }
+    if base.hasPrefix("UI") { return !nonMainUIKitClasses.contains(base) }
+    return base.hasPrefix("NS") && (base.hasSuffix("View") || base.hasSuffix("Controller"))
   }
 
   /// The type a scope declares or extends, by name, checked through the project's declarations.

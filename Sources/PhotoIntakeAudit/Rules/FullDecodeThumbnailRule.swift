@@ -1,10 +1,14 @@
-/// `full-decode-thumbnail`: `UIImage(data:)` / `UIImage(contentsOfFile:)` for a list or grid cell.
+/// `full-decode-thumbnail`: `UIImage(data:)` / `UIImage(contentsOfFile:)` for a list or grid cell, a
+/// PhotoKit request for `PHImageManagerMaximumSize` there, or an `AsyncImage` of a URL named for the
+/// full-size photo (`fullURL`, `originalURL`, `largeImageURL`).
 ///
 /// A list or grid context is: a `ForEach`/`List`/`LazyVGrid`/`LazyHGrid`/`LazyVStack`/`LazyHStack`/`Grid`
 /// content closure, a cell registration or diffable data source cell provider, a
 /// `cellForItemAt`/`cellForRowAt` method, or a type that is (or is named like) a cell, row, tile or
 /// thumbnail. The enclosing function is fine if it downsamples (ImageIO thumbnails, `preparingThumbnail`,
-/// `byPreparingThumbnail`, `prepareThumbnail`, `prepareForDisplay`).
+/// `byPreparingThumbnail`, `prepareThumbnail`, `prepareForDisplay`). In a cell's own callback (a download
+/// finishing), the decoded image must also be drawn there — assigned to an `image` property, or passed to
+/// `setImage`/`Image(uiImage:)` — since a cell that hands the decode to a cache or a delegate shows nothing.
 struct FullDecodeThumbnailRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "full-decode-thumbnail", severity: .warning,
@@ -17,7 +21,7 @@ struct FullDecodeThumbnailRule: AuditRule {
       """,
     reference: .wwdc(2018, 219, "Image and Graphics Best Practices"))
 
-  let triggers: Set<Word> = [.UIImage]
+  let triggers: Set<Word> = [.UIImage, .PHImageManagerMaximumSize, .AsyncImage]
 
   private static let listContainers: Set<Word> = [
     .ForEach, .List, .LazyVGrid, .LazyHGrid, .LazyVStack, .LazyHStack, .Grid, .CellRegistration,
@@ -42,9 +46,44 @@ struct FullDecodeThumbnailRule: AuditRule {
       guard !file.contains(Self.downsampling, in: file.body(of: function)),
         isListContext(file, index, project: project)
       else { continue }
+      if let callback = cellCallback(file, index), !isDrawn(file, index, in: callback) { continue }
       findings.append(file.finding(descriptor, at: index))
     }
-    return findings
+    for index in 0..<file.count
+    where file.word(index) == .PHImageManagerMaximumSize || file.word(index) == .AsyncImage {
+      guard let message = fullSizeRequest(file, index), isListContext(file, index, project: project) else {
+        continue
+      }
+      findings.append(file.finding(descriptor, at: index, message: message))
+    }
+    return findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+  }
+
+  /// `requestImage(…, targetSize: PHImageManagerMaximumSize, …)`, or `AsyncImage(url: photo.fullURL)`.
+  private func fullSizeRequest(_ file: SourceFile, _ index: Int) -> String? {
+    if file.word(index) == .PHImageManagerMaximumSize {
+      guard let paren = file.enclosingParen(of: index), file.word(paren - 1) == .requestImage else {
+        return nil
+      }
+      return
+        "A list or grid cell requests PHImageManagerMaximumSize, the full-size photo; request the cell's pixel size."
+    }
+    guard !file.isMember(index), file.kind(index + 1) == .leftParen, let close = file.match(index + 1) else {
+      return nil
+    }
+    let end = file.endOfArgument(from: index + 2, close: close)
+    let names = ((index + 2)..<end).filter { file.kind($0) == .identifier }.map {
+      ASCII.lowercased(file.text($0))
+    }
+    let fullSize = names.contains { name in
+      ["full", "original", "large", "hires", "highres"].contains { ASCII.contains(name, $0) }
+    }
+    let small = names.contains { name in
+      ["thumb", "small", "preview"].contains { ASCII.contains(name, $0) }
+    }
+    guard fullSize, !small else { return nil }
+    return
+      "A list or grid cell shows AsyncImage of the full-size photo, decoded at full size; load a thumbnail URL."
   }
 
   private func isListContext(_ file: SourceFile, _ index: Int, project: ProjectFacts) -> Bool {
@@ -65,6 +104,61 @@ struct FullDecodeThumbnailRule: AuditRule {
         if project.typeInherits(file, scope: scopeIndex, anyOf: Self.cellBases) { return true }
       default: continue
       }
+    }
+    return false
+  }
+
+  /// The closure around `index` when the list context is the cell type itself and not a list builder,
+  /// data source method or registration: the callback a cell passes to a download or a loader.
+  private func cellCallback(_ file: SourceFile, _ index: Int) -> Int? {
+    var closure: Int?
+    for scopeIndex in file.syntax.enclosingScopes(of: index) {
+      let scope = file.scope(scopeIndex)
+      switch scope.kind {
+      case .closure:
+        if Self.listContainers.contains(file.word(scope.callee)) { return nil }
+        if closure == nil { closure = scopeIndex }
+      case .function:
+        if file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open)) {
+          return nil
+        }
+      case .type: return closure
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  /// Whether the image decoded at `index` is drawn inside `closure`: the decode itself, or the name it is
+  /// bound to (`let image = UIImage(data: data)`), is assigned to an `…image` property or passed to a
+  /// call named for images (`setImage`, `Image(uiImage:)`, `UIImageView(image:)`).
+  private func isDrawn(_ file: SourceFile, _ index: Int, in closure: Int) -> Bool {
+    if isImageSink(file, at: index) { return true }
+    guard file.word(index - 1) == .opAssign, file.kind(index - 2) == .identifier,
+      file.word(index - 3) == .let || file.word(index - 3) == .var
+    else { return false }
+    let name = index - 2
+    let body = file.body(of: closure)
+    for use in (index + 1)..<body.upperBound
+    where file.kind(use) == .identifier && file.source.sameText(use, name) && isImageSink(file, at: use) {
+      return true
+    }
+    return false
+  }
+
+  /// `x.image = <expression at index>` or `setImage(<expression at index>)`.
+  private func isImageSink(_ file: SourceFile, at index: Int) -> Bool {
+    // Not a binding (`let image = …`): that names the image, it does not draw it.
+    if file.word(index - 1) == .opAssign, file.kind(index - 2) == .identifier,
+      file.word(index - 3) != .let, file.word(index - 3) != .var,
+      file.text(index - 2).lowercased().hasSuffix("image")
+    {
+      return true
+    }
+    if let paren = file.enclosingParen(of: index), file.kind(paren - 1) == .identifier,
+      file.word(paren - 1) != .UIImage, file.text(paren - 1).lowercased().contains("image")
+    {
+      return true
     }
     return false
   }

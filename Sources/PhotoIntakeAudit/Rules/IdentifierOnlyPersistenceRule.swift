@@ -1,7 +1,9 @@
 /// `identifier-only-persistence`: a photo or picker identifier persisted as the only reference.
 ///
-/// Three shapes: `UserDefaults.set(…)` of an expression built from `assetIdentifier`, `localIdentifier`,
-/// `itemIdentifier` or a photo-identifier-named variable; an `@AppStorage`/`@SceneStorage` property named
+/// Four shapes: `UserDefaults.set(…)` of an expression built from `assetIdentifier`, `localIdentifier`,
+/// `itemIdentifier` or a photo-identifier-named variable, directly or through locals
+/// (`let ids = results.compactMap(\.assetIdentifier)`); data encoded from such an expression and written
+/// with `write(to:)`; an `@AppStorage`/`@SceneStorage` property named
 /// like a photo identifier; and a persisted model (`Codable`/`Encodable`, SwiftData `@Model`, Core Data
 /// `NSManagedObject`) with a photo-identifier property and no property that could hold the photo itself
 /// (data, a file URL or path, a content hash, a cloud identifier).
@@ -19,7 +21,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
 
   let triggers: Set<Word> = [
     .set, .setValue, .AppStorage, .SceneStorage, .Codable, .Encodable, .Model, .NSManagedObject,
-    .NSManaged,
+    .NSManaged, .write,
   ]
 
   /// `assetID`, `selectedPhotoIdentifiers`, `localIdentifier`, `pickerItemIDs`…
@@ -51,9 +53,17 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
         if names.contains(where: { ASCII.contains($0, "collection") || ASCII.contains($0, "album") }) {
           continue
         }
-        if value.contains(where: { isIdentifierReference(file, $0) }) {
+        if refersToIdentifiers(file, value, before: index, depth: 2) {
           findings.append(file.finding(descriptor, at: index))
         }
+      case (.identifier, .write):
+        // `try data.write(to: url)` where `data` encodes identifiers (`JSONEncoder().encode(ids)`).
+        guard file.isMember(index), file.kind(index + 1) == .leftParen, file.kind(index - 2) == .identifier,
+          let initializer = initializer(of: index - 2, in: file, before: index),
+          file.contains([.encode], in: initializer),
+          refersToIdentifiers(file, initializer, before: index, depth: 2)
+        else { continue }
+        findings.append(file.finding(descriptor, at: index))
       case (.attribute, .AppStorage), (.attribute, .SceneStorage):
         var cursor = index + 1
         if file.kind(cursor) == .leftParen, let close = file.match(cursor) { cursor = close + 1 }
@@ -69,6 +79,41 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
       findings += identifierOnlyProperties(file, type: index).map { file.finding(descriptor, at: $0) }
     }
     return findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+  }
+
+  /// Whether `range` mentions a photo identifier, directly or through the initializer of a local declared
+  /// earlier in the same function (`let ids = results.compactMap(\.assetIdentifier)`), `depth` levels deep.
+  private func refersToIdentifiers(_ file: SourceFile, _ range: Range<Int>, before use: Int, depth: Int)
+    -> Bool
+  {
+    for index in range.clamped(to: 0..<file.count) {
+      if isIdentifierReference(file, index) { return true }
+      guard depth > 0, file.kind(index) == .identifier, !file.isMember(index),
+        let initializer = initializer(of: index, in: file, before: use)
+      else { continue }
+      if refersToIdentifiers(file, initializer, before: initializer.lowerBound, depth: depth - 1) {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// The initializer of the local that token `name` refers to: `let name = <initializer>` earlier in the
+  /// same function.
+  private func initializer(of name: Int, in file: SourceFile, before use: Int) -> Range<Int>? {
+    let function = file.body(of: file.enclosingFunction(of: use))
+    var cursor = min(use, function.upperBound) - 1
+    while cursor > function.lowerBound {
+      if file.kind(cursor) == .identifier, file.source.sameText(cursor, name), cursor != name,
+        file.word(cursor - 1) == .let || file.word(cursor - 1) == .var
+      {
+        let statement = file.statement(from: cursor)
+        guard let assign = statement.first(where: { file.word($0) == .opAssign }) else { return nil }
+        return (assign + 1)..<statement.upperBound
+      }
+      cursor -= 1
+    }
+    return nil
   }
 
   private func isIdentifierReference(_ file: SourceFile, _ index: Int) -> Bool {

@@ -1,8 +1,10 @@
 /// `picker-legacy`: `UIImagePickerController` used to pick from the photo library.
 ///
-/// Matches `.photoLibrary` / `.savedPhotosAlbum` assigned to or passed as a `sourceType`, or written as
-/// `UIImagePickerController.SourceType.photoLibrary`, in a project that uses `UIImagePickerController`.
-/// The `.camera` source is fine: PHPicker does not take photos.
+/// Matches `.photoLibrary` / `.savedPhotosAlbum` assigned to or passed as a `sourceType` (or to a
+/// function of the project that takes a `UIImagePickerController.SourceType`), or written as
+/// `UIImagePickerController.SourceType.photoLibrary`, in a project that uses `UIImagePickerController`,
+/// and a `UIImagePickerController()` whose `sourceType` is never set: the default source is the photo
+/// library. The `.camera` source is fine: PHPicker does not take photos.
 struct PickerLegacyRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "picker-legacy", severity: .warning,
@@ -15,7 +17,7 @@ struct PickerLegacyRule: AuditRule {
       """,
     reference: .wwdc(2020, 10652, "Meet the new Photos picker"))
 
-  let triggers: Set<Word> = [.photoLibrary, .savedPhotosAlbum]
+  let triggers: Set<Word> = [.photoLibrary, .savedPhotosAlbum, .UIImagePickerController]
 
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     guard project.words.contains(.UIImagePickerController) else { return [] }
@@ -30,8 +32,47 @@ struct PickerLegacyRule: AuditRule {
       let assigned =
         (file.word(before) == .opAssign || file.kind(before) == .colon)
         && (file.word(before - 1) == .sourceType || file.word(before - 1) == .SourceType)
-      if qualified || assigned { findings.append(file.finding(descriptor, at: index)) }
+      // `pickImage(.photoLibrary)` where `pickImage` takes a `UIImagePickerController.SourceType`.
+      let passed =
+        file.enclosingParen(of: index).map { paren in
+          file.kind(paren - 1) == .identifier && project.sourceTypeFunctions.contains(file.text(paren - 1))
+        } ?? false
+      if qualified || assigned || passed { findings.append(file.finding(descriptor, at: index)) }
+    }
+    for index in 0..<file.count
+    where file.word(index) == .UIImagePickerController && file.kind(index + 1) == .leftParen
+      && file.kind(index + 2) == .rightParen && !file.isMember(index) && keepsDefaultSource(index, in: file)
+    {
+      findings.append(
+        file.finding(
+          descriptor, at: index,
+          message:
+            "UIImagePickerController() keeps its default source type, the photo library; use PHPickerViewController or PhotosPicker."
+        ))
     }
     return findings
+  }
+
+  /// Whether the picker created at `index` never has its `sourceType` set: the variable it is bound to
+  /// (`let picker = UIImagePickerController()`) gets no `picker.sourceType =` in the file, or, when it is
+  /// not bound to a name, the file never mentions `sourceType`.
+  private func keepsDefaultSource(_ index: Int, in file: SourceFile) -> Bool {
+    guard file.source.words.contains(.sourceType) else { return true }
+    var name = -1
+    if file.word(index - 1) == .opAssign {
+      // `let picker: UIImagePickerController = UIImagePickerController()` or `picker = UIImagePickerController()`
+      if file.kind(index - 3) == .colon, file.kind(index - 4) == .identifier {
+        name = index - 4
+      } else if file.kind(index - 2) == .identifier {
+        name = index - 2
+      }
+    }
+    guard name >= 0 else { return false }
+    for other in 0..<file.count where file.word(other) == .sourceType && file.isMember(other) {
+      var receiver = other - 2
+      if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
+      if file.kind(receiver) == .identifier, file.source.sameText(receiver, name) { return false }
+    }
+    return true
   }
 }

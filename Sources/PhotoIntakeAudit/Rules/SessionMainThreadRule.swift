@@ -1,8 +1,10 @@
 /// `session-main-thread`: `AVCaptureSession.startRunning()` / `stopRunning()` on the main thread.
 ///
-/// Flags the calls where ``ExecutionContext`` says the code runs on the main actor or main queue, in a
-/// project that uses `AVCaptureSession`, on a receiver named like a session (`session`,
-/// `captureSession`) or declared as an `AVCaptureSession`.
+/// Flags the calls that the project's call graph (``ProjectModel``) puts on the main thread — in a view
+/// controller or SwiftUI view, or in a helper, computed property or owned object's `deinit` they reach —
+/// in a project that uses `AVCaptureSession`, on a receiver named like a session (`session`,
+/// `captureSession`) or declared as an `AVCaptureSession`. Calls inside another queue's block are
+/// elsewhere; an optional-chained call right after `guard session == nil` cannot run and is not flagged.
 struct SessionMainThreadRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "session-main-thread", severity: .warning,
@@ -36,10 +38,32 @@ struct SessionMainThreadRule: AuditRule {
       guard file.kind(receiver) == .identifier,
         file.text(receiver).lowercased().hasSuffix("session") || sessions.refers(receiver)
       else { continue }
-      if case .main = ExecutionContext.of(index, in: file, project: project) {
-        findings.append(file.finding(descriptor, at: index))
+      if file.word(index - 2) == .opQuestion, Self.isNilOnEntry(receiver, before: index, in: file) {
+        continue
+      }
+      guard let model = project.model else { continue }
+      let (context, path) = model.trace(index, in: file)
+      if case .main = context {
+        findings.append(file.finding(descriptor, at: index).onMainThread(path))
       }
     }
     return findings
+  }
+
+  /// Whether the function around `call` has already made sure that `receiver` is nil
+  /// (`guard session == nil else { return }`), so that `session?.stopRunning()` does nothing.
+  static func isNilOnEntry(_ receiver: Int, before call: Int, in file: SourceFile) -> Bool {
+    let function = file.body(of: file.enclosingFunction(of: call))
+    for index in function.lowerBound..<min(call, function.upperBound) where file.word(index) == .guard {
+      var name = index + 1
+      if file.word(name) == .selfKeyword, file.kind(name + 1) == .dot { name += 2 }
+      if file.kind(name) == .identifier, file.source.sameText(name, receiver),
+        file.word(name + 1) == .opEqual,
+        file.word(name + 2) == .nil
+      {
+        return true
+      }
+    }
+    return false
   }
 }

@@ -1,8 +1,11 @@
-/// `sync-load`: loading a picked item made synchronous or force-tried.
+/// `sync-load`: loading a picked item or an asset made synchronous or force-tried.
 ///
 /// Flags `try!` on a statement that loads (`try! await item.loadTransferable(type:)`), and
 /// `.wait()` on a `DispatchSemaphore` or `DispatchGroup` in a function that calls `loadTransferable`,
-/// `loadObject`, `loadFileRepresentation`, `loadDataRepresentation` or `loadItem`.
+/// `loadObject`, `loadFileRepresentation`, `loadDataRepresentation` or `loadItem`. On code the call graph
+/// puts on the main thread (see `SyncLoadRule+Blocking.swift`) it also flags the loads that block by
+/// design: PhotoKit requests with `isSynchronous` options, waits for PhotoKit and AVFoundation
+/// requests, `AVAssetImageGenerator.copyCGImage(at:actualTime:)` and synchronous `AVAsset` properties.
 struct SyncLoadRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "sync-load", severity: .error,
@@ -18,7 +21,8 @@ struct SyncLoadRule: AuditRule {
 
   let triggers: Set<Word> = [
     .loadTransferable, .loadObject, .loadFileRepresentation, .loadDataRepresentation,
-    .loadInPlaceFileRepresentation, .loadItem,
+    .loadInPlaceFileRepresentation, .loadItem, .isSynchronous, .requestImage, .requestImageData,
+    .requestImageDataAndOrientation, .wait, .copyCGImage, .tracks, .duration, .commonMetadata, .isPlayable,
   ]
 
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
@@ -28,7 +32,7 @@ struct SyncLoadRule: AuditRule {
         in: file, types: [.DispatchSemaphore, .DispatchGroup],
         initializers: [.DispatchSemaphore, .DispatchGroup])
       : nil
-    var findings: [Finding] = []
+    var findings = blockingLoads(in: file, project: project)
     for index in 0..<file.count {
       if file.word(index) == .try, file.word(index + 1) == .opBang,
         file.tokens[index + 1].start == file.tokens[index].end

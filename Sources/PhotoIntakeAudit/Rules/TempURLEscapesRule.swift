@@ -5,7 +5,10 @@
 /// escapes when it is assigned to anything not declared in the handler, appended or inserted into a
 /// collection, passed to `resume`, `success` or a completion/handler/callback closure, or captured by
 /// work that runs later (`async`, `asyncAfter`, `Task`, `Task.detached`) or by a closure that is itself
-/// kept (`self.source = { url }`) or handed on. Copying the file and keeping the copy is fine.
+/// kept (`self.source = { url }`) or handed on. A local made from the URL (`let file = url`,
+/// `let path = url.path`) escapes the same ways; one made by a call that reads or copies it
+/// (`Data(contentsOf: url)`, `destination.appendingPathComponent(url.lastPathComponent)`) does not.
+/// Copying the file and keeping the copy is fine.
 struct TempURLEscapesRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "temp-url-escapes", severity: .error,
@@ -33,10 +36,14 @@ struct TempURLEscapesRule: AuditRule {
     for index in 0..<file.count
     where file.word(index) == .loadFileRepresentation && file.kind(index + 1) == .leftParen {
       guard let close = file.match(index + 1), let handler = handler(file, call: index, close: close),
-        let url = file.scope(handler).parameters.first, file.text(url) != "_",
-        let escape = firstEscape(file, of: url, in: handler)
+        let url = file.scope(handler).parameters.first, file.text(url) != "_"
       else { continue }
-      findings.append(file.finding(descriptor, at: escape))
+      for name in [url] + aliases(file, of: url, in: handler) {
+        if let escape = firstEscape(file, of: name, in: handler) {
+          findings.append(file.finding(descriptor, at: escape))
+          break
+        }
+      }
     }
     return findings
   }
@@ -50,8 +57,34 @@ struct TempURLEscapesRule: AuditRule {
     return nil
   }
 
-  private func firstEscape(_ file: SourceFile, of url: Int, in handler: Int) -> Int? {
+  /// Locals of the handler made from the URL itself, not from a call it is passed to: `let file = url`,
+  /// `let path = url.path`.
+  private func aliases(_ file: SourceFile, of url: Int, in handler: Int) -> [Int] {
+    var names: [Int] = []
     let body = file.body(of: handler)
+    for index in body
+    where (file.word(index) == .let || file.word(index) == .var) && file.kind(index + 1) == .identifier
+      && file.word(index + 2) == .opAssign && !file.source.sameText(index + 1, url)
+    {
+      // The URL itself or a property chain of it (`url`, `url.path`, `url?.absoluteString`): a call or a
+      // closure (`url.flatMap { copy($0) }`) may well copy the file.
+      let value = file.statement(from: index + 3)
+      guard file.source.sameText(value.lowerBound, url) else { continue }
+      let chain = value.dropFirst().allSatisfy { token in
+        switch file.kind(token) {
+        case .dot, .identifier: return true
+        case .op: return file.word(token) == .opQuestion || file.word(token) == .opBang
+        default: return false
+        }
+      }
+      if chain { names.append(index + 1) }
+    }
+    return names
+  }
+
+  private func firstEscape(_ file: SourceFile, of url: Int, in handler: Int) -> Int? {
+    let handlerBody = file.body(of: handler)
+    let body = url > handlerBody.lowerBound ? (url + 1)..<handlerBody.upperBound : handlerBody
     for index in body
     where file.kind(index) == .identifier && file.source.sameText(index, url) && !file.isMember(index)
       && file.kind(index + 1) != .colon
@@ -61,8 +94,8 @@ struct TempURLEscapesRule: AuditRule {
         if file.word(index + 1) == .opAssign, !file.source.sameText(index + 2, url) { return nil }
         continue
       }
-      if capturedByOutlivingClosure(file, index, handler: handler, body: body) { return index }
-      if file.word(index - 1) == .opAssign, storesOutside(file, assignment: index - 1, body: body) {
+      if capturedByOutlivingClosure(file, index, handler: handler, body: handlerBody) { return index }
+      if file.word(index - 1) == .opAssign, storesOutside(file, assignment: index - 1, body: handlerBody) {
         return index
       }
       if let paren = file.enclosingParen(of: index), handsOn(file, callee: paren - 1) { return index }

@@ -126,6 +126,14 @@ extension SyntaxTree {
     private func tokenByte(_ offset: UInt32) -> UInt8 { bytes[Int(offset)] }
 
     private func continuesStatement(_ index: Int) -> Bool {
+      // A postfix `?` or `!` (`var image: UIImage?`) ends the line's expression; an infix one would
+      // have space before it.
+      let previous = tokens[index - 1]
+      if previous.kind == .op, previous.word == .opQuestion || previous.word == .opBang, index >= 2,
+        tokens[index - 2].end == previous.start
+      {
+        return false
+      }
       switch tokens[index - 1].kind {
       case .op, .comma, .colon, .dot, .leftParen, .leftBracket: return true
       default: break

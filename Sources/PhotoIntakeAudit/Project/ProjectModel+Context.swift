@@ -1,0 +1,203 @@
+/// Execution context over the call graph: which functions run on the main thread, and why.
+///
+/// Seeds are what the source declares: `@MainActor` functions and types, UIKit/AppKit and SwiftUI types
+/// (main-actor in the SDK), lifecycle overrides (`viewDidLoad`, `viewWillAppear`), `@objc` and
+/// `@IBAction` methods (target-action and selectors are delivered on main), and the `deinit` of a type a
+/// view controller or view holds. Actors and non-isolated `async` functions run elsewhere. Main then
+/// spreads along calls made directly (not from inside another queue's block) to functions that are not
+/// `async`, breadth first, so the path kept for each function is a shortest one.
+extension ProjectModel {
+  enum Context: Sendable {
+    case main, elsewhere, unknown
+  }
+
+  struct Origin: Sendable {
+    var context: Context = .unknown
+    /// The call that made it main, or -1 for a seed.
+    var call = -1
+    /// Why a seed runs where it does (`UIViewController`), for the first step of a path.
+    var reason = ""
+  }
+
+  static let lifecycleMethods: Set<String> = [
+    "viewDidLoad", "viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear",
+    "viewWillLayoutSubviews", "viewDidLayoutSubviews", "loadView", "awakeFromNib", "layoutSubviews",
+    "prepareForReuse", "didMoveToWindow", "didMoveToSuperview", "traitCollectionDidChange", "viewWillAppear",
+    "applicationDidBecomeActive", "applicationWillResignActive", "applicationDidEnterBackground",
+    "applicationWillEnterForeground", "sceneDidBecomeActive", "sceneWillResignActive",
+    "sceneDidEnterBackground",
+    "sceneWillEnterForeground", "windowDidLoad", "viewWillTransition", "draw",
+  ]
+
+  func inferContexts(facts: ProjectFacts) -> [Origin] {
+    var origins = Array(repeating: Origin(), count: functions.count)
+    var blocked = Array(repeating: false, count: functions.count)
+    var queue: [Int] = []
+    for (id, function) in functions.enumerated() {
+      let file = files[function.file]
+      let scope = file.scope(function.scope)
+      var origin = Origin()
+      if scope.isNonisolated {
+        origin.context = function.isAsync ? .elsewhere : .unknown
+      } else if scope.isMainActor {
+        origin = Origin(context: .main, reason: "@MainActor")
+      } else if let reason = Self.attributeReason(of: function.scope, in: file) {
+        origin = Origin(context: .main, reason: reason)
+      } else if let typeContext = typeContext(of: function, facts: facts) {
+        origin = typeContext
+      } else if function.name == "deinit", let typeName = function.typeName, let owner = ownedByMain[typeName]
+      {
+        origin = Origin(context: .main, reason: "released by \(owner)")
+      }
+      if origin.context == .main, origin.reason.hasPrefix("member of"), isOnlyCalledOffMain(id) {
+        // A view controller's helper that every caller runs on a queue of its own.
+        origin = Origin(context: .elsewhere)
+      }
+      if origin.context == .elsewhere || (function.isAsync && origin.context != .main) { blocked[id] = true }
+      origins[id] = origin
+      if origin.context == .main { queue.append(id) }
+    }
+    // Calls made inside `DispatchQueue.main.async` blocks run on main wherever their caller runs.
+    for (number, call) in calls.enumerated()
+    where call.local == .main && origins[call.callee].context != .main && !blocked[call.callee] {
+      origins[call.callee] = Origin(context: .main, call: number)
+      queue.append(call.callee)
+    }
+    var head = 0
+    while head < queue.count {
+      let caller = queue[head]
+      head += 1
+      for number in outgoing[caller] {
+        let call = calls[number]
+        guard call.local == .inherit || call.local == .main, !blocked[call.callee],
+          origins[call.callee].context != .main
+        else { continue }
+        origins[call.callee] = Origin(context: .main, call: number)
+        queue.append(call.callee)
+      }
+    }
+    return origins
+  }
+
+  private static func attributeReason(of scopeIndex: Int, in file: SourceFile) -> String? {
+    let scope = file.scope(scopeIndex)
+    var index = scope.head - 1
+    var isOverride = false
+    while index >= 0 {
+      let kind = file.kind(index)
+      if kind == .attribute {
+        if file.word(index) == .IBAction { return "@IBAction" }
+        if file.word(index) == .objc { return "@objc" }
+      } else if kind == .identifier, file.word(index).isModifier {
+        if file.word(index) == .override { isOverride = true }
+      } else {
+        break
+      }
+      index -= 1
+    }
+    if isOverride, let name = file.name(of: scopeIndex), lifecycleMethods.contains(name) {
+      return "override of \(name)"
+    }
+    return nil
+  }
+
+  private func typeContext(of function: Function, facts: ProjectFacts) -> Origin? {
+    let file = files[function.file]
+    var outer = file.scope(function.scope).parent
+    while outer > 0 {
+      let scope = file.scope(outer)
+      if scope.kind == .type {
+        if file.word(scope.head) == .actor { return Origin(context: .elsewhere) }
+        let name = file.name(of: outer) ?? ""
+        if scope.isMainActor { return Origin(context: .main, reason: "member of @MainActor \(name)") }
+        for token in scope.inheritance.clamped(to: 0..<file.count)
+        where ProjectFacts.mainActorBases.contains(file.text(token)) {
+          return Origin(context: .main, reason: "member of \(name) (\(file.text(token)))")
+        }
+        if facts.isMainActorType(name) {
+          return Origin(context: .main, reason: "member of main-actor \(name)")
+        }
+        return nil
+      }
+      outer = scope.parent
+    }
+    return nil
+  }
+
+  /// Whether the function has callers and every one of them calls it from another queue's block.
+  private func isOnlyCalledOffMain(_ id: Int) -> Bool {
+    let callers = incoming[id]
+    return !callers.isEmpty && callers.allSatisfy { calls[$0].local == .elsewhere }
+  }
+
+  // MARK: Questions rules ask
+
+  /// The function the code at `index` of `file` belongs to, or -1.
+  func function(at index: Int, in file: SourceFile) -> (id: Int, scope: Int) {
+    guard let fileNumber = fileIndex[file.path],
+      let scope = file.syntax.enclosing(index, [.function, .accessor])
+    else { return (-1, -1) }
+    return (Int(functionOfScope[fileNumber][scope]), scope)
+  }
+
+  /// Where the code at `index` runs, and the path of functions that shows it: from the seed (a view
+  /// controller's lifecycle method, a SwiftUI view) through each call to the function holding `index`.
+  func trace(_ index: Int, in file: SourceFile) -> (Context, [ContextStep]) {
+    let (id, scope) = function(at: index, in: file)
+    guard id >= 0 else { return (.unknown, []) }
+    switch Self.local(at: index, in: file, upTo: scope) {
+    case .main: return (.main, [step(id, note: Self.mainBlock)])
+    case .elsewhere: return (.elsewhere, [])
+    case .unknown: return (.unknown, [])
+    case .inherit: break
+    }
+    guard origins[id].context == .main else { return (origins[id].context, []) }
+    var path: [ContextStep] = []
+    var current = id
+    var seen: Set<Int> = []
+    while seen.insert(current).inserted {
+      let origin = origins[current]
+      guard origin.call >= 0 else {
+        path.append(step(current, note: origin.reason))
+        break
+      }
+      let call = calls[origin.call]
+      path.append(step(current, note: ""))
+      if call.local == .main {
+        // Called from a `DispatchQueue.main` block or SwiftUI action: that block is the reason.
+        path.append(step(call.caller, note: Self.mainBlock))
+        break
+      }
+      current = call.caller
+    }
+    return (.main, path.reversed())
+  }
+
+  static let mainBlock = "the code is inside a DispatchQueue.main block, MainActor.run or a SwiftUI action"
+
+  private func step(_ id: Int, note: String) -> ContextStep {
+    let function = functions[id]
+    let file = files[function.file]
+    let scope = file.scope(function.scope)
+    let token = scope.name >= 0 && scope.name < file.count ? scope.name : max(scope.head, 0)
+    let (line, column) = file.source.location(ofByte: file.tokens[token].start)
+    return ContextStep(
+      function: function.display, reason: note, file: file.path, line: line, column: column)
+  }
+}
+
+extension Finding {
+  /// The finding with the path that puts it on the main thread, named in its message when it runs
+  /// through more than one function.
+  func onMainThread(_ path: [ContextStep]) -> Finding {
+    var finding = self
+    finding.contextPath = path
+    if path.count == 1, path[0].reason.hasPrefix("released by") {
+      finding.message += " Runs on the main thread: \(path[0].function), \(path[0].reason)."
+    } else if path.count > 1 {
+      finding.message +=
+        " Reached on the main thread from \(path.map(\.function).joined(separator: " → "))."
+    }
+    return finding
+  }
+}
