@@ -64,7 +64,7 @@ let package = Package(
     // The audit's fixtures are Swift sources to read, not to compile.
     .testTarget(
       name: "PhotoIntakeAuditTests", dependencies: ["PhotoIntakeAudit", "PhotoIntakeTesting"],
-      exclude: ["Fixtures"]),
+      exclude: ["Fixtures", "Evaluation"]),
     .testTarget(name: "IntakeCLITests", dependencies: ["IntakeCLI", "PhotoIntake", "PhotoIntakeTesting"]),
   ],
   swiftLanguageModes: [.v6]
