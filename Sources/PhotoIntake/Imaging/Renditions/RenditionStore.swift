@@ -30,8 +30,8 @@ public struct RenditionStore: Sendable {
     /// How many decoded pixels the renditions of an import may hold at once (about 3 bytes each, plus the
     /// decoders' own buffers). A photo is admitted only when its decode fits beside those running (a JPEG counts
     /// its scaled decode, a 12 MP PNG all its pixels), so a PNG waits for room rather than decoding beside
-    /// another; one larger than the whole budget runs alone. Default 16 million.
-    public var decodeBudget = 16_000_000
+    /// another; one larger than the whole budget runs alone. Default 12 million.
+    public var decodeBudget = 12_000_000
     /// The decoder: ``PlatformThumbnailer`` unless a test or an app supplies another.
     public var thumbnailer: any ThumbnailGenerating = PlatformThumbnailer()
 

@@ -22,6 +22,8 @@
         let bytes = read(path)
       else { return nil }
       DecodeProbe.willDecode(.primaryImage)
+      // The file and the decode are freed before this returns; hand their pages back (as the libvips path does).
+      defer { photointake_release_free_memory() }
       var outputs = [photointake_turbo_output](repeating: photointake_turbo_output(), count: sizes.count)
       var error = [CChar](repeating: 0, count: 256)
       let status = bytes.withUnsafeBufferPointer { jpeg in
