@@ -7,7 +7,8 @@
 #       and --no-renditions;
 #       intake thumbnail --size 320 of the 40 files  vs  two vipsthumbnail processes;
 #   - peak RSS of `intake import` (default renditions) of the whole corpus (12/48 MP JPEG, PNG, HEIC).
-# Needs: pip install pillow pillow-heif piexif exif; vipsthumbnail (libvips-tools).
+# Needs: pip install pillow pillow-heif piexif exif; vipsthumbnail (libvips-tools); tjbench (libjpeg-turbo-progs)
+# for the decode limit.
 set -euo pipefail
 export LC_ALL=C
 CORPUS=$(cd "${1:?usage: pipeline.sh CORPUS [ROUNDS]}" && pwd)
@@ -55,6 +56,14 @@ vips2=$(median <"$WORK/t2")
 all=("$CORPUS"/*.jpg "$CORPUS"/*.png "$CORPUS"/*.heic)
 read -r _ corpus_rss < <(run corpus "$INTAKE" import --library "$WORK/out/lib" "${all[@]}")
 
+# The decode limit: libjpeg-turbo's own 1/8-scale decode of one of the photos (tjbench, one core), times the cores.
+limit=""
+if command -v tjbench >/dev/null; then
+  fps=$(cd "$WORK" && tjbench "${files[0]}" -scale 1/8 -benchtime 2 -warmup 1 2>/dev/null |
+    awk '/Decompress.*Frame rate/ {print $(NF-1); exit}')
+  [ -n "$fps" ] && limit=$(python3 -c "print(f'{$fps * $(nproc):.0f}')")
+fi
+
 ratio() { python3 -c "print(f'{$1/$2:.2f}x')"; }
 printf '%-52s %9s %8s %9s\n' what seconds "MB" "speed vs ref"
 printf '%-52s %9s %8s %9s\n' "Pillow pipeline, 2 processes (reference)" "$pillow" "$pillow_rss" "1.00x"
@@ -64,3 +73,7 @@ printf '%-52s %9s %8s %9s\n' "intake import --no-renditions" "$none" "$none_rss"
 printf '%-52s %9s %8s %9s\n' "two vipsthumbnail processes, 320 px (reference)" "$vips2" "" "1.00x"
 printf '%-52s %9s %8s %9s\n' "intake thumbnail --size 320" "$thumb" "$thumb_rss" "$(ratio "$vips2" "$thumb")"
 printf '%-52s %9s %8s\n' "intake import of the whole corpus (${#all[@]} files): peak RSS" "" "$corpus_rss"
+if [ -n "$limit" ]; then
+  echo "decode limit (tjbench -scale 1/8 x $(nproc) cores): $limit photos/s; intake import (default):" \
+    "$(python3 -c "print(f'{${#files[@]}/$dflt:.0f}')") photos/s, intake thumbnail: $(python3 -c "print(f'{${#files[@]}/$thumb:.0f}')") photos/s"
+fi
