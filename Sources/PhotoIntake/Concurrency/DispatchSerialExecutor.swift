@@ -11,13 +11,6 @@ package final class DispatchSerialExecutor: SerialExecutor, Sendable {
     OwnQueues.mark(queue)
   }
 
-  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-  package func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    let executor = asUnownedSerialExecutor()
-    queue.async { job.runSynchronously(on: executor) }
-  }
-
   package func enqueue(_ job: UnownedJob) {
     let executor = asUnownedSerialExecutor()
     queue.async { job.runSynchronously(on: executor) }

@@ -114,10 +114,10 @@ public actor Library {
         if !configuration.createIfNeeded { throw .notALibrary(root) }
       }
     }
-    let folders: [Directory]
-    do {
-      folders = try ["objects", "staging", "renditions"].map { name throws(SystemError) in
-        try rootDirectory.subdirectory(name, create: true)
+    var folders: [Directory] = []
+    do throws(SystemError) {
+      for name in ["objects", "staging", "renditions"] {
+        folders.append(try rootDirectory.subdirectory(name, create: true))
       }
     } catch  where error.code == ELOOP || error.code == ENOTDIR {
       throw .damagedLayout("\(error.path.map(Self.lastComponent) ?? "a library folder") is not a folder")
