@@ -101,10 +101,15 @@ public struct RenditionStore: Sendable {
       quality: configuration.quality)
     let wanted = missing.map { sizes[$0] }
     let digest = asset.sha256
-    // The decode and the writes block (tens of milliseconds of CPU, then fsync), so they run on a lane of
-    // their own rather than on a thread of Swift's cooperative pool.
-    let made = try await BlockingLanes.shared.run { [self] () throws(ImagingError) -> [Rendition] in
-      try make(wanted, of: original, digest: digest, request: request)
+    // The decode holds a core for tens of milliseconds: a decode lane (one per core). The writes wait in
+    // fsync: an I/O lane, so that the decode lanes go on to the next photo meanwhile. Neither is a thread of
+    // Swift's cooperative pool.
+    let thumbnailer = configuration.thumbnailer
+    let thumbnails = try await BlockingLanes.shared.run { () throws(ImagingError) -> [Thumbnail] in
+      try thumbnailer.thumbnails(ofFileAt: original, sizes: wanted, request: request)
+    }
+    let made = try await BlockingLanes.io.run { [self] () throws(ImagingError) -> [Rendition] in
+      try write(thumbnails, sizes: wanted, digest: digest)
     }
     for (index, rendition) in zip(missing, made) {
       found[index] = rendition
@@ -116,12 +121,10 @@ public struct RenditionStore: Sendable {
     Dictionary(uniqueKeysWithValues: zip(sizes, found.map { $0! }))
   }
 
-  /// Decodes `original` once and writes its renditions at `sizes`.
-  private func make(_ sizes: [Int], of original: String, digest: SHA256Digest, request: ThumbnailRequest)
-    throws(ImagingError) -> [Rendition]
+  /// Writes the renditions of the object with `digest`, atomically.
+  private func write(_ thumbnails: [Thumbnail], sizes: [Int], digest: SHA256Digest) throws(ImagingError)
+    -> [Rendition]
   {
-    let thumbnails = try configuration.thumbnailer.thumbnails(
-      ofFileAt: original, sizes: sizes, request: request)
     let folder: Directory
     do {
       folder = try library.renditions.subdirectory(String(digest.hex.prefix(2)), create: true)
