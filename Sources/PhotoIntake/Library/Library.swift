@@ -111,7 +111,9 @@ public actor Library {
       }
       if layout.manifestIsEmpty {
         if layout.holdsObjects { throw .manifestMissing }
-        if !configuration.createIfNeeded { throw .notALibrary(root) }
+        // A library whose creation was interrupted (its folders exist, nothing was stored) is an empty library,
+        // not a stranger's folder: it is completed even when creating was not asked for.
+        if !configuration.createIfNeeded && !layout.hasObjectsFolder { throw .notALibrary(root) }
       }
     }
     var folders: [Directory] = []

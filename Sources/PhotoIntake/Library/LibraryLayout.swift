@@ -7,6 +7,9 @@ struct LibraryLayout {
   var manifestIsEmpty: Bool
   /// `objects/` holds at least one entry that is not an empty fan-out folder.
   var holdsObjects: Bool
+  /// `objects/` exists: the folder was made a library, even if its creation was interrupted before the
+  /// manifest was written.
+  var hasObjectsFolder: Bool
 
   static func inspect(_ root: Directory) throws(Library.Error) -> LibraryLayout {
     do {
@@ -15,7 +18,8 @@ struct LibraryLayout {
       let empty = manifest == nil || (kind == .regular && manifest!.st_size == 0)
       // Only a missing manifest needs the look into objects/: at most 256 small folders, until the first file.
       return LibraryLayout(
-        manifestKind: kind, manifestIsEmpty: empty, holdsObjects: empty ? try holdsObjects(root) : false)
+        manifestKind: kind, manifestIsEmpty: empty, holdsObjects: empty ? try holdsObjects(root) : false,
+        hasObjectsFolder: try root.status("objects") != nil)
     } catch {
       throw .cannotOpen(reason: error.description)
     }

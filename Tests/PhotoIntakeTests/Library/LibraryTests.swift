@@ -306,3 +306,24 @@ import Testing
     #expect(try await library.verify().isClean)
   }
 }
+
+/// A library whose creation was cut short (killed after its folders were made, before the manifest had
+/// anything) is an empty library to every command, not "no library".
+@Suite struct InterruptedCreationTests {
+  @Test func aHalfCreatedLibraryOpensEmptyForReaders() async throws {
+    let folder = TemporaryDirectory()
+    try FileManager.default.createDirectory(
+      atPath: folder.at("library/objects/00"), withIntermediateDirectories: true)
+    #expect(FileManager.default.createFile(atPath: folder.at("library/manifest.sqlite"), contents: Data()))
+    var configuration = Library.Configuration()
+    configuration.createIfNeeded = false
+    let library = try await Library.open(at: folder.at("library"), configuration: configuration)
+    #expect(try await library.count() == 0)
+    #expect(try await library.verify().isClean)
+    // A folder that was never a library is still refused.
+    try FileManager.default.createDirectory(atPath: folder.at("stranger"), withIntermediateDirectories: true)
+    await #expect(throws: Library.Error.notALibrary(folder.at("stranger"))) {
+      _ = try await Library.open(at: folder.at("stranger"), configuration: configuration)
+    }
+  }
+}
