@@ -11,7 +11,8 @@ The fence's info string says how a block is wrapped, so the reader still sees th
                       the top of the file; without any, it imports Foundation and the four portable modules.
   ```swift file       a whole source file (declarations at the top level), compiled as it stands.
   ```swift manifest   arguments of a Package.swift's `Package(name:…)`, type-checked against PackageDescription.
-  ```swift ios        Apple-only code (SwiftUI, PhotosUI…), a whole file for ../shared/tools/ios-typecheck.
+  ```swift ios        Apple-only code, a whole file for ../shared/tools/ios-typecheck. A block that imports an
+                      Apple-only module (SwiftUI, PhotosUI, PhotoIntakeUI…) is one without saying so.
 Each generated file starts its block with `#sourceLocation`, so the compiler names the Markdown file and line.
 
 Also writes OUT/manifest/ (one file per manifest block), OUT/ios/ (one file per Apple-only block) and
@@ -24,6 +25,8 @@ import sys
 
 PORTABLE = ["PhotoMetadata", "PhotoIntake", "PhotoIntakeTesting", "PhotoIntakeAudit"]
 KINDS = {"fragment", "file", "manifest", "ios"}
+APPLE_ONLY = {"SwiftUI", "UIKit", "AppKit", "PhotosUI", "Photos", "AVFoundation", "AVKit", "ImageIO", "CryptoKit",
+              "CoreImage", "CoreGraphics", "SwiftData", "PhotoIntakeUI"}
 
 
 def markdown_files(root):
@@ -93,6 +96,9 @@ def main():
         relative = os.path.relpath(path, root)
         stem = re.sub(r"[^A-Za-z0-9]+", "_", relative)
         for kind, line, code in swift_blocks(path):
+            imported = {m.group(1) for m in (re.match(r"^\s*import\s+(\w+)", l) for l in code) if m}
+            if kind != "manifest" and imported & APPLE_ONLY:
+                kind = "ios"
             folder = {"manifest": "manifest", "ios": "ios"}.get(kind, os.path.join("Sources", "Snippets"))
             name = os.path.join(folder, f"{stem}_{line}.swift")
             # The file's own name and a unique function name keep the blocks independent of each other.
