@@ -18,6 +18,7 @@ public struct FileItemSource: ItemSource, Hashable {
     case unreadable(Int32)
   }
 
+  /// A source that copies the regular file at `path` (links, FIFOs and devices are refused).
   public init(path: String) {
     self.init(raw: Array(path.utf8), problem: nil)
   }

@@ -1,6 +1,7 @@
 /// Findings as compilers print diagnostics, one per line, so editors and CI logs link them:
 /// `path:line:col: warning: message [rule-id]`.
 public enum TextFormatter {
+  /// The report's findings, one line each.
   public static func format(_ report: AuditReport) -> String {
     var text = ""
     for finding in report.findings {

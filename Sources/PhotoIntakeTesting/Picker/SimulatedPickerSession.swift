@@ -7,7 +7,9 @@ public final class SimulatedPickerSession: Sendable {
     var ended = false
   }
 
+  /// The device whose library the picker shows.
   public let device: SimulatedPhotoLibrary
+  /// The configuration the picker was presented with.
   public let configuration: SimulatedPickerConfiguration
   private let state: Protected<State>
 

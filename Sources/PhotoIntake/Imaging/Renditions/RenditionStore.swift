@@ -28,15 +28,19 @@ public struct RenditionStore: Sendable {
     /// The decoder: ``PlatformThumbnailer`` unless a test or an app supplies another.
     public var thumbnailer: any ThumbnailGenerating = PlatformThumbnailer()
 
+    /// The default configuration: the platform's thumbnailer and the default sizes and limits.
     public init() {}
 
     /// Only the given sizes.
     public init(sizes: [Int]) { self.sizes = sizes }
   }
 
+  /// The library whose assets the renditions are made from, and in whose `renditions/` folder they are kept.
   public let library: Library
+  /// Sizes, limits and the thumbnailer in use.
   public let configuration: Configuration
 
+  /// A store for `library`'s renditions.
   public init(library: Library, configuration: Configuration = Configuration()) {
     self.library = library
     self.configuration = configuration

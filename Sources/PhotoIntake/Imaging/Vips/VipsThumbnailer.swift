@@ -15,6 +15,7 @@
   /// - Throws: ``ImagingError/libraryUnavailable(library:package:reason:)`` from every call when libvips (or,
   ///   for HEIF and AVIF, libheif) cannot be loaded.
   public struct VipsThumbnailer: ThumbnailGenerating {
+    /// A thumbnailer that opens libvips and libheif at its first thumbnail.
     public init() {}
 
     /// Formats libvips decodes faithfully here. Raw formats are left out: libvips would read a TIFF-based raw
