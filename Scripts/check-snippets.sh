@@ -14,7 +14,8 @@ start=$(date +%s)
 python3 Scripts/snippets.py "$ROOT" "$OUT"
 failed=0
 
-echo "check-snippets: $(grep -c '^fragment\|^file' "$OUT/blocks.tsv") blocks built as a package depending on this one"
+echo "check-snippets: $(grep -c '^fragment\|^continued\|^file' "$OUT/blocks.tsv") blocks, $(ls "$OUT/Sources/Snippets" | wc -l) files," \
+  "built as a package depending on this one"
 if ! (cd "$OUT" && swift build 2>&1) >"$OUT/build.log"; then
   grep -E '^/.*: error: ' "$OUT/build.log" | sort -u >&2 || cat "$OUT/build.log" >&2
   failed=1

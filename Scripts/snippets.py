@@ -9,10 +9,14 @@ hidden prelude that declares what the fragments take for granted (a library, a p
 The fence's info string says how a block is wrapped, so the reader still sees the short form:
   ```swift            a fragment: the body of an `async throws` function. Its own `import` lines are moved to
                       the top of the file; without any, it imports Foundation and the four portable modules.
+  ```swift continued  more of the fragment before it in the same Markdown file (an article that builds one
+                      example step by step): both are compiled as one function, each block at its own lines.
   ```swift file       a whole source file (declarations at the top level), compiled as it stands.
   ```swift manifest   arguments of a Package.swift's `Package(name:…)`, type-checked against PackageDescription.
   ```swift ios        Apple-only code, a whole file for ../shared/tools/ios-typecheck. A block that imports an
                       Apple-only module (SwiftUI, PhotosUI, PhotoIntakeUI…) is one without saying so.
+The kind can also be given by an HTML comment on the line before the fence, `<!-- snippet: continued -->`, which
+DocC does not show and which keeps the fence a plain ```swift that its renderer highlights.
 Each generated file starts its block with `#sourceLocation`, so the compiler names the Markdown file and line.
 
 Also writes OUT/manifest/ (one file per manifest block), OUT/ios/ (one file per Apple-only block) and
@@ -24,7 +28,7 @@ import re
 import sys
 
 PORTABLE = ["PhotoMetadata", "PhotoIntake", "PhotoIntakeTesting", "PhotoIntakeAudit"]
-KINDS = {"fragment", "file", "manifest", "ios"}
+KINDS = {"fragment", "continued", "file", "manifest", "ios"}
 APPLE_ONLY = {"SwiftUI", "UIKit", "AppKit", "PhotosUI", "Photos", "AVFoundation", "AVKit", "ImageIO", "CryptoKit",
               "CoreImage", "CoreGraphics", "SwiftData", "PhotoIntakeUI"}
 
@@ -42,7 +46,7 @@ def markdown_files(root):
 
 def swift_blocks(path):
     """(kind, line of the block's first code line, code lines) for each ```swift block."""
-    blocks, current, fence = [], None, None
+    blocks, current, fence, previous = [], None, None, ""
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, start=1):
             stripped = line.rstrip("\n")
@@ -50,7 +54,8 @@ def swift_blocks(path):
                 m = re.match(r"^(\s*)(`{3,})\s*swift\b(.*)$", stripped)
                 if m:
                     words = m.group(3).split()
-                    kind = words[0] if words else "fragment"
+                    comment = re.match(r"^\s*<!--\s*snippet:\s*(\w+)\s*-->\s*$", previous)
+                    kind = words[0] if words else comment.group(1) if comment else "fragment"
                     if kind not in KINDS:
                         sys.exit(f"{path}:{number}: unknown snippet kind '{kind}' (use one of {sorted(KINDS)})")
                     current, fence = (kind, number + 1, [], len(m.group(1))), m.group(2)
@@ -63,12 +68,14 @@ def swift_blocks(path):
                 current = None
             else:
                 current[2].append(stripped)
+            previous = stripped
     if current is not None:
         sys.exit(f"{path}:{current[1] - 1}: code block is never closed")
     return blocks
 
 
-def generated(kind, source, line, code):
+def generated(kind, source, line, code, more=()):
+    """The file for one block; `more` holds the (line, code) of the blocks that continue a fragment."""
     location = f'#sourceLocation(file: "{source}", line: {line})'
     if kind in ("file", "ios"):
         return "\n".join([location] + code + ["#sourceLocation()", ""])
@@ -82,6 +89,8 @@ def generated(kind, source, line, code):
     if any(i.startswith("@testable") for i in imports):
         sys.exit(f"{source}:{line}: a snippet uses @testable import; users cannot")
     body = ["" if re.match(r"^\s*import\s+\w", l) else "  " + l if l else "" for l in code]
+    for more_line, more_code in more:
+        body += [f'#sourceLocation(file: "{source}", line: {more_line})'] + ["  " + l if l else "" for l in more_code]
     header = imports or ["import Foundation"] + [f"import {m}" for m in PORTABLE]
     return "\n".join(header + ["", "func snippet() async throws {", location] + body + ["#sourceLocation()", "}", ""])
 
@@ -95,17 +104,26 @@ def main():
     for path in markdown_files(root):
         relative = os.path.relpath(path, root)
         stem = re.sub(r"[^A-Za-z0-9]+", "_", relative)
+        groups = []
         for kind, line, code in swift_blocks(path):
+            if kind == "continued":
+                if not groups or groups[-1][0] != "fragment":
+                    sys.exit(f"{relative}:{line - 1}: a 'continued' block must follow a fragment")
+                groups[-1][3].append((line, code))
+                continue
+            groups.append([kind, line, code, []])
+        for kind, line, code, more in groups:
             imported = {m.group(1) for m in (re.match(r"^\s*import\s+(\w+)", l) for l in code) if m}
             if kind != "manifest" and imported & APPLE_ONLY:
                 kind = "ios"
             folder = {"manifest": "manifest", "ios": "ios"}.get(kind, os.path.join("Sources", "Snippets"))
             name = os.path.join(folder, f"{stem}_{line}.swift")
             # The file's own name and a unique function name keep the blocks independent of each other.
-            text = generated(kind, path, line, code).replace("func snippet()", f"func snippet_{stem}_{line}()")
+            text = generated(kind, path, line, code, more).replace("func snippet()", f"func snippet_{stem}_{line}()")
             write(os.path.join(out, name), text)
             written.add(os.path.join(out, name))
             rows.append(f"{kind}\t{relative}\t{line}\t{name}")
+            rows += [f"continued\t{relative}\t{more_line}\t{name}" for more_line, _ in more]
     context = os.path.join(os.path.dirname(os.path.abspath(__file__)), "snippets-context.swift")
     with open(context, encoding="utf-8") as f:
         write(os.path.join(sources, "Context.swift"), f.read())
