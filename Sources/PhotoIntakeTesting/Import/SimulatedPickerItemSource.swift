@@ -1,17 +1,17 @@
 import Foundation
 import PhotoIntake
 
-/// A simulated picker result as an ``PhotoIntake/ItemSource``: the adapter the Apple layer writes for
+/// A simulated picker result as a `PhotoIntake.ItemSource`: the adapter the Apple layer writes for
 /// `PHPickerResult`, run against the simulator.
 ///
-/// It chooses the least-derived registered type (``PhotoIntake/RepresentationChoice``), asks the provider for a
+/// It chooses the least-derived registered type (`PhotoIntake.RepresentationChoice`), asks the provider for a
 /// file, and hands the file to the staging sink **inside** the completion handler with
-/// ``PhotoIntake/StagingSink/adoptFile(atPath:)``, before the provider deletes it. Download progress goes to the
+/// `PhotoIntake.StagingSink.adoptFile(atPath:)`, before the provider deletes it. Download progress goes to the
 /// sink; cancelling the import cancels the download; provider errors become the import errors a user can act on.
 public struct SimulatedPickerItemSource: ItemSource {
   /// The picker result to load.
   public let result: SimulatedPickerResult
-  /// The type to load; nil lets ``PhotoIntake/RepresentationChoice`` choose.
+  /// The type to load; nil lets `PhotoIntake.RepresentationChoice` choose.
   public let typeIdentifier: String?
 
   /// A source for `result`, loading `typeIdentifier` or the best registered type.

@@ -4,7 +4,7 @@ import PhotoIntake
 /// underlying errors they wrap (`NSUnderlyingErrorKey`).
 ///
 /// The simulator uses the real domains and codes, so the code that maps them
-/// (``PhotoIntake/Importer/Error/init(providerErrorChain:reason:)``) is the code the Apple layer runs.
+/// (`PhotoIntake.Importer.Error.init(providerErrorChain:reason:)`) is the code the Apple layer runs.
 public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
   /// One domain and code.
   public struct Code: Sendable, Hashable {

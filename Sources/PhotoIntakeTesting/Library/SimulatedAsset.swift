@@ -3,7 +3,7 @@ import PhotoIntake
 
 /// A photo or video in a ``SimulatedPhotoLibrary``, as the app sees it through a fetch (`PHAsset`).
 ///
-/// A value: fetch results hold snapshots, and a change produces new values (``OrderedChanges`` compares them).
+/// A value: fetch results hold snapshots, and a change produces new values (`OrderedChanges` compares them).
 public struct SimulatedAsset: Sendable, Hashable, Identifiable {
   /// What kind of media, with the subtypes PhotoKit filters on (`PHAssetMediaSubtype`, `PHPickerFilter`).
   public enum Kind: String, Sendable, Hashable, CaseIterable {

@@ -183,7 +183,7 @@ public struct SimulatedLibraryChange: Sendable {
   /// How `result` changed (`PHChange.changeDetails(for:)`); nil when the change does not affect it.
   ///
   /// Assets are matched by local identifier; one whose favourite flag, date or content changed is reported in
-  /// ``OrderedChanges/changedIndexes`` (when it did not also leave).
+  /// `OrderedChanges.changedIndexes` (when it did not also leave).
   public func changeDetails(for result: SimulatedFetchResult) -> OrderedChanges<SimulatedAsset>? {
     let after = world.evaluate(result.query)
     let earlier = Dictionary(result.assets.map { ($0.localIdentifier, $0) }, uniquingKeysWith: { a, _ in a })

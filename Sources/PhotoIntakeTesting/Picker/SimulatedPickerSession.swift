@@ -113,7 +113,7 @@ public struct SimulatedPickerResult: Sendable {
   /// The asset's representations; empty for a preselected asset that stayed selected.
   public let itemProvider: SimulatedItemProvider
 
-  /// What ``PhotoIntake/SelectionMerge`` needs of the result.
+  /// What `PhotoIntake.SelectionMerge` needs of the result.
   public var pickedItem: PickedItem {
     PickedItem(
       assetIdentifier: assetIdentifier, hasItemProvider: !itemProvider.registeredTypeIdentifiers.isEmpty)

@@ -23,7 +23,7 @@ public struct RenditionStore: Sendable {
     public var quality = 82
     /// Photos declaring more pixels are refused before any decode. Default 200 MP.
     public var maximumPixelCount = ThumbnailRequest.defaultMaximumPixelCount
-    /// Photos rendered at once by ``RenditionQueue`` during an import. Default: the active processor count.
+    /// Photos rendered at once by `RenditionQueue` during an import. Default: the active processor count.
     public var maximumConcurrentRenditions = ProcessInfo.processInfo.activeProcessorCount
     /// The decoder: ``PlatformThumbnailer`` unless a test or an app supplies another.
     public var thumbnailer: any ThumbnailGenerating = PlatformThumbnailer()
