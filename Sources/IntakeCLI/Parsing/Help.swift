@@ -11,17 +11,22 @@ enum Help {
     return text
   }
 
+  /// The positional arguments as usage lines and the README's command table write them: `PATH...`, `[PATH]`.
+  static func arguments(_ spec: CommandSpec) -> [String] {
+    spec.arguments.map { argument in
+      switch argument.arity {
+      case .one: argument.name
+      case .optional: "[\(argument.name)]"
+      case .oneOrMore: "\(argument.name)..."
+      case .zeroOrMore: "[\(argument.name)...]"
+      }
+    }
+  }
+
   static func command(_ spec: CommandSpec) -> String {
     var usage = "intake \(spec.name)"
     if !spec.options.isEmpty { usage += " [options]" }
-    for argument in spec.arguments {
-      switch argument.arity {
-      case .one: usage += " \(argument.name)"
-      case .optional: usage += " [\(argument.name)]"
-      case .oneOrMore: usage += " \(argument.name)..."
-      case .zeroOrMore: usage += " [\(argument.name)...]"
-      }
-    }
+    for argument in arguments(spec) { usage += " \(argument)" }
     var text = "\(spec.abstract)\n\nUSAGE: \(usage)\n"
     if !spec.discussion.isEmpty { text += "\n\(spec.discussion)\n" }
     let rows: [(String, String)] =

@@ -17,6 +17,7 @@ public enum InfoPlistCheck {
 
   /// One problem found in an Info.plist.
   public struct Finding: Sendable, Hashable, CustomStringConvertible {
+    /// How serious a finding is.
     public enum Severity: String, Sendable, Hashable, Codable {
       /// The app will be terminated (or rejected) when it uses the feature.
       case error
@@ -24,6 +25,7 @@ public enum InfoPlistCheck {
       case warning
     }
 
+    /// What is wrong with the key.
     public enum Kind: Sendable, Hashable {
       /// The key is absent.
       case missing(UsageDescriptionKey)
@@ -33,10 +35,12 @@ public enum InfoPlistCheck {
       case automaticLimitedAccessAlert
     }
 
+    /// What is wrong.
     public var kind: Kind
     /// The features that need the key, in ``PhotoFeature`` order.
     public var features: [PhotoFeature]
 
+    /// An error for a missing or empty key; a warning for the automatic limited-access alert.
     public var severity: Severity {
       if case .automaticLimitedAccessAlert = kind { .warning } else { .error }
     }

@@ -63,6 +63,7 @@ public struct LibraryChangeSequence: AsyncSequence, Sendable {
     Iterator(library: library, order: order, changes: stream.makeAsyncIterator(), snapshot: initial)
   }
 
+  /// Waits for the library's next change and returns it with its details.
   public struct Iterator: AsyncIteratorProtocol {
     let library: Library
     let order: Library.ListOrder

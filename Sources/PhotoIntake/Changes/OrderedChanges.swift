@@ -12,9 +12,12 @@
 public struct OrderedChanges<Element: Sendable>: Sendable {
   /// One element that moved.
   public struct Move: Sendable, Hashable {
+    /// The element's index in the old list.
     public var from: Int
+    /// The element's index in the new list.
     public var to: Int
 
+    /// A move from an index of the old list to one of the new list.
     public init(from: Int, to: Int) {
       self.from = from
       self.to = to

@@ -10,10 +10,12 @@
 /// let payload = try PhotoSyncPayload(records: records).encoded()   // store it in CloudKit
 /// ```
 public struct CloudIdentifierMapper: Sendable {
+  /// What answers the lookups: PhotoKit on a device, the simulator in tests.
   public let resolver: any CloudIdentifierResolving
   /// The most identifiers sent in one call.
   public let batchSize: Int
 
+  /// A mapper that asks `resolver` at most `batchSize` identifiers at a time.
   public init(resolver: any CloudIdentifierResolving, batchSize: Int = 200) {
     self.resolver = resolver
     self.batchSize = Swift.max(1, batchSize)

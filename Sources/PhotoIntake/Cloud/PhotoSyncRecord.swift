@@ -11,6 +11,7 @@ public struct PhotoSyncRecord: Sendable, Hashable, Codable {
   /// The SHA-256 of the app's copy; nil when the app kept no copy.
   public var sha256: SHA256Digest?
 
+  /// A record of a photo by its cloud identifier, its bytes' hash, or both.
   public init(cloudIdentifier: CloudIdentifier?, sha256: SHA256Digest?) {
     self.cloudIdentifier = cloudIdentifier
     self.sha256 = sha256
@@ -47,9 +48,12 @@ public struct PhotoSyncPayload: Sendable, Hashable, Codable {
   /// The format this PhotoIntake writes and reads.
   public static let currentVersion = 1
 
+  /// The payload's format version (``currentVersion`` when made here).
   public var version: Int
+  /// One record per photo, in the order they were given.
   public var records: [PhotoSyncRecord]
 
+  /// A payload of the current version holding `records`.
   public init(records: [PhotoSyncRecord]) {
     version = Self.currentVersion
     self.records = records

@@ -28,6 +28,7 @@ public struct Thumbnail: Sendable, Hashable {
     }
   }
 
+  /// A thumbnail made of JPEG bytes, its pixel size, and what was decoded to make it.
   public init(jpegData: [UInt8], width: Int, height: Int, source: Source) {
     self.jpegData = jpegData
     self.width = width

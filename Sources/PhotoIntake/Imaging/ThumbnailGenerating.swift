@@ -1,13 +1,13 @@
 /// Makes small, upright JPEG pictures of image files without decoding them at full size.
 ///
-/// Every implementation follows the same plan (``ThumbnailPlan``): read the declared size and embedded previews
+/// Every implementation follows the same plan (`ThumbnailPlan`): read the declared size and embedded previews
 /// from the headers, refuse a decompression bomb before any decode, decode an embedded preview when one is at
 /// least as large as the request (the fast path), and otherwise decode the primary image reduced while it loads
 /// (JPEG DCT scaling, WebP scaling) where the format allows. The result is 8-bit sRGB with the orientation
 /// applied and no metadata.
 ///
 /// The default implementation is ``PlatformThumbnailer``: ``VipsThumbnailer`` (libvips) on Linux and
-/// ``ImageIOThumbnailer`` on Apple platforms.
+/// `ImageIOThumbnailer` on Apple platforms.
 ///
 /// ```swift
 /// let thumbnailer = PlatformThumbnailer()

@@ -15,6 +15,8 @@ public struct ThumbnailRequest: Sendable, Hashable {
   /// that cannot reduce while loading (PNG, GIF, HEIC).
   public static let defaultMaximumPixelCount = 200_000_000
 
+  /// A request for a JPEG whose longest side is at most `maxPixelSize`, refusing images over
+  /// `maximumPixelCount` pixels before they are decoded.
   public init(
     maxPixelSize: Int, maximumPixelCount: Int = Self.defaultMaximumPixelCount, quality: Int = 82,
     allowsEmbeddedPreview: Bool = true

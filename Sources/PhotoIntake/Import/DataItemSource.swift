@@ -10,12 +10,15 @@ import Foundation
 /// let summary = await importer.importItems([DataItemSource(data, suggestedName: "Capture.heic")])
 /// ```
 public struct DataItemSource: ItemSource {
+  /// The bytes to import.
   public let data: Data
   public let suggestedName: String?
   public let typeHints: [String]
   /// Bytes per write.
   public var chunkSize = 1 << 20
 
+  /// A source that imports `data`, with the name and type hints the importer may use (the bytes decide the
+  /// type).
   public init(_ data: Data, suggestedName: String? = nil, typeHints: [String] = []) {
     self.data = data
     self.suggestedName = suggestedName

@@ -18,6 +18,7 @@ public struct FileItemSource: ItemSource, Hashable {
     case unreadable(Int32)
   }
 
+  /// A source that copies the regular file at `path` (links, FIFOs and devices are refused).
   public init(path: String) {
     self.init(raw: Array(path.utf8), problem: nil)
   }
@@ -55,7 +56,7 @@ public struct FileItemSource: ItemSource, Hashable {
   /// Hidden entries (names starting with ".") inside folders are skipped. Symbolic links, FIFOs, devices and
   /// sockets inside folders are returned as sources that fail with ``Importer/Error/notRegularFile(_:)`` when
   /// imported, so the user hears about them; they are never followed or opened. So are folders that cannot be
-  /// read (``Importer/Error/permissionDenied``) and folders deeper than ``maximumDepth``
+  /// read (``Importer/Error/permissionDenied``) and folders deeper than `maximumDepth`
   /// (``Importer/Error/folderTooDeep(limit:)``): nothing is skipped without a word. A path given explicitly
   /// that is itself a symbolic link is resolved once, since the user named it.
   public static func walk(_ paths: [String]) -> [FileItemSource] {

@@ -3,10 +3,15 @@ import Foundation
 extension Importer.Error {
   /// Error domains the Apple layer and the simulator report, as `NSError.domain` spells them.
   public enum ProviderDomain {
+    /// `NSItemProvider` errors (`NSItemProviderErrorDomain`).
     public static let itemProvider = "NSItemProviderErrorDomain"
+    /// PhotoKit errors (`PHPhotosErrorDomain`).
     public static let photos = "PHPhotosErrorDomain"
+    /// Foundation file errors (`NSCocoaErrorDomain`).
     public static let cocoa = "NSCocoaErrorDomain"
+    /// System call errors (`NSPOSIXErrorDomain`), whose codes are `errno` values.
     public static let posix = "NSPOSIXErrorDomain"
+    /// Networking errors (`NSURLErrorDomain`).
     public static let url = "NSURLErrorDomain"
   }
 

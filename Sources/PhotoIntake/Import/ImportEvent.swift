@@ -44,6 +44,7 @@ public enum ItemResult: Sendable {
 public struct ItemReport: Sendable {
   /// Position of the item in the list given to the importer (the user's order).
   public var index: Int
+  /// Imported, a duplicate of an asset already stored, or failed (and why).
   public var result: ItemResult
   /// Set when the source's name or type hint disagreed with the bytes; the bytes won.
   public var typeHintMismatch: TypeHintMismatch?
@@ -61,6 +62,7 @@ public struct TypeHintMismatch: Sendable, Hashable {
 public struct ImportProgress: Sendable, Hashable {
   /// Items finished (in any way).
   public var completed: Int
+  /// Items in the batch.
   public var total: Int
   /// 0…1, counting partial progress of items in flight.
   public var fraction: Double
@@ -68,6 +70,7 @@ public struct ImportProgress: Sendable, Hashable {
 
 /// The result of a whole batch, in the user's order.
 public struct ImportSummary: Sendable {
+  /// The batch's identity; nil when the batch could not begin (every item then failed with the reason).
   public var batch: BatchID?
   /// One report per item, in the order the items were given.
   public var items: [ItemReport]
@@ -75,11 +78,14 @@ public struct ImportSummary: Sendable {
   public var wasCancelled: Bool
 
   // `filter(_:).count` rather than `count(where:)`, which the Swift 5.10 SDKs we type-check against lack.
+  /// Items imported as new assets.
   public var importedCount: Int {
     items.filter { if case .imported = $0.result { true } else { false } }.count
   }
+  /// Items whose bytes were already stored.
   public var duplicateCount: Int {
     items.filter { if case .duplicate = $0.result { true } else { false } }.count
   }
+  /// Items that failed.
   public var failedCount: Int { items.filter { $0.result.error != nil }.count }
 }

@@ -33,12 +33,16 @@ public struct Importer: Sendable {
     /// the import; ``RenditionStore`` makes them on demand.
     public var renditions: RenditionStore.Configuration?
 
+    /// The default configuration: concurrency, limits and renditions as documented on each property.
     public init() {}
   }
 
+  /// The library the items are imported into.
   public let library: Library
+  /// How items are imported.
   public var configuration: Configuration
 
+  /// An importer into `library`.
   public init(library: Library, configuration: Configuration = Configuration()) {
     self.library = library
     self.configuration = configuration

@@ -5,7 +5,7 @@
 /// `NSItemProvider.loadFileRepresentation` deletes its temporary file when its completion handler returns, so the
 /// source calls ``StagingSink/adoptFile(atPath:)`` inside that handler (a hard link into the library's staging
 /// folder, or a copy when that is impossible). Sources that produce bytes as a stream call
-/// ``StagingSink/write(_:)`` instead.
+/// ``StagingSink/write(_:)-(UnsafeRawBufferPointer)`` instead.
 ///
 /// ```swift
 /// struct DataSource: ItemSource {

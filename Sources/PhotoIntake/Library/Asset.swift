@@ -21,6 +21,7 @@ public struct BatchID: RawRepresentable, Sendable, Hashable, Codable, CustomStri
 /// A photo or movie the library owns: its bytes are in `objects/ab/<sha256>`, exactly as received.
 public struct Asset: Sendable, Hashable, Codable, Identifiable {
   public var id: AssetID
+  /// The SHA-256 of the bytes, which names the object file.
   public var sha256: SHA256Digest
   /// Size in bytes.
   public var size: Int64
@@ -28,6 +29,7 @@ public struct Asset: Sendable, Hashable, Codable, Identifiable {
   public var type: MediaType
   /// The sanitized original name, for display only.
   public var name: String?
+  /// When the bytes were first stored.
   public var importedAt: Date
   /// The batch this listing row is about (the first batch for ``Library/asset(_:)``).
   public var batch: BatchID
@@ -42,6 +44,7 @@ public struct Asset: Sendable, Hashable, Codable, Identifiable {
   /// false means they are exactly the bytes received.
   public var locationStripped: Bool = false
 
+  /// Why an asset's bytes can no longer be trusted, as ``Library/verify(progress:)`` finds.
   public enum Damage: String, Sendable, Hashable, Codable {
     /// The object file is gone.
     case missing
@@ -54,10 +57,14 @@ public struct Asset: Sendable, Hashable, Codable, Identifiable {
 
 /// What changed in a library, for a grid to update without reloading.
 public struct LibraryChange: Sendable, Hashable {
+  /// Assets added.
   public var inserted: [AssetID] = []
+  /// Assets removed.
   public var removed: [AssetID] = []
+  /// Assets whose record changed (metadata, damage).
   public var updated: [AssetID] = []
 
+  /// A change with the given ids.
   public init(inserted: [AssetID] = [], removed: [AssetID] = [], updated: [AssetID] = []) {
     self.inserted = inserted
     self.removed = removed
@@ -65,8 +72,11 @@ public struct LibraryChange: Sendable, Hashable {
   }
 }
 
+/// What ``Library/verify(progress:)`` found.
 public struct VerificationReport: Sendable, Hashable, Codable {
+  /// The number of assets whose bytes were re-hashed.
   public var checked = 0
+  /// Assets whose bytes are missing or altered, and marked so.
   public var damaged: [DamagedAsset] = []
   /// Entries under `objects/` that no row references (an object whose row was lost with the manifest's
   /// log, a file someone put there, a link or a folder), relative to the library. Kept: repairing the library
@@ -77,8 +87,11 @@ public struct VerificationReport: Sendable, Hashable, Codable {
   /// Whether every asset's bytes are intact and nothing stray is stored.
   public var isClean: Bool { damaged.isEmpty && unreferenced.isEmpty }
 
+  /// An asset whose bytes are missing or altered.
   public struct DamagedAsset: Sendable, Hashable, Codable {
+    /// The asset.
     public var id: AssetID
+    /// What is wrong with its bytes.
     public var damage: Asset.Damage
   }
 }

@@ -19,7 +19,9 @@ extension Library {
 
   /// One page of assets and the cursor of the next page (nil on the last page).
   public struct Page: Sendable {
+    /// The assets of this page, in the order asked for.
     public var assets: [Asset]
+    /// Pass to ``Library/list(order:limit:after:)`` for the next page; nil on the last page.
     public var next: ListCursor?
   }
 

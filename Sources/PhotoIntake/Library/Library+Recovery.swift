@@ -16,6 +16,7 @@ public struct RecoveryReport: Sendable, Hashable, Codable {
   /// file, a link, a folder — kept where they are.
   public var kept: [String] = []
 
+  /// An empty report: nothing was undone.
   public init() {}
 
   /// Whether recovery found anything to do.

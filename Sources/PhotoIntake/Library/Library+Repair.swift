@@ -6,7 +6,9 @@ import PhotoMetadata
 public struct RepairReport: Sendable, Hashable, Codable {
   /// An entry moved into `lost+found/`: where it was and where it is now, relative to the library.
   public struct Move: Sendable, Hashable, Codable {
+    /// Where the entry was.
     public var from: String
+    /// Where it is now, under `lost+found/`.
     public var to: String
     /// Why it did not belong ("a symbolic link", "bytes that do not match its name", …).
     public var reason: String
@@ -27,6 +29,7 @@ public struct RepairReport: Sendable, Hashable, Codable {
   /// Assets whose bytes are missing or are not a file, marked damaged.
   public var damaged: [AssetID] = []
 
+  /// An empty report: nothing was repaired.
   public init() {}
 }
 

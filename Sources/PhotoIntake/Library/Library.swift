@@ -40,6 +40,8 @@ public actor Library {
     /// Caps the manifest's size in pages (SQLite `max_page_count`); tests use it to simulate a full disk.
     package var maximumManifestPages: Int?
 
+    /// The default configuration: create the library where there is none, and wait for another writer as long
+    /// as ``writerWait`` says.
     public init() {}
   }
 

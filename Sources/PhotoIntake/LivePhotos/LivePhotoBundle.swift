@@ -20,11 +20,14 @@ public struct LivePhotoBundle: Sendable, Hashable {
 
   /// The still image.
   public var stillPath: String
+  /// The still's format, from its bytes.
   public var stillType: MediaType
   /// The paired movie; nil when the provider handed over a still alone.
   public var moviePath: String?
+  /// The movie's format, from its bytes; nil without a movie.
   public var movieType: MediaType?
 
+  /// A bundle of a still and, when there is one, its movie.
   public init(stillPath: String, stillType: MediaType, moviePath: String?, movieType: MediaType?) {
     self.stillPath = stillPath
     self.stillType = stillType

@@ -26,6 +26,7 @@ public final class LivePhotoLoad: Sendable {
     var parked: String?
   }
 
+  /// The provider the bundle is loaded from.
   public let provider: any FileRepresentationProviding
   /// The bundle's registered type identifier.
   public let bundleTypeIdentifier: String

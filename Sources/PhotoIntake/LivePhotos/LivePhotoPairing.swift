@@ -4,7 +4,7 @@ import PhotoMetadata
 ///
 /// Photos pairs a Live Photo's resources by one identifier written in both files: the Apple MakerNote's
 /// content identifier (key 17) in the still and `com.apple.quicktime.content.identifier` in the movie
-/// (Apple's "Live Photos" notes for iOS 9.1; PhotoMetadata reads both as ``MediaMetadata/livePhotoID``). A
+/// (Apple's "Live Photos" notes for iOS 9.1; PhotoMetadata reads both as `MediaMetadata.livePhotoID`). A
 /// pair whose identifiers are missing or differ is not a Live Photo to Photos: a creation request with both
 /// as `.photo` + `.pairedVideo` fails validation (`PHPhotosError.invalidResource`, 3302), losing the still
 /// too. The pick keeps such a pair together in the app; saving keeps the still only (``PhotoSavePlanner``).

@@ -18,9 +18,11 @@ public struct ParkedFileProvider: FileRepresentationProviding {
 
   public let registeredTypeIdentifiers: [String]
   public let suggestedName: String?
+  /// Where the lent files are parked.
   public let handOver: ReceivedFileHandOver
   private let lend: Lend
 
+  /// A provider that offers `registeredTypeIdentifiers` and lends parked files through `lend`.
   public init(
     registeredTypeIdentifiers: [String], suggestedName: String?, handOver: ReceivedFileHandOver = .shared,
     lend: @escaping Lend

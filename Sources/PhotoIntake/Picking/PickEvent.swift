@@ -16,6 +16,7 @@ public enum PickEvent: Sendable {
 public struct PickReport: Sendable {
   /// The pick's position in the session (``PickPlan/picks``), which is the user's order.
   public var index: Int
+  /// Imported (or reused), or failed and why.
   public var result: PickResult
   /// A Live Photo whose movie could not be imported: the still was kept as a photo, and this says why.
   public var motionError: Importer.Error?
@@ -38,6 +39,7 @@ public enum PickResult: Sendable {
     }
   }
 
+  /// Why the pick failed; nil when it did not.
   public var error: Importer.Error? {
     if case .failed(let error) = self { error } else { nil }
   }
@@ -57,5 +59,6 @@ public struct PickOutcome: Sendable {
   /// Whether the session was cancelled.
   public var wasCancelled: Bool
 
+  /// Picks that failed.
   public var failedCount: Int { reports.filter { $0.result.error != nil }.count }
 }

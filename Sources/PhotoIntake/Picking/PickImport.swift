@@ -14,9 +14,12 @@
 /// }
 /// ```
 public struct PickImport: Sendable {
+  /// The importer the picks go through.
   public let importer: Importer
+  /// What becomes of Live Photos.
   public var livePhotos: LivePhotoPolicy
 
+  /// Imports picks through `importer`, keeping Live Photos as `livePhotos` says.
   public init(importer: Importer, livePhotos: LivePhotoPolicy = .keepPair) {
     self.importer = importer
     self.livePhotos = livePhotos

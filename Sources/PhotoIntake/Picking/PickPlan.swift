@@ -22,7 +22,9 @@ public struct PickPlan: Sendable {
     }
   }
 
+  /// How the session's results merge with the earlier selection.
   public let merge: SelectionMerge
+  /// The picks, in the user's order.
   public let picks: [Pick]
   /// The number of import items.
   public let itemCount: Int

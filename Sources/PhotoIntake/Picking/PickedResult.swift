@@ -3,8 +3,10 @@
 public struct PickedResult: Sendable {
   /// `PHPickerResult.assetIdentifier` / `PhotosPickerItem.itemIdentifier`.
   public var assetIdentifier: String?
+  /// What loads the result's file.
   public var provider: any FileRepresentationProviding
 
+  /// A result with its identifier (nil without a photo library) and its provider.
   public init(assetIdentifier: String?, provider: any FileRepresentationProviding) {
     self.assetIdentifier = assetIdentifier
     self.provider = provider

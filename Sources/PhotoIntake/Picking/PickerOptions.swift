@@ -8,6 +8,7 @@
 public struct PickerOptions: Sendable, Hashable {
   /// Which assets the picker shows (`PHPickerFilter`).
   public indirect enum Filter: Sendable, Hashable {
+    /// Images, videos or Live Photos (`PHPickerFilter.images`, `.videos`, `.livePhotos`).
     case images, videos, livePhotos
     /// iOS 15+.
     case screenshots, screenRecordings, panoramas, slomoVideos, timelapseVideos
@@ -47,10 +48,15 @@ public struct PickerOptions: Sendable, Hashable {
   public struct Capabilities: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The search field.
     public static let search = Capabilities(rawValue: 1 << 0)
+    /// The staging area that shows the selection.
     public static let stagingArea = Capabilities(rawValue: 1 << 1)
+    /// Navigation between collections (albums).
     public static let collectionNavigation = Capabilities(rawValue: 1 << 2)
+    /// Selection actions such as Select All.
     public static let selectionActions = Capabilities(rawValue: 1 << 3)
+    /// The Sensitive Content Analysis intervention.
     public static let sensitivityAnalysisIntervention = Capabilities(rawValue: 1 << 4)
   }
 
@@ -63,7 +69,9 @@ public struct PickerOptions: Sendable, Hashable {
   /// Deliver the selection as it changes rather than when the user taps Add (iOS 17; for inline and compact
   /// styles).
   public var continuous = false
+  /// Which representation the picker delivers; `.current` avoids transcoding.
   public var encoding = Encoding.current
+  /// How the picker is shown.
   public var style = Style.presentation
   /// Capabilities to disable (iOS 17).
   public var disabledCapabilities: Capabilities = []
@@ -73,8 +81,10 @@ public struct PickerOptions: Sendable, Hashable {
   /// Give the picker the shared photo library, so that results carry asset identifiers (no permission is
   /// needed or asked for). Without it, nothing can be preselected.
   public var usesPhotoLibrary = true
+  /// What becomes of Live Photos.
   public var livePhotos = LivePhotoPolicy.keepPair
 
+  /// The defaults: no limit, ordered, current encoding, presented as a sheet, with the photo library.
   public init() {}
 
   /// The identifiers to preselect for `selection`, in its order; empty when PhotoKit would refuse them.

@@ -14,10 +14,12 @@ import Foundation
 /// let summary = await importer.importItems(sources)
 /// ```
 public struct ProviderItemSource: ItemSource {
+  /// The provider the file is loaded from.
   public let provider: any FileRepresentationProviding
   /// The type to load; nil lets ``RepresentationChoice`` choose among the registered types.
   public let typeIdentifier: String?
 
+  /// A source that loads `typeIdentifier` (or the best registered type) from `provider`.
   public init(provider: any FileRepresentationProviding, typeIdentifier: String? = nil) {
     self.provider = provider
     self.typeIdentifier = typeIdentifier

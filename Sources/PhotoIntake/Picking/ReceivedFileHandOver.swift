@@ -16,6 +16,7 @@ public struct ReceivedFileHandOver: Sendable {
   /// The folder parked files go to.
   public let folder: String
 
+  /// A hand-over that parks files in `folder`.
   public init(folder: String) { self.folder = folder }
 
   /// `<temporary directory>/PhotoIntakeHandOver`.

@@ -81,6 +81,7 @@ enum Platform {
 
 /// What kind of file a directory entry is.
 public enum FileKind: String, Sendable, Hashable, Codable {
+  /// The kinds `lstat` reports; `unknown` for anything else.
   case regular, directory, symbolicLink, fifo, characterDevice, blockDevice, socket, unknown
 
   /// Words for error messages: "a symbolic link".

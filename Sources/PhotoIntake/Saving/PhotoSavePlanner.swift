@@ -22,16 +22,19 @@ public struct PhotoSavePlanner: Sendable {
     /// Add the asset to the app's album of this name (created if missing).
     public var albumName: String?
 
+    /// Options for a save: with or without location, into an album or not.
     public init(withoutLocation: Bool = false, albumName: String? = nil) {
       self.withoutLocation = withoutLocation
       self.albumName = albumName
     }
   }
 
+  /// The library whose assets are saved.
   public let library: Library
   /// Where the files for Photos are prepared.
   public let folder: String
 
+  /// A planner for `library`'s assets, preparing files in `folder`.
   public init(library: Library, folder: String = PreparedFile.defaultFolder) {
     self.library = library
     self.folder = folder

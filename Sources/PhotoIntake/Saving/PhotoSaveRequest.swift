@@ -15,6 +15,7 @@ public struct PhotoSaveRequest: Sendable, Hashable {
 
   /// One resource.
   public struct Resource: Sendable, Hashable {
+    /// What the resource is to Photos.
     public var role: Role
     /// The prepared file (``PreparedFile``).
     public var path: String

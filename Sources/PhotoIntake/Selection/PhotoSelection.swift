@@ -16,6 +16,7 @@ public struct PhotoSelection: Sendable, Hashable, Codable {
     /// Live Photo whose movie could not be imported (it is then shown as a photo).
     public var pairedVideo: AssetID?
 
+    /// An item for the asset picked as `assetIdentifier`, with a Live Photo's movie when there is one.
     public init(assetIdentifier: String?, asset: AssetID, pairedVideo: AssetID? = nil) {
       self.assetIdentifier = assetIdentifier
       self.asset = asset
@@ -26,6 +27,7 @@ public struct PhotoSelection: Sendable, Hashable, Codable {
   /// The items in the user's order.
   public var items: [Item]
 
+  /// A selection of `items`, in the user's order.
   public init(items: [Item] = []) { self.items = items }
 
   /// The identifiers to preselect in the next picker session
@@ -41,10 +43,12 @@ public struct PhotoSelection: Sendable, Hashable, Codable {
 /// The Apple layer makes one from a `PHPickerResult`: its `assetIdentifier`, and whether its item provider
 /// offers anything (a preselected item that stayed selected comes back with an empty provider).
 public struct PickedItem: Sendable, Hashable {
+  /// `PHPickerResult.assetIdentifier`; nil without a photo library.
   public var assetIdentifier: String?
   /// Whether the item provider has at least one registered type to load.
   public var hasItemProvider: Bool
 
+  /// An item as the picker returned it.
   public init(assetIdentifier: String?, hasItemProvider: Bool) {
     self.assetIdentifier = assetIdentifier
     self.hasItemProvider = hasItemProvider

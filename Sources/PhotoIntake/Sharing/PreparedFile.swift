@@ -6,7 +6,7 @@ import PhotoMetadata
 ///
 /// Objects are stored under their SHA-256, without an extension, and must never be written to; other apps need
 /// a name whose extension matches the bytes ("IMG_0100.heic"). So the file is prepared in a temporary folder:
-/// a hard link to the object when it goes as it is (nothing is copied), or a copy that ``LocationStripper``
+/// a hard link to the object when it goes as it is (nothing is copied), or a copy that `LocationStripper`
 /// wrote without GPS when the location must go (only metadata bytes change; pixels are not re-encoded).
 /// Call ``release()`` when the other app is done with it.
 ///

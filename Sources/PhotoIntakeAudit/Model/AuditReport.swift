@@ -9,6 +9,7 @@ public struct AuditReport: Sendable {
   /// The audited folder, absolute.
   public var root: String
 
+  /// A report of `findings` after reading `swiftFiles` Swift files under `root` with `rules`.
   public init(findings: [Finding], swiftFiles: Int, rules: [RuleDescriptor], root: String) {
     self.findings = findings
     self.swiftFiles = swiftFiles

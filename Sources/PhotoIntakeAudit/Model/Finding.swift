@@ -4,6 +4,7 @@
 public struct Finding: Sendable, Hashable, Codable {
   /// The rule's id (`limited-ignored`).
   public var rule: String
+  /// The rule's severity.
   public var severity: Severity
   /// Path as the user named it: the audited folder as given, joined with the path inside it.
   public var file: String
@@ -24,6 +25,7 @@ public struct Finding: Sendable, Hashable, Codable {
     case rule, severity, file, line, column, message, contextPath
   }
 
+  /// A finding of `rule` at `file`:`line`:`column`.
   public init(rule: String, severity: Severity, file: String, line: Int, column: Int, message: String) {
     self.rule = rule
     self.severity = severity

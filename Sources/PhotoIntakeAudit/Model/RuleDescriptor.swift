@@ -3,16 +3,21 @@
 public struct RuleDescriptor: Sendable, Hashable {
   /// A document the rule rests on.
   public struct Reference: Sendable, Hashable {
+    /// The document's title.
     public var title: String
+    /// Where to read it.
     public var url: String
   }
 
+  /// The rule's id (`limited-ignored`), used to enable, disable and suppress it.
   public var id: String
+  /// How serious a finding of the rule is.
   public var severity: Severity
   /// The message findings carry unless the rule words a more specific one.
   public var summary: String
   /// Why it matters and what to do instead, in a few sentences.
   public var fix: String
+  /// The Apple documentation or WWDC session the rule rests on.
   public var reference: Reference
 
   init(id: String, severity: Severity, summary: String, fix: String, reference: Reference) {

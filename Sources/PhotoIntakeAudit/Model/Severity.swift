@@ -1,6 +1,7 @@
 /// How serious a finding is. Ordered: `note < warning < error`, so `--fail-on warning` also fails on
 /// errors. The names are SARIF's `level` values (SARIF 2.1.0 §3.27.10) and the compiler's diagnostics.
 public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
+  /// From least to most serious: a note, a warning, an error.
   case note, warning, error
 
   private var rank: Int {

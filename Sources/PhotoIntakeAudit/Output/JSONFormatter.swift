@@ -3,6 +3,7 @@ import Foundation
 /// Findings as a JSON array of `{rule, severity, file, line, column, message}` objects, keys sorted so the
 /// output is stable.
 public enum JSONFormatter {
+  /// The report's findings as a JSON array of `{rule, severity, file, line, column, message}`.
   public static func format(_ report: AuditReport) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -2,6 +2,7 @@
 /// `path:line:col: warning: message [rule-id]`. A finding that depends on the thread is followed by a
 /// `note:` line for each function on the way to it, outermost first, as compilers print notes.
 public enum TextFormatter {
+  /// The report's findings, one line each.
   public static func format(_ report: AuditReport) -> String {
     var text = ""
     for finding in report.findings {

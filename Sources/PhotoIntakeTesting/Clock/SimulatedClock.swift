@@ -16,11 +16,15 @@ import PhotoIntake
 public final class SimulatedClock: Clock, Sendable {
   /// A point on the simulated time line: the time since the clock was made.
   public struct Instant: InstantProtocol, Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The time since the clock was made.
     public var offset: Duration
 
+    /// The instant `offset` after the clock was made.
     public init(offset: Duration) { self.offset = offset }
 
+    /// The instant `duration` later.
     public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    /// The time from this instant to `other`.
     public func duration(to other: Instant) -> Duration { other.offset - offset }
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
 
@@ -36,11 +40,17 @@ public final class SimulatedClock: Clock, Sendable {
 
   private let current = Protected(Duration.zero)
 
+  /// A clock at zero.
   public init() {}
 
+  /// The current simulated time.
   public var now: Instant { Instant(offset: current.current) }
+  /// Zero: simulated time has no granularity.
   public var minimumResolution: Duration { .zero }
 
+  /// Moves the clock forward to `deadline` at once instead of waiting.
+  ///
+  /// - Throws: `CancellationError` when the task is cancelled.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     current.withLock { now in now = max(now, deadline.offset) }

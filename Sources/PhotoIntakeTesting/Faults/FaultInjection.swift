@@ -12,6 +12,7 @@ import PhotoIntake
 public final class FaultInjection: Sendable {
   /// A file operation that can fail.
   public enum Operation: String, Sendable, Hashable, CaseIterable {
+    /// The operations of PhotoIntake's system-call layer.
     case open, read, write, fsync, rename, link, unlink, mkdir, stat
 
     var system: SystemError.Operation {
@@ -52,14 +53,19 @@ public final class FaultInjection: Sendable {
 
   /// One failure: an operation, where, the `errno`, and how often.
   public struct Fault: Sendable, Hashable {
+    /// The operation that fails.
     public var operation: Operation
+    /// Where it fails.
     public var scope: Scope
+    /// The `errno` it fails with.
     public var errno: Int32
     /// For writes: the bytes that succeed before the fault fires.
     public var afterBytes: Int
     /// How many times the fault fires; nil for every time.
     public var times: Int?
 
+    /// A fault of `operation` with `errno`, in `scope`, after `afterBytes` bytes for writes, `times` times
+    /// (nil: every time).
     public init(
       _ operation: Operation, scope: Scope = .everywhere, errno: Int32, afterBytes: Int = 0, times: Int? = nil
     ) {
@@ -86,9 +92,11 @@ public final class FaultInjection: Sendable {
     }
   }
 
+  /// The faults in effect while ``run(_:)`` runs its body.
   public let faults: [Fault]
   let injector: FaultInjector
 
+  /// Injection of `faults`.
   public init(_ faults: [Fault]) {
     self.faults = faults
     injector = FaultInjector(

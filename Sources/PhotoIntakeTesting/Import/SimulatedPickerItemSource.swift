@@ -1,18 +1,20 @@
 import Foundation
 import PhotoIntake
 
-/// A simulated picker result as an ``PhotoIntake/ItemSource``: the adapter the Apple layer writes for
+/// A simulated picker result as a `PhotoIntake.ItemSource`: the adapter the Apple layer writes for
 /// `PHPickerResult`, run against the simulator.
 ///
-/// It chooses the least-derived registered type (``PhotoIntake/RepresentationChoice``), asks the provider for a
+/// It chooses the least-derived registered type (`PhotoIntake.RepresentationChoice`), asks the provider for a
 /// file, and hands the file to the staging sink **inside** the completion handler with
-/// ``PhotoIntake/StagingSink/adoptFile(atPath:)``, before the provider deletes it. Download progress goes to the
+/// `PhotoIntake.StagingSink.adoptFile(atPath:)`, before the provider deletes it. Download progress goes to the
 /// sink; cancelling the import cancels the download; provider errors become the import errors a user can act on.
 public struct SimulatedPickerItemSource: ItemSource {
+  /// The picker result to load.
   public let result: SimulatedPickerResult
-  /// The type to load; nil lets ``PhotoIntake/RepresentationChoice`` choose.
+  /// The type to load; nil lets `PhotoIntake.RepresentationChoice` choose.
   public let typeIdentifier: String?
 
+  /// A source for `result`, loading `typeIdentifier` or the best registered type.
   public init(_ result: SimulatedPickerResult, typeIdentifier: String? = nil) {
     self.result = result
     self.typeIdentifier = typeIdentifier
@@ -63,10 +65,14 @@ public struct SimulatedPickerItemSource: ItemSource {
 /// An asset read through the simulated library, as an app with library access reads it with
 /// `PHAssetResourceManager`: chunks streamed into the sink, with the app's access checked throughout.
 public struct SimulatedLibraryItemSource: ItemSource {
+  /// The device's library.
   public let library: SimulatedPhotoLibrary
+  /// The asset to read.
   public let localIdentifier: String
+  /// Whether iCloud downloads are allowed (`isNetworkAccessAllowed`).
   public let networkAccessAllowed: Bool
 
+  /// A source that reads the asset `localIdentifier` from `library`.
   public init(library: SimulatedPhotoLibrary, localIdentifier: String, networkAccessAllowed: Bool = true) {
     self.library = library
     self.localIdentifier = localIdentifier

@@ -4,26 +4,32 @@ import PhotoIntake
 /// underlying errors they wrap (`NSUnderlyingErrorKey`).
 ///
 /// The simulator uses the real domains and codes, so the code that maps them
-/// (``PhotoIntake/Importer/Error/init(providerErrorChain:reason:)``) is the code the Apple layer runs.
+/// (`PhotoIntake.Importer.Error.init(providerErrorChain:reason:)`) is the code the Apple layer runs.
 public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
   /// One domain and code.
   public struct Code: Sendable, Hashable {
+    /// The error domain.
     public var domain: String
+    /// The code in that domain.
     public var code: Int
 
+    /// A domain and code.
     public init(domain: String, code: Int) {
       self.domain = domain
       self.code = code
     }
   }
 
+  /// The error domain (`NSItemProviderErrorDomain`, `PHPhotosErrorDomain`…).
   public var domain: String
+  /// The code in that domain.
   public var code: Int
   /// The error's own sentence (`localizedDescription`).
   public var reason: String
   /// The errors this one wraps, outermost first.
   public var underlying: [Code]
 
+  /// An error with its domain, code and sentence, wrapping `underlying` errors.
   public init(domain: String, code: Int, reason: String, underlying: [Code] = []) {
     self.domain = domain
     self.code = code

@@ -3,11 +3,13 @@ import PhotoIntake
 
 /// A photo or video in a ``SimulatedPhotoLibrary``, as the app sees it through a fetch (`PHAsset`).
 ///
-/// A value: fetch results hold snapshots, and a change produces new values (``OrderedChanges`` compares them).
+/// A value: fetch results hold snapshots, and a change produces new values (`OrderedChanges` compares them).
 public struct SimulatedAsset: Sendable, Hashable, Identifiable {
   /// What kind of media, with the subtypes PhotoKit filters on (`PHAssetMediaSubtype`, `PHPickerFilter`).
   public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// Photo kinds: a still, a Live Photo, and the subtypes PhotoKit filters on.
     case photo, livePhoto, screenshot, burst, panorama, depthEffect
+    /// Video kinds: a video and its subtypes.
     case video, slomo, timelapse, cinematic, screenRecording
 
     /// Still images (Live Photos included); the rest are videos.
@@ -21,10 +23,13 @@ public struct SimulatedAsset: Sendable, Hashable, Identifiable {
 
   /// The device-specific identifier (`PHAsset.localIdentifier`), e.g. `0000000A-…-000000000003/L0/001`.
   public var localIdentifier: String
+  /// What kind of media it is.
   public var kind: Kind
   /// The name shown for the asset, like `PHAssetResource.originalFilename`.
   public var filename: String
+  /// When it was taken (`PHAsset.creationDate`).
   public var creationDate: Date
+  /// Whether the user marked it a favourite.
   public var isFavorite: Bool
   /// Whether the full-size original is on the device; false for "Optimize iPhone Storage" assets that must be
   /// downloaded from iCloud first.
@@ -39,9 +44,12 @@ public struct SimulatedAsset: Sendable, Hashable, Identifiable {
 public struct SimulatedResource: Sendable, Hashable {
   /// The Uniform Type Identifier (`public.heic`, `com.apple.quicktime-movie`…).
   public var typeIdentifier: String
+  /// The resource's file name (`PHAssetResource.originalFilename`).
   public var filename: String
+  /// The resource's bytes.
   public var bytes: [UInt8]
 
+  /// A resource of the given type, name and bytes.
   public init(typeIdentifier: String, filename: String, bytes: [UInt8]) {
     self.typeIdentifier = typeIdentifier
     self.filename = filename
@@ -58,14 +66,17 @@ public struct SimulatedResource: Sendable, Hashable {
 public struct AssetFixture: Sendable {
   /// Still formats the builders make.
   public enum StillFormat: Sendable, Hashable {
+    /// HEIC, JPEG or PNG.
     case heic, jpeg, png
   }
 
+  /// What kind of media it is.
   public var kind: SimulatedAsset.Kind
   /// The name; nil lets the library number it (`IMG_0001`).
   public var name: String?
   /// nil lets the library date it a minute after its newest asset.
   public var creationDate: Date?
+  /// Whether the user marked it a favourite.
   public var isFavorite = false
   /// The original: what `.current` returns.
   public var original: SimulatedResource
@@ -74,6 +85,7 @@ public struct AssetFixture: Sendable {
   /// A Live Photo's movie.
   public var pairedVideo: SimulatedResource?
 
+  /// A fixture of the given kind and resources.
   public init(
     kind: SimulatedAsset.Kind, name: String? = nil, creationDate: Date? = nil, original: SimulatedResource,
     compatible: SimulatedResource? = nil, pairedVideo: SimulatedResource? = nil

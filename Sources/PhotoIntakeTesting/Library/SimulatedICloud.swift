@@ -32,6 +32,7 @@ public final class SimulatedICloud: Sendable {
 
   let state = Protected(State())
 
+  /// An account with no devices and no photos.
   public init() {}
 
   /// How many assets the account holds.

@@ -3,7 +3,9 @@ import PhotoIntake
 extension SimulatedPhotoLibrary {
   /// An album the app can see.
   public struct Album: Sendable, Hashable {
+    /// The album's identifier.
     public var localIdentifier: String
+    /// The album's name.
     public var title: String
   }
 

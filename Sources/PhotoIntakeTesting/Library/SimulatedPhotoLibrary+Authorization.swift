@@ -3,7 +3,7 @@ import PhotoIntake
 extension SimulatedPhotoLibrary {
   /// The status for a level (`PHPhotoLibrary.authorizationStatus(for:)`).
   ///
-  /// Add-only access is implied by read-write access; ``PhotoAccessLevel/none`` is always `.authorized`.
+  /// Add-only access is implied by read-write access; `PhotoAccessLevel.none` is always `.authorized`.
   public func authorizationStatus(for level: PhotoAccessLevel) -> AuthorizationStatus {
     state.withLock { $0.status(for: level) }
   }

@@ -134,6 +134,7 @@ struct SimulatedWorld: Sendable {
 public struct SimulatedFetchResult: Sendable, Hashable {
   /// What to fetch.
   public struct Query: Sendable, Hashable {
+    /// The order of the fetched assets.
     public enum Sort: Sendable, Hashable {
       /// The order assets were added to the device.
       case libraryOrder
@@ -141,6 +142,7 @@ public struct SimulatedFetchResult: Sendable, Hashable {
       case creationDate(ascending: Bool)
     }
 
+    /// The order of the fetched assets.
     public var sort: Sort
     /// Only these assets (`fetchAssets(withLocalIdentifiers:options:)`).
     public var localIdentifiers: [String]?
@@ -149,6 +151,7 @@ public struct SimulatedFetchResult: Sendable, Hashable {
     /// Only these kinds.
     public var kinds: Set<SimulatedAsset.Kind>?
 
+    /// A query; the defaults fetch every visible asset, oldest first.
     public init(
       sort: Sort = .creationDate(ascending: true), localIdentifiers: [String]? = nil, album: String? = nil,
       kinds: Set<SimulatedAsset.Kind>? = nil
@@ -160,10 +163,14 @@ public struct SimulatedFetchResult: Sendable, Hashable {
     }
   }
 
+  /// The query that made this result.
   public let query: Query
+  /// The assets found, in the query's order.
   public let assets: [SimulatedAsset]
 
+  /// The number of assets found.
   public var count: Int { assets.count }
+  /// The assets' local identifiers, in order.
   public var localIdentifiers: [String] { assets.map(\.localIdentifier) }
 }
 
@@ -176,7 +183,7 @@ public struct SimulatedLibraryChange: Sendable {
   /// How `result` changed (`PHChange.changeDetails(for:)`); nil when the change does not affect it.
   ///
   /// Assets are matched by local identifier; one whose favourite flag, date or content changed is reported in
-  /// ``OrderedChanges/changedIndexes`` (when it did not also leave).
+  /// `OrderedChanges.changedIndexes` (when it did not also leave).
   public func changeDetails(for result: SimulatedFetchResult) -> OrderedChanges<SimulatedAsset>? {
     let after = world.evaluate(result.query)
     let earlier = Dictionary(result.assets.map { ($0.localIdentifier, $0) }, uniquingKeysWith: { a, _ in a })

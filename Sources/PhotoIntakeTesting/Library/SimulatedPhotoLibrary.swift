@@ -33,6 +33,7 @@ public final class SimulatedPhotoLibrary: Sendable {
     /// How iCloud downloads and transcoding take time.
     public var timing = Timing()
 
+    /// The defaults described on each property.
     public init() {}
   }
 
@@ -47,6 +48,7 @@ public final class SimulatedPhotoLibrary: Sendable {
     /// Transcoding to a compatible format (HEIC → JPEG, HEVC → H.264).
     public var transcoding: Duration = .milliseconds(60)
 
+    /// The default timings described on each property.
     public init() {}
   }
 
@@ -73,6 +75,7 @@ public final class SimulatedPhotoLibrary: Sendable {
 
   /// The clock downloads and transcoding sleep on.
   public let clock: SimulatedClock
+  /// The device's configuration.
   public let configuration: Configuration
   /// The iCloud account the device is signed in to, if any.
   public let account: SimulatedICloud?

@@ -16,9 +16,12 @@ public struct SimulatedUser: Sendable {
 
   /// What the user does in the limited-library picker.
   public struct LimitedPickerAnswer: Sendable, Hashable {
+    /// Local identifiers the user selects.
     public var adding: [String]
+    /// Local identifiers the user deselects.
     public var removing: [String]
 
+    /// An answer that selects `adding` and deselects `removing`.
     public init(adding: [String] = [], removing: [String] = []) {
       self.adding = adding
       self.removing = removing

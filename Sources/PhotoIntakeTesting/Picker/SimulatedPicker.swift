@@ -54,6 +54,7 @@ public struct SimulatedPicker: Sendable {
   /// The device whose library the picker shows.
   public let device: SimulatedPhotoLibrary
 
+  /// The picker of `device`.
   public init(device: SimulatedPhotoLibrary) { self.device = device }
 
   /// Presents the picker.

@@ -25,9 +25,11 @@ public struct SimulatedPickerConfiguration: Sendable {
   public var filter: SimulatedPickerFilter?
   /// The most assets the user may select; 0 means no limit. Default 1, as PhotoKit's.
   public var selectionLimit = 1
+  /// `.ordered` returns results in tap order; `.default` in library order.
   public var selection: Selection = .default
   /// Assets selected when the picker opens (`preselectedAssetIdentifiers`).
   public var preselectedAssetIdentifiers: [String] = []
+  /// Which representation results offer: `.current` keeps the original, `.compatible` transcodes.
   public var preferredAssetRepresentationMode: AssetRepresentationMode = .automatic
 
   /// A configuration without a photo library (`PHPickerConfiguration()`): results have no asset identifiers.

@@ -7,7 +7,9 @@ public final class SimulatedPickerSession: Sendable {
     var ended = false
   }
 
+  /// The device whose library the picker shows.
   public let device: SimulatedPhotoLibrary
+  /// The configuration the picker was presented with.
   public let configuration: SimulatedPickerConfiguration
   private let state: Protected<State>
 
@@ -111,7 +113,7 @@ public struct SimulatedPickerResult: Sendable {
   /// The asset's representations; empty for a preselected asset that stayed selected.
   public let itemProvider: SimulatedItemProvider
 
-  /// What ``PhotoIntake/SelectionMerge`` needs of the result.
+  /// What `PhotoIntake.SelectionMerge` needs of the result.
   public var pickedItem: PickedItem {
     PickedItem(
       assetIdentifier: assetIdentifier, hasItemProvider: !itemProvider.registeredTypeIdentifiers.isEmpty)

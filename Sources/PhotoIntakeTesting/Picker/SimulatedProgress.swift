@@ -15,6 +15,7 @@ public final class SimulatedProgress: Sendable {
 
   /// 0…1.
   public var fractionCompleted: Double { state.withLock { $0.fraction } }
+  /// Whether the load was cancelled.
   public var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
   /// Stops the load; its completion handler then gets a "cancelled" error.

@@ -4,7 +4,7 @@ import PhotoIntake
 /// Runnable demonstrations of the simulator and of PhotoIntake's portable logic, behind
 /// `intake simulate SCENARIO`.
 ///
-/// Each scenario uses a real ``PhotoIntake/Library`` (files and SQLite) in the folder it is given, a
+/// Each scenario uses a real `PhotoIntake.Library` (files and SQLite) in the folder it is given, a
 /// simulated device, and a simulated clock, so it runs in milliseconds and prints the same timeline every time.
 public enum SimulationScenario: String, Sendable, Hashable, CaseIterable {
   /// Pick 3 photos, narrow the limited selection, restart: a naive app that kept identifiers and temporary URLs
@@ -37,7 +37,7 @@ public enum SimulationScenario: String, Sendable, Hashable, CaseIterable {
 
   /// Runs the scenario with its libraries and temporary files under `directory`, which must exist.
   ///
-  /// - Throws: ``PhotoIntake/Library/Error`` when a library cannot be opened there.
+  /// - Throws: `PhotoIntake.Library.Error` when a library cannot be opened there.
   public func run(in directory: String) async throws -> ScenarioReport {
     let clock = SimulatedClock()
     let timeline = Timeline(clock: clock)

@@ -16,8 +16,11 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
   public var captureDate: CaptureDate?
   /// Where the photo was taken.
   public var location: GPSLocation?
+  /// The camera's maker (EXIF `Make`).
   public var make: String?
+  /// The camera's model (EXIF `Model`).
   public var model: String?
+  /// The lens (EXIF `LensModel`).
   public var lens: String?
   /// Whether an ICC colour profile is embedded.
   public var hasICCProfile: Bool
@@ -36,6 +39,7 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
   /// walked to its end). Bomb guards check it as well as ``width`` × ``height``.
   public var largestCanvas: PixelSize? = nil
 
+  /// Facts about a file of type `type`; what was not found stays nil.
   public init(
     type: MediaType, width: Int? = nil, height: Int? = nil, orientation: Orientation = .up,
     captureDate: CaptureDate? = nil, location: GPSLocation? = nil, make: String? = nil,
@@ -100,6 +104,7 @@ public struct CaptureDate: Sendable, Hashable, Codable {
   /// Seconds since 1970-01-01T00:00:00Z, when the offset is known (or the source is in UTC, as QuickTime is).
   public var utcTimestamp: Double?
 
+  /// A capture date as written in the file, with its offset from UTC and a UTC timestamp when known.
   public init(local: String, offsetSeconds: Int? = nil, utcTimestamp: Double? = nil) {
     self.local = local
     self.offsetSeconds = offsetSeconds
@@ -119,13 +124,16 @@ public struct CaptureDate: Sendable, Hashable, Codable {
 
 /// A position on Earth in WGS 84 decimal degrees (south and west negative).
 public struct GPSLocation: Sendable, Hashable, Codable {
+  /// Degrees north of the equator (south negative).
   public var latitude: Double
+  /// Degrees east of Greenwich (west negative).
   public var longitude: Double
   /// Metres above sea level (negative below).
   public var altitude: Double?
   /// The GPS fix time as `YYYY-MM-DDTHH:MM:SSZ`, when recorded.
   public var timestamp: String?
 
+  /// A position in decimal degrees.
   public init(latitude: Double, longitude: Double, altitude: Double? = nil, timestamp: String? = nil) {
     self.latitude = latitude
     self.longitude = longitude
@@ -136,6 +144,7 @@ public struct GPSLocation: Sendable, Hashable, Codable {
 
 /// A reduced-size image stored inside a file, which can be decoded instead of the full image.
 public struct EmbeddedPreview: Sendable, Hashable, Codable {
+  /// Where the preview is stored.
   public enum Kind: String, Sendable, Hashable, Codable {
     /// The EXIF IFD1 JPEG thumbnail (EXIF 2.32 §4.5.4), usually 160×120.
     case exifThumbnail
@@ -145,10 +154,13 @@ public struct EmbeddedPreview: Sendable, Hashable, Codable {
     case heifThumbnail
   }
 
+  /// Where the preview is stored.
   public var kind: Kind
   /// The preview's coded format (`.jpeg` for EXIF/MPF; `.heic` or `.avif` for HEIF thumbnail items).
   public var type: MediaType
+  /// The preview's width in pixels, when declared.
   public var width: Int?
+  /// The preview's height in pixels, when declared.
   public var height: Int?
   /// Absolute byte offset of the preview's coded data in the file, when it is one contiguous range.
   public var offset: Int?
@@ -170,6 +182,7 @@ public struct EmbeddedPreview: Sendable, Hashable, Codable {
     }
   }
 
+  /// A preview of the given kind, type, size and location.
   public init(
     kind: Kind, type: MediaType, width: Int? = nil, height: Int? = nil, offset: Int? = nil,
     length: Int? = nil, itemID: Int? = nil, mpfTypeCode: Int? = nil

@@ -1,8 +1,11 @@
 /// A width and a height in pixels.
 public struct PixelSize: Sendable, Hashable, Codable {
+  /// The width in pixels.
   public var width: Int
+  /// The height in pixels.
   public var height: Int
 
+  /// A size of `width` × `height` pixels.
   public init(width: Int, height: Int) {
     self.width = width
     self.height = height

@@ -32,8 +32,10 @@ public enum MetadataReader {
     /// Declared width × height above which the file is refused as a decompression bomb.
     public var maxPixels = 1 << 30
 
+    /// The default limits described on each property.
     public init() {}
 
+    /// The default limits.
     public static let `default` = Limits()
   }
 

@@ -2,21 +2,37 @@
 ///
 /// The raw value is the short name used in the library manifest, in JSON output and on the command line.
 public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
+  /// JPEG (JFIF or EXIF).
   case jpeg
+  /// PNG.
   case png
+  /// GIF.
   case gif
+  /// WebP.
   case webp
+  /// HEIF with an HEVC-coded image.
   case heic
+  /// HEIF with another codec.
   case heif
+  /// AVIF (HEIF with an AV1-coded image).
   case avif
+  /// TIFF.
   case tiff
+  /// Adobe DNG raw.
   case dng
+  /// Canon CR2 raw.
   case cr2
+  /// Nikon NEF raw.
   case nef
+  /// Sony ARW raw.
   case arw
+  /// Canon CR3 raw.
   case cr3
+  /// QuickTime movie.
   case mov
+  /// MPEG-4 video.
   case mp4
+  /// Apple MPEG-4 video.
   case m4v
 
   /// Whether the format holds a still image (as opposed to a movie).

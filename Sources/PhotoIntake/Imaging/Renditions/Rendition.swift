@@ -7,12 +7,14 @@ public struct Rendition: Sendable, Hashable {
   public var size: Int
   /// The JPEG file. Read it, never write it: it may be replaced atomically at any time.
   public var path: String
-  /// Pixel size of the JPEG (upright).
+  /// Pixel width of the JPEG (upright).
   public var width: Int
+  /// Pixel height of the JPEG (upright).
   public var height: Int
   /// What was decoded to make it, when this call made it; nil when an existing rendition was found.
   public var source: Thumbnail.Source?
 
+  /// A rendition of a given size at `path`, as the store describes it.
   public init(size: Int, path: String, width: Int, height: Int, source: Thumbnail.Source?) {
     self.size = size
     self.path = path
@@ -29,10 +31,12 @@ public struct Rendition: Sendable, Hashable {
 public struct RenditionReport: Sendable {
   /// Position of the item in the batch (as in ``ItemReport/index``).
   public var index: Int
+  /// The asset the renditions belong to.
   public var asset: AssetID
   /// The renditions, or why they could not be made. A failure here never affects the import.
   public var result: Result<[Rendition], ImagingError>
 
+  /// The report for the item at `index`.
   public init(index: Int, asset: AssetID, result: Result<[Rendition], ImagingError>) {
     self.index = index
     self.asset = asset

@@ -25,7 +25,7 @@ public struct RenditionStore: Sendable {
     public var quality = 82
     /// Photos declaring more pixels are refused before any decode. Default 200 MP.
     public var maximumPixelCount = ThumbnailRequest.defaultMaximumPixelCount
-    /// Photos rendered at once by ``RenditionQueue`` during an import. Default: the active processor count.
+    /// Photos rendered at once by `RenditionQueue` during an import. Default: the active processor count.
     public var maximumConcurrentRenditions = ProcessInfo.processInfo.activeProcessorCount
     /// How many decoded pixels the renditions of an import may hold at once (about 3 bytes each, plus the
     /// decoders' own buffers). A photo is admitted only when its decode fits beside those running (a JPEG counts
@@ -35,15 +35,19 @@ public struct RenditionStore: Sendable {
     /// The decoder: ``PlatformThumbnailer`` unless a test or an app supplies another.
     public var thumbnailer: any ThumbnailGenerating = PlatformThumbnailer()
 
+    /// The default configuration: the platform's thumbnailer and the default sizes and limits.
     public init() {}
 
     /// Only the given sizes.
     public init(sizes: [Int]) { self.sizes = sizes }
   }
 
+  /// The library whose assets the renditions are made from, and in whose `renditions/` folder they are kept.
   public let library: Library
+  /// Sizes, limits and the thumbnailer in use.
   public let configuration: Configuration
 
+  /// A store for `library`'s renditions.
   public init(library: Library, configuration: Configuration = Configuration()) {
     self.library = library
     self.configuration = configuration

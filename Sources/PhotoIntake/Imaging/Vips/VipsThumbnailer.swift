@@ -6,15 +6,16 @@
   /// load, HEIF/AVIF through libheif, embedded previews when they are large enough, orientation applied, output
   /// 8-bit sRGB JPEG without metadata.
   ///
-  /// Each call reads the headers first (``ImageHeaders``), refuses bombs before any decoder sees the file, then
+  /// Each call reads the headers first (`ImageHeaders`), refuses bombs before any decoder sees the file, then
   /// decodes one source per group of sizes and reduces it for the smaller sizes. libvips is loaded and started
-  /// at the first call (``Vips/start()``), libheif at the first HEIF or AVIF; libvips runs without its loadable
+  /// at the first call (`Vips.start()`), libheif at the first HEIF or AVIF; libvips runs without its loadable
   /// modules, with untrusted loaders blocked and no operation cache; freed decoder memory is given back to the
   /// system after each call.
   ///
   /// - Throws: ``ImagingError/libraryUnavailable(library:package:reason:)`` from every call when libvips (or,
   ///   for HEIF and AVIF, libheif) cannot be loaded.
   public struct VipsThumbnailer: ThumbnailGenerating {
+    /// A thumbnailer that opens libvips and libheif at its first thumbnail.
     public init() {}
 
     /// Formats libvips decodes faithfully here. Raw formats are left out: libvips would read a TIFF-based raw
