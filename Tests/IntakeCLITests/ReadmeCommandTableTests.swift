@@ -26,11 +26,6 @@ import Testing
       "--disable": "the audit section's examples", "--fail-on": "the audit section's examples",
       "--list-rules": "the audit section's examples",
     ],
-    // Not documented in the README yet: the table's row needs them (issue 17's report proposes the row).
-    "thumbnail": [
-      "--json": "missing", "--quality": "missing", "--max-pixels": "missing", "--jobs": "missing",
-      "--no-preview": "missing",
-    ],
   ]
   /// Commands the table leaves out.
   static let commandsNotInTable: Set = ["version"]

@@ -68,7 +68,9 @@ public struct ContextStep: Sendable, Hashable, Codable {
   public var reason: String
   /// Path as the user named it, like ``Finding/file``.
   public var file: String
+  /// 1-based line of the step's declaration.
   public var line: Int
+  /// 1-based column of the step's declaration.
   public var column: Int
   /// The path inside the audited folder, for SARIF; not part of the JSON output.
   var pathInRoot = ""
@@ -77,6 +79,7 @@ public struct ContextStep: Sendable, Hashable, Codable {
     case function, reason, file, line, column
   }
 
+  /// A step at `file:line:column`; `reason` only for the first step of a path.
   public init(function: String, reason: String, file: String, line: Int, column: Int) {
     self.function = function
     self.reason = reason
