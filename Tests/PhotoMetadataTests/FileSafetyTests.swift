@@ -13,7 +13,7 @@ import Testing
     #expect(mkfifo(path, 0o644) == 0)
     let started = ContinuousClock.now
     #expect(throws: MetadataError.io(ESPIPE)) { _ = try MetadataReader.read(fileAt: path) }
-    #expect(ContinuousClock.now - started < .seconds(2))
+    #expect(ContinuousClock.now - started < .seconds(60))  // a blocked open would never return
     #expect(throws: MetadataError.io(EISDIR)) { _ = try MetadataReader.read(fileAt: folder.path) }
   }
 
