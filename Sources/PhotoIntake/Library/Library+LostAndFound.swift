@@ -15,31 +15,7 @@ struct ObjectEntry {
   var relativePath: String { folderRelative + "/" + ObjectEntry.escaped(rawName) }
 
   /// A name as text, with control characters and invalid UTF-8 bytes as `\xNN` escapes.
-  static func escaped(_ bytes: [UInt8]) -> String {
-    if let text = Directory.utf8(bytes),
-      !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    {
-      return text
-    }
-    var result = ""
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\") {
-        result.unicodeScalars.append(Unicode.Scalar(byte))
-      } else {
-        result += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-      }
-      index += 1
-    }
-    return result
-  }
-}
-
-extension String {
-  fileprivate func leftPadded(to width: Int) -> String {
-    count >= width ? self : String(repeating: "0", count: width - count) + self
-  }
+  static func escaped(_ bytes: [UInt8]) -> String { FileItemSource.printable(bytes) }
 }
 
 extension Library {
