@@ -118,7 +118,7 @@ extension Library {
     let check: @Sendable (Int) -> (Int, ObjectCheck) = { index in
       let (digest, id) = objects[index]
       do throws(Error) {
-        let (descriptor, _) = try library.openObject(digest, id: id)
+        let descriptor = try library.openObject(digest, id: id)
         defer { Syscalls.close(descriptor) }
         let found = try? FileHasher.hash(descriptor: descriptor, path: library.objectPath(for: digest))
         return (index, found.map(ObjectCheck.digest) ?? .missing)
@@ -167,7 +167,7 @@ extension Library {
     } else {
       target = destination
     }
-    let (descriptor, _) = try openObject(asset.sha256, id: id)
+    let descriptor = try openObject(asset.sha256, id: id)
     defer { Syscalls.close(descriptor) }
     try FileExporter.copyNoClobber(
       from: descriptor, path: objectPath(for: asset), to: target, expecting: force ? nil : asset.sha256,

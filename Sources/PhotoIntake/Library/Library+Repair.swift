@@ -111,13 +111,13 @@ extension Library {
           continue
         }
         if entry.isFanOutChild, let name, let digest = SHA256Digest(hex: name), digest.hex == name,
-          let type = try adoptable(digest, in: entry.folder)
+          let (type, size) = try adoptable(digest, in: entry.folder)
         {
           if batch == nil {
             batch = try beginRepairBatch()
             report.adoptedBatch = batch?.id
           }
-          let asset = try adopt(digest, type: type, batch: batch!, position: report.adopted.count)
+          let asset = try adopt(digest, type: type, size: size, batch: batch!, position: report.adopted.count)
           report.adopted.append(asset.id)
           continue
         }
@@ -144,10 +144,12 @@ extension Library {
     return rows
   }
 
-  /// The type of an unreferenced object if it is a regular file whose bytes hash to its name and sniff as
-  /// a supported format; nil otherwise.
-  private func adoptable(_ digest: SHA256Digest, in folder: Directory) throws(SystemError) -> MediaType? {
-    guard let (descriptor, _) = try? folder.openRegularFile(digest.hex) else { return nil }
+  /// The type and size of an unreferenced object if it is a regular file whose bytes hash to its name and
+  /// sniff as a supported format; nil otherwise.
+  private func adoptable(_ digest: SHA256Digest, in folder: Directory) throws(SystemError) -> (
+    MediaType, Int64
+  )? {
+    guard let (descriptor, status) = try? folder.openRegularFile(digest.hex) else { return nil }
     defer { Syscalls.close(descriptor) }
     guard try FileHasher.hash(descriptor: descriptor, path: folder.path(of: digest.hex)) == digest else {
       return nil
@@ -155,7 +157,7 @@ extension Library {
     let prefix = UnsafeMutableRawBufferPointer.allocate(byteCount: MediaType.sniffLength, alignment: 1)
     defer { prefix.deallocate() }
     let count = try Syscalls.pread(descriptor, into: prefix, at: 0, path: folder.path(of: digest.hex))
-    return MediaType.sniff(Array(prefix.prefix(count)))
+    return MediaType.sniff(Array(prefix.prefix(count))).map { ($0, Int64(status.st_size)) }
   }
 
   private func beginRepairBatch() throws(DatabaseError) -> BatchRecord {
@@ -166,15 +168,14 @@ extension Library {
   }
 
   /// Gives a valid object a row, with the facts read from its bytes.
-  private func adopt(_ digest: SHA256Digest, type: MediaType, batch: BatchRecord, position: Int) throws
-    -> Asset
+  private func adopt(_ digest: SHA256Digest, type: MediaType, size: Int64, batch: BatchRecord, position: Int)
+    throws -> Asset
   {
     let path = objectPath(for: digest)
     var limits = MetadataReader.Limits()
     limits.maxPixels = .max
     let metadata = try? MetadataReader.read(
       fileAt: path, hint: type.preferredFilenameExtension, limits: limits)
-    let size = try fanOutFolder(for: digest).status(digest.hex).map { Int64($0.st_size) } ?? 0
     let asset = Asset(
       id: .make(), sha256: digest, size: size, type: type, name: nil, importedAt: Date(), batch: batch.id,
       position: position, damage: nil, metadata: metadata, locationStripped: false)

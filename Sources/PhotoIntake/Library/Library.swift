@@ -195,14 +195,12 @@ public actor Library {
   /// - Throws: ``Error/notFound(_:)`` when the object file is gone (the asset is then damaged: see
   ///   ``verify(progress:)``), ``Error/io(reason:)`` for other failures.
   public nonisolated func openBytes(of asset: Asset) throws(Error) -> FileHandle {
-    let descriptor = try openObject(asset.sha256, id: asset.id).descriptor
+    let descriptor = try openObject(asset.sha256, id: asset.id)
     return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
   }
 
-  /// Opens the object with `digest` as a regular file.
-  nonisolated func openObject(_ digest: SHA256Digest, id: AssetID) throws(Error) -> (
-    descriptor: Int32, status: stat
-  ) {
+  /// Opens the object with `digest` as a regular file; the caller closes the descriptor.
+  nonisolated func openObject(_ digest: SHA256Digest, id: AssetID) throws(Error) -> Int32 {
     let opened: (descriptor: Int32, status: stat)?
     do throws(Directory.OpenFailure) {
       opened = try fanOutFolder(for: digest).openRegularFile(digest.hex)
@@ -213,7 +211,7 @@ public actor Library {
       }
     }
     guard let opened else { throw .notFound(id) }
-    return opened
+    return opened.descriptor
   }
 
   /// The `objects/ab` folder of `digest`, opened once without following links.

@@ -43,27 +43,13 @@
       }
     }
 
-    /// The whole file, read without following a link or blocking on a FIFO; nil on any failure.
+    /// The whole file (through ``HeaderFile``, which refuses anything but a regular file without blocking);
+    /// nil on any failure or when the file is larger than ``maximumFileSize``.
     private static func read(_ path: String) -> [UInt8]? {
-      guard let descriptor = try? Syscalls.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return nil }
-      defer { Syscalls.close(descriptor) }
-      guard let info = try? Syscalls.fstat(descriptor, path: path),
-        Platform.fileType(info.st_mode) == .regular,
-        info.st_size > 0, Int(info.st_size) <= maximumFileSize
+      guard let file = try? HeaderFile(path: path), file.count > 0, file.count <= maximumFileSize,
+        let bytes = try? file.bytes(at: 0, length: file.count), bytes.count == file.count
       else { return nil }
-      var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-      var offset = 0
-      let complete = bytes.withUnsafeMutableBytes { buffer -> Bool in
-        while offset < buffer.count {
-          let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[offset...])
-          guard let count = try? Syscalls.pread(descriptor, into: rest, at: Int64(offset), path: path),
-            count > 0
-          else { return false }
-          offset += count
-        }
-        return true
-      }
-      return complete ? bytes : nil
+      return bytes
     }
   }
 #endif
