@@ -95,13 +95,12 @@ extension Library {
           .bind(.text(staged.digest.hex))
         if try other.step() {
           let id = other.text(0) ?? ""
-          try database.prepare("INSERT INTO batch_items(batch_seq, position, asset_id) VALUES (?1, ?2, ?3)")
-            .bind(.int(batch.sequence), .int(Int64(position)), .text(id)).run()
-          try database.prepare("DELETE FROM intents WHERE id = ?1").bind(.int(intent.id)).run()
+          try insertListing(batch: batch, position: position, asset: id)
+          try deleteIntent(intent)
           return id
         }
         try insertRow(asset, batch: batch)
-        try database.prepare("DELETE FROM intents WHERE id = ?1").bind(.int(intent.id)).run()
+        try deleteIntent(intent)
         return nil
       }
     } catch {
@@ -162,13 +161,12 @@ extension Library {
   ) throws(Importer.Error) {
     do {
       try database.transaction { () throws(DatabaseError) in
-        try database.prepare("INSERT INTO batch_items(batch_seq, position, asset_id) VALUES (?1, ?2, ?3)")
-          .bind(.int(batch.sequence), .int(Int64(position)), .text(asset.id.rawValue)).run()
+        try insertListing(batch: batch, position: position, asset: asset.id.rawValue)
         if clearingDamage {
           try database.prepare("DELETE FROM damage WHERE asset_id = ?1").bind(.text(asset.id.rawValue)).run()
         }
         if let intent {
-          try database.prepare("DELETE FROM intents WHERE id = ?1").bind(.int(intent.id)).run()
+          try deleteIntent(intent)
         }
       }
     } catch {
@@ -195,8 +193,18 @@ extension Library {
       .int(batch.sequence), .int(Int64(asset.position)), .optional(metadataJSON),
       .optional(asset.metadata?.livePhotoID), .int(asset.locationStripped ? 1 : 0)
     ).run()
+    try insertListing(batch: batch, position: asset.position, asset: asset.id.rawValue)
+  }
+
+  /// Lists the asset with id `asset` in `batch` at `position`.
+  private func insertListing(batch: BatchRecord, position: Int, asset: String) throws(DatabaseError) {
     try database.prepare("INSERT INTO batch_items(batch_seq, position, asset_id) VALUES (?1, ?2, ?3)")
-      .bind(.int(batch.sequence), .int(Int64(asset.position)), .text(asset.id.rawValue)).run()
+      .bind(.int(batch.sequence), .int(Int64(position)), .text(asset)).run()
+  }
+
+  /// Forgets an intent whose work is finished or undone, inside the caller's transaction.
+  func deleteIntent(_ intent: Intent) throws(DatabaseError) {
+    try database.prepare("DELETE FROM intents WHERE id = ?1").bind(.int(intent.id)).run()
   }
 
   /// Commits an intent about `staged`'s inode, before anything is placed.

@@ -147,7 +147,7 @@ extension Library {
           throw DatabaseError(code: SQLITE_IOERR, message: error.description)
         }
       }
-      try database.prepare("DELETE FROM intents WHERE id = ?1").bind(.int(intent.id)).run()
+      try deleteIntent(intent)
     }
   }
 
