@@ -27,7 +27,12 @@ let package = Package(
     // include paths libvips's headers need, because libvips's would also link libvips.
     .systemLibrary(
       name: "CVipsHeaders", pkgConfig: "glib-2.0",
-      providers: [.apt(["libvips-dev", "libheif-dev", "libturbojpeg0-dev"])]),
+      providers: [
+        .apt([
+          "libvips-dev", "libheif-dev", "libturbojpeg0-dev", "libavformat-dev", "libavcodec-dev", "libswscale-dev",
+          "libavutil-dev",
+        ])
+      ]),
     .target(name: "CVips", dependencies: [.target(name: "CVipsHeaders", condition: onLinux)]),
 
     // MARK: Library targets

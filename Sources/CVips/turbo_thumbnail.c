@@ -108,6 +108,57 @@ static int fail(char *error, size_t length, const char *what, tjhandle handle) {
     return -1;
 }
 
+/// Reduces `decoded` (RGB, dw × dh) to fit each of `sizes`, applies `orientation` and encodes each; on failure
+/// frees what was made. Shared by the JPEG path and movie posters (which arrive as RGB).
+static int encode_sizes(const unsigned char *decoded, int dw, int dh, const int *sizes, int count, int orientation,
+                        int quality, struct photointake_turbo_output *outputs, char *error, size_t error_length) {
+    tjhandle encoder = turbo.init_compress();
+    int status = encoder == NULL ? -1 : 0;
+    if (encoder == NULL) snprintf(error, error_length, "TurboJPEG did not start");
+    for (int i = 0; i < count && status == 0; i++) {
+        // Fit inside sizes[i] without enlarging; the longest side is exactly the size when it is smaller.
+        const int size = sizes[i];
+        int tw = dw, th = dh;
+        const int dlong = dw > dh ? dw : dh;
+        if (dlong > size) {
+            tw = dw >= dh ? size : (int)((double)dw * size / dh + 0.5);
+            th = dw >= dh ? (int)((double)dh * size / dw + 0.5) : size;
+            if (tw < 1) tw = 1;
+            if (th < 1) th = 1;
+        }
+        unsigned char *reduced = malloc((size_t)tw * th * 3);
+        unsigned char *upright = malloc((size_t)tw * th * 3);
+        if (reduced == NULL || upright == NULL) {
+            snprintf(error, error_length, "out of memory");
+            status = -1;
+        } else {
+            if (tw == dw && th == dh) memcpy(reduced, decoded, (size_t)tw * th * 3);
+            else reduce(decoded, dw, dh, reduced, tw, th);
+            orient(reduced, tw, th, orientation, upright);
+            const int swap = orientation >= 5 && orientation <= 8;
+            const int uw = swap ? th : tw, uh = swap ? tw : th;
+            unsigned char *data = NULL;
+            unsigned long size_out = 0;
+            if (turbo.compress(encoder, upright, uw, 0, uh, TJPF_RGB, &data, &size_out, TJSAMP_420, quality, 0) !=
+                0) {
+                status = fail(error, error_length, "encode", encoder);
+            } else {
+                outputs[i] = (struct photointake_turbo_output){data, size_out, uw, uh};
+            }
+        }
+        free(reduced);
+        free(upright);
+    }
+    if (encoder != NULL) turbo.destroy(encoder);
+    if (status != 0) {
+        for (int i = 0; i < count; i++) {
+            photointake_turbo_free(outputs[i].data);
+            outputs[i].data = NULL;
+        }
+    }
+    return status;
+}
+
 int photointake_turbo_thumbnails(const unsigned char *jpeg, unsigned long length, const int *sizes, int count,
                                  int orientation, int quality, long long max_decoded_pixels,
                                  struct photointake_turbo_output *outputs, char *error, size_t error_length) {
@@ -162,51 +213,22 @@ int photointake_turbo_thumbnails(const unsigned char *jpeg, unsigned long length
         return result;
     }
     turbo.destroy(decoder);
-    tjhandle encoder = turbo.init_compress();
-    int status = encoder == NULL ? -1 : 0;
-    if (encoder == NULL) snprintf(error, error_length, "TurboJPEG did not start");
-    for (int i = 0; i < count && status == 0; i++) {
-        // Fit inside sizes[i] without enlarging; the longest side is exactly the size when it is smaller.
-        const int size = sizes[i];
-        int tw = dw, th = dh;
-        const int dlong = dw > dh ? dw : dh;
-        if (dlong > size) {
-            tw = dw >= dh ? size : (int)((double)dw * size / dh + 0.5);
-            th = dw >= dh ? (int)((double)dh * size / dw + 0.5) : size;
-            if (tw < 1) tw = 1;
-            if (th < 1) th = 1;
-        }
-        unsigned char *reduced = malloc((size_t)tw * th * 3);
-        unsigned char *upright = malloc((size_t)tw * th * 3);
-        if (reduced == NULL || upright == NULL) {
-            snprintf(error, error_length, "out of memory");
-            status = -1;
-        } else {
-            if (tw == dw && th == dh) memcpy(reduced, decoded, (size_t)tw * th * 3);
-            else reduce(decoded, dw, dh, reduced, tw, th);
-            orient(reduced, tw, th, orientation, upright);
-            const int swap = orientation >= 5 && orientation <= 8;
-            const int uw = swap ? th : tw, uh = swap ? tw : th;
-            unsigned char *data = NULL;
-            unsigned long size_out = 0;
-            if (turbo.compress(encoder, upright, uw, 0, uh, TJPF_RGB, &data, &size_out, TJSAMP_420, quality, 0) !=
-                0) {
-                status = fail(error, error_length, "encode", encoder);
-            } else {
-                outputs[i] = (struct photointake_turbo_output){data, size_out, uw, uh};
-            }
-        }
-        free(reduced);
-        free(upright);
-    }
-    if (encoder != NULL) turbo.destroy(encoder);
+    const int status = encode_sizes(decoded, dw, dh, sizes, count, orientation, quality, outputs, error, error_length);
     free(decoded);
-    if (status != 0) {
-        for (int i = 0; i < count; i++) {
-            photointake_turbo_free(outputs[i].data);
-            outputs[i].data = NULL;
-        }
-    }
     return status;
+}
+
+int photointake_turbo_encode_rgb(const unsigned char *rgb, int width, int height, const int *sizes, int count,
+                                 int orientation, int quality, struct photointake_turbo_output *outputs, char *error,
+                                 size_t error_length) {
+    if (!photointake_turbo_available()) {
+        snprintf(error, error_length, "libturbojpeg is not installed");
+        return -1;
+    }
+    if (rgb == NULL || width <= 0 || height <= 0 || count <= 0) {
+        snprintf(error, error_length, "no picture to encode");
+        return -1;
+    }
+    return encode_sizes(rgb, width, height, sizes, count, orientation, quality, outputs, error, error_length);
 }
 #endif

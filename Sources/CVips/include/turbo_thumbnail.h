@@ -32,6 +32,12 @@ int photointake_turbo_thumbnails(const unsigned char *jpeg, unsigned long length
                                  int orientation, int quality, long long max_decoded_pixels,
                                  struct photointake_turbo_output *outputs, char *error, size_t error_length);
 
+/// The same reduction, orientation and encoding for a picture already decoded to 8-bit RGB (`width` × `height`,
+/// rows without padding), such as a movie's poster frame. `rgb` stays the caller's.
+int photointake_turbo_encode_rgb(const unsigned char *rgb, int width, int height, const int *sizes, int count,
+                                 int orientation, int quality, struct photointake_turbo_output *outputs, char *error,
+                                 size_t error_length);
+
 /// Frees an output's data.
 void photointake_turbo_free(unsigned char *data);
 

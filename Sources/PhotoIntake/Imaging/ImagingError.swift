@@ -4,8 +4,8 @@ import PhotoMetadata
 ///
 /// Renditions are caches: none of these ever affects the original or its import.
 public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The bytes are not a still-image format this platform can decode (movies, unknown content, raw formats
-  /// without a decoder). `type` is what the bytes are, when known.
+  /// The bytes are not a format this platform can decode (unknown content, raw formats without a decoder, a
+  /// movie without a video track or whose codec has no decoder here). `type` is what the bytes are, when known.
   case unsupportedContent(type: MediaType?)
   /// The image declares more pixels than the limit; it was refused before any decode.
   case tooManyPixels(declared: Int, limit: Int)
@@ -25,8 +25,8 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
   case ioError(operation: String, code: Int32)
   /// A requested size was not a positive number of pixels.
   case invalidSize(Int)
-  /// A decoding library (libvips, libheif on Linux) could not be loaded: it is not installed, or not a version
-  /// this build can use. `package` is the system package that provides it; `reason` is the loader's words.
+  /// A decoding library (libvips, libheif, the FFmpeg libraries on Linux) could not be loaded: it is not
+  /// installed, or not a version this build can use. `package` is the system package that provides it; `reason` is the loader's words.
   /// Only pictures that need the library are affected; importing and reading metadata never load it.
   case libraryUnavailable(library: String, package: String, reason: String)
 
@@ -34,7 +34,8 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .unsupportedContent(let type):
       if let type, type.isMovie {
-        "This is a movie (\(type.rawValue)); renditions are made of still images only."
+        "This movie (\(type.rawValue)) has no video track that can be decoded here, so it has no poster; the "
+          + "original is kept as it is."
       } else if let type {
         "Pictures in \(type.rawValue) format cannot be decoded here; the original is kept as it is."
       } else {

@@ -1,6 +1,6 @@
 import PhotoMetadata
 
-/// A small upright JPEG picture of an image file.
+/// A small upright JPEG picture of an image file, or a movie's poster frame.
 public struct Thumbnail: Sendable, Hashable {
   /// Baseline JPEG, 8-bit sRGB, without metadata (no EXIF, no GPS, no orientation tag: the pixels are upright).
   public var jpegData: [UInt8]
@@ -10,6 +10,9 @@ public struct Thumbnail: Sendable, Hashable {
   public var height: Int
   /// What was decoded to make it.
   public var source: Source
+  /// For a movie's poster, the movie's duration in seconds as its decoder reports it; nil for images, and for
+  /// movies that do not say.
+  public var duration: Double?
 
   /// The image a thumbnail was decoded from.
   public enum Source: Sendable, Hashable, CustomStringConvertible {
@@ -17,6 +20,9 @@ public struct Thumbnail: Sendable, Hashable {
     case primaryImage
     /// An embedded reduced-size image: the fast path.
     case embeddedPreview(EmbeddedPreview.Kind)
+    /// A movie's frame shown `seconds` after its start (the poster frame), with the track's display matrix
+    /// applied.
+    case movieFrame(seconds: Double)
 
     public var description: String {
       switch self {
@@ -24,16 +30,20 @@ public struct Thumbnail: Sendable, Hashable {
       case .embeddedPreview(.exifThumbnail): "EXIF thumbnail"
       case .embeddedPreview(.mpfImage): "MPF preview"
       case .embeddedPreview(.heifThumbnail): "HEIF thumbnail item"
+      case .movieFrame(let seconds):
+        "movie frame at \(Double((seconds * 100).rounded()) / 100) s"
       }
     }
   }
 
-  /// A thumbnail made of JPEG bytes, its pixel size, and what was decoded to make it.
-  public init(jpegData: [UInt8], width: Int, height: Int, source: Source) {
+  /// A thumbnail made of JPEG bytes, its pixel size, what was decoded to make it, and for a movie's poster
+  /// the movie's duration.
+  public init(jpegData: [UInt8], width: Int, height: Int, source: Source, duration: Double? = nil) {
     self.jpegData = jpegData
     self.width = width
     self.height = height
     self.source = source
+    self.duration = duration
   }
 }
 

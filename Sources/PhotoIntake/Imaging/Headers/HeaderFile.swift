@@ -3,7 +3,8 @@
 final class HeaderFile {
   let path: String
   let count: Int
-  private let descriptor: Int32
+  /// The open file, for a decoder that reads it itself (movie posters); valid while this object lives.
+  let descriptor: Int32
 
   /// Opens `path` for reading. A symbolic link is followed (a user may name one); anything but a regular file
   /// is refused.

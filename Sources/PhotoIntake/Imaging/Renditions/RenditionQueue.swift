@@ -16,9 +16,8 @@ final class RenditionQueue: Sendable {
     (items, input) = AsyncStream.makeStream(of: (index: Int, asset: Asset).self)
   }
 
-  /// Queues an imported (or duplicate) asset. Movies have no renditions and are skipped.
+  /// Queues an imported (or duplicate) asset: a photo, or a movie (whose renditions are poster frames).
   func enqueue(index: Int, asset: Asset) {
-    guard asset.type.isImage else { return }
     input.yield((index, asset))
   }
 

@@ -1,8 +1,8 @@
 import Foundation
 import PhotoMetadata
 
-/// The library's renditions: upright JPEGs of each photo at a few standard sizes, stored as
-/// `renditions/ab/<sha256>-<size>.jpg` (keyed by content hash and longest side).
+/// The library's renditions: upright JPEGs of each photo, and of each movie's poster frame, at a few standard
+/// sizes, stored as `renditions/ab/<sha256>-<size>.jpg` (keyed by content hash and longest side).
 ///
 /// Renditions are caches. Each is written atomically (a staging file, fsynced, renamed into place), can be
 /// deleted at any time, and is made again from the original on the next request. ``Library/remove(_:)``
@@ -60,8 +60,8 @@ public struct RenditionStore: Sendable {
 
   /// The rendition of `asset` whose longest side is at most `size`, made now if it is missing.
   ///
-  /// - Throws: ``ImagingError`` when the original cannot be rendered (a movie, a bomb, a damaged file) or the
-  ///   rendition cannot be written.
+  /// - Throws: ``ImagingError`` when the original cannot be rendered (a bomb, a damaged file, a movie without a
+  ///   decodable video track) or the rendition cannot be written.
   public func rendition(of asset: Asset, size: Int) async throws(ImagingError) -> Rendition {
     try await renditions(of: asset, sizes: [size])[0]
   }
@@ -92,7 +92,6 @@ public struct RenditionStore: Sendable {
     }
     let missing = sizes.indices.filter { found[$0] == nil }
     guard !missing.isEmpty else { return Self.keyed(sizes, found) }
-    guard asset.type.isImage else { throw .unsupportedContent(type: asset.type) }
     let original = library.objectPath(for: asset)
     // The decoders take a path: check first that the object is a regular file, so that a link or FIFO planted
     // in its place is neither followed nor opened (DESIGN.md invariant 8).

@@ -43,6 +43,34 @@
       }
     }
 
+    /// JPEGs of a picture already decoded to RGB (a movie's poster frame), reduced to each size and turned by
+    /// `orientation`; nil when libturbojpeg is missing (libvips then encodes).
+    ///
+    /// - Throws: ``ImagingError/encodeFailed(reason:)`` when TurboJPEG is there but fails.
+    static func encode(
+      rgb: UnsafeBufferPointer<UInt8>, width: Int, height: Int, sizes: [Int], orientation: Orientation,
+      quality: Int, source: Thumbnail.Source
+    ) throws(ImagingError) -> [Thumbnail]? {
+      guard photointake_turbo_available() != 0 else { return nil }
+      var outputs = [photointake_turbo_output](repeating: photointake_turbo_output(), count: sizes.count)
+      var error = [CChar](repeating: 0, count: 256)
+      let status = sizes.map { Int32($0) }.withUnsafeBufferPointer { sizes in
+        photointake_turbo_encode_rgb(
+          rgb.baseAddress, Int32(width), Int32(height), sizes.baseAddress, Int32(sizes.count),
+          Int32(orientation.rawValue), Int32(max(1, min(100, quality))), &outputs, &error, error.count)
+      }
+      guard status == 0 else {
+        throw .encodeFailed(
+          reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+      }
+      return outputs.map { output in
+        defer { photointake_turbo_free(output.data) }
+        return Thumbnail(
+          jpegData: Array(UnsafeBufferPointer(start: output.data, count: Int(output.length))),
+          width: Int(output.width), height: Int(output.height), source: source)
+      }
+    }
+
     /// The whole file (through ``HeaderFile``, which refuses anything but a regular file without blocking);
     /// nil on any failure or when the file is larger than ``maximumFileSize``.
     private static func read(_ path: String) -> [UInt8]? {

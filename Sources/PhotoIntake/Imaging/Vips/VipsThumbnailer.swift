@@ -4,7 +4,8 @@
 
   /// Thumbnails with libvips and libheif (Linux): JPEG reduced while decoding (DCT scaling), WebP scaled on
   /// load, HEIF/AVIF through libheif, embedded previews when they are large enough, orientation applied, output
-  /// 8-bit sRGB JPEG without metadata.
+  /// 8-bit sRGB JPEG without metadata. Movies (MOV, MP4, M4V) get a poster frame through the FFmpeg libraries,
+  /// with the track's display matrix applied (see `posters(ofMovieAt:type:sizes:request:)`).
   ///
   /// Each call reads the headers first (`ImageHeaders`), refuses bombs before any decoder sees the file, then
   /// decodes one source per group of sizes and reduces it for the smaller sizes. libvips is loaded and started
@@ -13,7 +14,7 @@
   /// system after each call.
   ///
   /// - Throws: ``ImagingError/libraryUnavailable(library:package:reason:)`` from every call when libvips (or,
-  ///   for HEIF and AVIF, libheif) cannot be loaded.
+  ///   for HEIF and AVIF, libheif; for movies, FFmpeg) cannot be loaded.
   public struct VipsThumbnailer: ThumbnailGenerating {
     /// A thumbnailer that opens libvips and libheif at its first thumbnail.
     public init() {}
@@ -31,7 +32,12 @@
       throws(ImagingError)
       -> [Thumbnail]
     {
-      let metadata = try ImageHeaders.read(fileAt: path)
+      let metadata: MediaMetadata
+      do {
+        metadata = try ImageHeaders.read(fileAt: path)
+      } catch .unsupportedContent(let type?) where type.isMovie {
+        return try posters(ofMovieAt: path, type: type, sizes: sizes, request: request)
+      }
       guard Self.decodableTypes.contains(metadata.type) else {
         throw .unsupportedContent(type: metadata.type)
       }
@@ -192,7 +198,7 @@
     }
 
     /// Orientation, colour and encoding: the steps every source shares.
-    private func finish(
+    func finish(
       _ decoded: VipsImageRef, orientation: Orientation?, quality: Int, source: Thumbnail.Source
     ) throws(ImagingError) -> Thumbnail {
       var image = try oriented(decoded, orientation ?? .up)
