@@ -29,7 +29,8 @@ let package = Package(
       name: "CVipsHeaders", pkgConfig: "glib-2.0",
       providers: [
         .apt([
-          "libvips-dev", "libheif-dev", "libturbojpeg0-dev", "libavformat-dev", "libavcodec-dev", "libswscale-dev",
+          "libvips-dev", "libheif-dev", "libturbojpeg0-dev", "libavformat-dev", "libavcodec-dev",
+          "libswscale-dev",
           "libavutil-dev",
         ])
       ]),

@@ -49,6 +49,38 @@
       #expect(opened.contains("libc"), "the trace was read")
       #expect(!opened.contains("libvips"))
       #expect(!opened.contains("libheif"))
+      #expect(!opened.contains("libavformat"))
+    }
+
+    /// A movie's poster loads the FFmpeg libraries and TurboJPEG (to encode), neither libvips nor libheif.
+    @Test func aMoviePosterLoadsFFmpeg() throws {
+      let scratch = TemporaryDirectory()
+      let opened = try Self.librariesOpened([
+        "thumbnail", MovieFixture.path("rotation-90.mov"), "--size", "40", "--out", scratch.at("t.jpg"),
+      ])
+      #expect(
+        opened.isSuperset(of: ["libavformat", "libavcodec", "libswscale", "libavutil", "libturbojpeg"]))
+      #expect(!opened.contains("libvips"))
+      #expect(!opened.contains("libheif"))
+    }
+
+    /// Without FFmpeg, a movie's poster fails with the packages to install; a photo in the same run is made.
+    @Test func aMissingFFmpegIsReportedWithThePackagesToInstall() throws {
+      let scratch = TemporaryDirectory()
+      let child = try Self.run(
+        [
+          "thumbnail", MovieFixture.path("rotation-90.mov"), ImagingFixture.path("orientation-6.jpg"),
+          "--size",
+          "40", "--out", scratch.path,
+        ],
+        environment: ["PHOTOINTAKE_LIBAVFORMAT": scratch.at("missing/libavformat.so")])
+      #expect(child.status == 1)
+      #expect(
+        child.stderr.contains("FFmpeg (libavformat, libavcodec, libswscale) could not be loaded ("),
+        "\(child.stderr)")
+      #expect(child.stderr.contains("apt-get install libavformat"), "\(child.stderr)")
+      #expect(FileManager.default.fileExists(atPath: scratch.at("orientation-6.jpg")), "the JPEG was made")
+      #expect(!FileManager.default.fileExists(atPath: scratch.at("rotation-90.jpg")))
     }
 
     /// A JPEG without a colour profile goes through TurboJPEG alone; one with a profile through libvips.

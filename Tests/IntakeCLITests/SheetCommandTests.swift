@@ -72,6 +72,42 @@
     }
   }
 
+  /// Movies on the sheet: posters (upright, the stored frame is turned), a duration badge, a LIVE mark on both
+  /// halves of a Live Photo, and a placeholder for a movie cut short.
+  @Suite(.serialized)
+  struct SheetMovieTests {
+    @Test func moviesShowPostersDurationsAndLiveMarks() async throws {
+      let scratch = TemporaryDirectory()
+      let library = ["--library", scratch.at("library")]
+      let files = ["rotation-90.mov", "live-photo.jpg", "live-photo.mov", "truncated.mov"].map(
+        MovieFixture.path)
+      let imported = await runIntake(["import"] + library + files, in: scratch.path)
+      #expect(imported.status == 0, "\(imported.stderr)")
+      #expect(imported.stderr.contains("truncated.mov: no renditions: The picture's headers are damaged"))
+
+      let sheet = await runIntake(["sheet"] + library + ["--out", "sheet"], in: scratch.path)
+      // 1: the cut movie has no poster.
+      #expect(sheet.status == 1, "\(sheet.stderr)")
+      let html = try String(contentsOfFile: scratch.at("sheet/index.html"), encoding: .utf8)
+      #expect(html.components(separatedBy: "<img ").count - 1 == 3)
+      // The turned movie's poster is upright: landscape, like the scene.
+      #expect(html.contains("width=\"192\" height=\"128\" alt=\"rotation-90.mov\""))
+      #expect(html.components(separatedBy: "<span class=\"badge duration\">0:02</span>").count - 1 == 2)
+      #expect(html.components(separatedBy: ">LIVE</span>").count - 1 == 2)
+      #expect(html.contains("Movie (mov), no poster: malformed"))
+
+      let dom = try Chromium.dumpDOM(
+        "file://" + scratch.at("sheet/index.html"), profile: scratch.at("chromium"))
+      #expect(dom.contains("data-images-loaded=\"3\""), "\(dom.prefix(300))")
+      #expect(dom.contains("data-images-broken=\"0\""))
+    }
+
+    @Test(arguments: [(0.4, "0:00"), (2.0, "0:02"), (59.6, "1:00"), (75, "1:15"), (3_725, "1:02:05")])
+    func durationsReadLikeAPlayer(_ seconds: Double, _ shown: String) {
+      #expect(SheetRun.duration(seconds) == shown)
+    }
+  }
+
   /// Headless Chromium, run as a child process.
   enum Chromium {
     static var executable: String {

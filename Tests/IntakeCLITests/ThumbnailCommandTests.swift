@@ -17,6 +17,7 @@
     }
 
     static let fixtures = ImagingFixture.folder
+    static let movies = MovieFixture.folder
 
     static let cases: [Case] = [
       Case(
@@ -32,6 +33,17 @@
           "thumbnail", "\(fixtures)/mpf-preview.jpg", "--size", "300", "--no-preview", "--out", "p.jpg",
         ],
         status: 0, stdout: "\(fixtures)/mpf-preview.jpg: 300×225 from the primary image -> $OUT/p.jpg\n"),
+      Case(
+        arguments: ["thumbnail", "\(movies)/rotation-90.mov", "--size", "48", "--out", "m.jpg"], status: 0,
+        stdout: "\(movies)/rotation-90.mov: 48×32 from the movie frame at 1.0 s -> $OUT/m.jpg\n"),
+      Case(
+        arguments: ["thumbnail", "\(movies)/hevc.mp4", "--size", "64", "--out", "h.jpg", "--json"], status: 0,
+        stdout: #"{"path":"\#(movies)/hevc.mp4","out":"$OUT/h.jpg","width":64,"height":43,"bytes":BYTES,"#
+          + #""source":"movie frame at 1.0 s","duration":3}"# + "\n"),
+      Case(
+        arguments: ["thumbnail", "\(movies)/truncated.mov", "--out", "t.jpg"], status: 1, stdout: "",
+        stderrContains:
+          "truncated.mov: The picture's headers are damaged (the movie's header (moov) is missing"),
       Case(
         arguments: ["thumbnail", "\(fixtures)/bomb.png", "--out", "b.jpg"], status: 1, stdout: "",
         stderrContains: "declares 4294.8 megapixels, more than the 200 MP limit"),

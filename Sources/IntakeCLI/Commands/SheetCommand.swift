@@ -5,10 +5,11 @@ import PhotoMetadata
 let sheetCommand = CommandSpec(
   name: "sheet", abstract: "Write a static HTML contact sheet of the library, for a person to look at.",
   discussion: """
-    Writes DIR/index.html and copies each photo's 320 px rendition into DIR/renditions/ (making missing
-    renditions first), so the folder can be opened, zipped or mailed on its own. Photos are shown in batch
-    order, in the order they were picked, with the capture date, the camera and the size. Movies and photos
-    that cannot be rendered are shown as labelled placeholders.
+    Writes DIR/index.html and copies each photo's 320 px rendition, and each movie's poster, into
+    DIR/renditions/ (making missing renditions first), so the folder can be opened, zipped or mailed on its
+    own. Items are shown in batch order, in the order they were picked, with the capture date, the camera and
+    the size; movies carry their duration (m:ss), and both halves of a Live Photo a LIVE mark. Items that
+    cannot be rendered are shown as labelled placeholders.
 
     Exit status: 0 on success, 1 when some renditions could not be made, 3 when the library could not be opened.
     """,
@@ -53,7 +54,7 @@ struct SheetRun {
     let entries = await Self.entries(for: assets, store: store)
     var failures = 0
     for entry in entries {
-      if case .failure(let error) = entry.rendition, entry.asset.type.isImage {
+      if case .failure(let error) = entry.rendition {
         failures += 1
         context.stderr.line(
           "intake sheet: \(entry.asset.name ?? entry.asset.id.rawValue): \(error.description)")
@@ -107,6 +108,7 @@ struct SheetRun {
   // MARK: HTML
 
   static func html(_ entries: [Entry], generated: Date) -> String {
+    let livePhotos = livePhotoIdentifiers(entries)
     var batches: [[Entry]] = []
     for entry in entries {
       if let last = batches.last?.last, last.asset.batch == entry.asset.batch {
@@ -121,7 +123,7 @@ struct SheetRun {
       body +=
         "<section>\n<h2>Batch \(number + 1) <small>imported \(imported) · \(batch.count) item(s)</small></h2>\n"
       body += "<div class=\"grid\">\n"
-      for entry in batch { body += figure(entry) }
+      for entry in batch { body += figure(entry, livePhotos: livePhotos) }
       body += "</div>\n</section>\n"
     }
     let count = entries.count
@@ -144,6 +146,10 @@ struct SheetRun {
       figcaption { margin-top: 6px; font-size: 12px; color: #444; overflow-wrap: anywhere; }
       figcaption b { color: #111; }
       figure.broken { outline: 3px solid #c00; }
+      .frame { position: relative; }
+      .badge { position: absolute; bottom: 6px; right: 6px; padding: 1px 6px; border-radius: 4px; font-size: 12px;
+        background: #000a; color: #fff; font-variant-numeric: tabular-nums; }
+      .badge.live { left: 6px; right: auto; top: 6px; bottom: auto; letter-spacing: 1px; }
       </style>
       </head>
       <body>
@@ -170,10 +176,10 @@ struct SheetRun {
       """
   }
 
-  private static func figure(_ entry: Entry) -> String {
+  private static func figure(_ entry: Entry, livePhotos: Set<String>) -> String {
     let asset = entry.asset
     let name = escape(asset.name ?? "\(asset.id.rawValue.prefix(8)).\(asset.type.preferredFilenameExtension)")
-    var html = "<figure data-asset=\"\(asset.id.rawValue)\">\n"
+    var html = "<figure data-asset=\"\(asset.id.rawValue)\">\n<div class=\"frame\">\n"
     switch entry.rendition {
     case .success(let rendition):
       let file = rendition.path.split(separator: "/").last.map(String.init) ?? ""
@@ -181,12 +187,42 @@ struct SheetRun {
         "<img src=\"renditions/\(escape(file))\" width=\"\(rendition.width)\" height=\"\(rendition.height)\""
       html += " alt=\"\(name)\">\n"
     case .failure(let error):
-      let label = asset.type.isMovie ? "Movie (\(asset.type.rawValue))" : "No preview: \(error.code)"
+      let label =
+        asset.type.isMovie
+        ? "Movie (\(asset.type.rawValue)), no poster: \(error.code)" : "No preview: \(error.code)"
       html += "<div class=\"placeholder\">\(escape(label))</div>\n"
     }
-    html += "<figcaption><b>\(name)</b><br>\n" + caption(entry).map(escape).joined(separator: "<br>\n")
+    if let id = entry.metadata?.livePhotoID?.uppercased(), livePhotos.contains(id) {
+      html += "<span class=\"badge live\" title=\"Live Photo\">LIVE</span>\n"
+    }
+    if asset.type.isMovie, let duration = entry.metadata?.duration {
+      html += "<span class=\"badge duration\">\(Self.duration(duration))</span>\n"
+    }
+    html +=
+      "</div>\n<figcaption><b>\(name)</b><br>\n" + caption(entry).map(escape).joined(separator: "<br>\n")
     html += "</figcaption>\n</figure>\n"
     return html
+  }
+
+  /// The content identifiers carried by both a still and a movie on the sheet: the Live Photos whose halves
+  /// are both there (``LivePhotoPairing``'s rule: the same identifier, letter case aside).
+  static func livePhotoIdentifiers(_ entries: [Entry]) -> Set<String> {
+    var stills: Set<String> = []
+    var movies: Set<String> = []
+    for entry in entries {
+      guard let id = entry.metadata?.livePhotoID?.uppercased(), !id.isEmpty else { continue }
+      if entry.asset.type.isImage { stills.insert(id) } else { movies.insert(id) }
+    }
+    return stills.intersection(movies)
+  }
+
+  /// A duration as a player shows it: `m:ss`, or `h:mm:ss` from an hour on (rounded to the second).
+  static func duration(_ seconds: Double) -> String {
+    let total = seconds.isFinite && seconds > 0 ? Int(seconds.rounded()) : 0
+    let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+    let ss = rest < 10 ? "0\(rest)" : "\(rest)"
+    if hours > 0 { return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(ss)" }
+    return "\(minutes):\(ss)"
   }
 
   /// The lines under a picture: capture date, camera, size. Fields the metadata does not have yet (capture

@@ -2,12 +2,16 @@ import Foundation
 import PhotoIntake
 
 let thumbnailCommand = CommandSpec(
-  name: "thumbnail", abstract: "Render downsampled, upright JPEG thumbnails of image files (no library).",
+  name: "thumbnail",
+  abstract: "Render downsampled, upright JPEG thumbnails of image files and movie posters (no library).",
   discussion: """
     The headers are read first: an image declaring more than --max-pixels is refused before any decode. An
     embedded preview (HEIF thumbnail item, MPF preview, EXIF thumbnail) is decoded instead of the image when it
     is at least --size pixels on its longest side; otherwise JPEG and WebP are reduced while they load. The
     output is 8-bit sRGB JPEG with the orientation applied and no metadata (no EXIF, no GPS).
+
+    A movie (MOV, MP4, M4V) gets a poster: a frame about 10 % in (from 1 s to 10 s), later if that one is
+    black, turned upright by the track's display matrix. Only that frame is decoded.
 
     With one FILE, --out is the output file (or an existing folder to put NAME.jpg in). With several, --out is a
     folder (created if needed) that receives NAME.jpg for each input; they are rendered --jobs at a time.
@@ -23,7 +27,7 @@ let thumbnailCommand = CommandSpec(
     .value("--jobs", "N", "Files rendered at once (default: the number of cores)."),
     .flag("--no-preview", "Always decode the primary image, never an embedded preview."),
   ],
-  arguments: [ArgumentSpec(name: "FILE", arity: .oneOrMore, help: "Image files.")],
+  arguments: [ArgumentSpec(name: "FILE", arity: .oneOrMore, help: "Image files or movies.")],
   run: { parsed, context in await ThumbnailRun(parsed: parsed, context: context).run() })
 
 /// One `intake thumbnail` invocation.
@@ -81,11 +85,12 @@ struct ThumbnailRun {
       case .success(let thumbnail):
         if parsed.flag("--json") {
           context.stdout.line(
-            JSON.object([
-              ("path", .string(shown)), ("out", .string(outputs[index])), ("width", .int(thumbnail.width)),
-              ("height", .int(thumbnail.height)), ("bytes", .int(thumbnail.bytes)),
-              ("source", .string(thumbnail.source.description)),
-            ]))
+            JSON.object(
+              [
+                ("path", .string(shown)), ("out", .string(outputs[index])), ("width", .int(thumbnail.width)),
+                ("height", .int(thumbnail.height)), ("bytes", .int(thumbnail.bytes)),
+                ("source", .string(thumbnail.source.description)),
+              ] + (thumbnail.duration.map { [("duration", JSON.double($0))] } ?? [])))
         } else {
           context.stdout.line(
             "\(shown): \(thumbnail.width)×\(thumbnail.height) from the \(thumbnail.source) -> \(outputs[index])"
@@ -117,7 +122,7 @@ struct ThumbnailRun {
         // Only the facts are kept: holding every JPEG until the end would grow with the number of files.
         return Rendered(
           width: thumbnail.width, height: thumbnail.height, bytes: thumbnail.jpegData.count,
-          source: thumbnail.source)
+          source: thumbnail.source, duration: thumbnail.duration)
       }
     }
   }
@@ -128,6 +133,8 @@ struct ThumbnailRun {
     var height: Int
     var bytes: Int
     var source: Thumbnail.Source
+    /// A movie's duration in seconds.
+    var duration: Double?
   }
 
   /// NAME.jpg for each input, with -2, -3… added when two inputs share a name.

@@ -25,3 +25,10 @@ enum ImagingFixture {
 
   static func path(_ name: String) -> String { folder + "/" + name }
 }
+
+/// The movie fixtures (made by `Scripts/make-movie-fixtures.sh`).
+enum MovieFixture {
+  static let folder = Repository.path("Tests/PhotoIntakeTests/Fixtures/Movies")
+
+  static func path(_ name: String) -> String { folder + "/" + name }
+}

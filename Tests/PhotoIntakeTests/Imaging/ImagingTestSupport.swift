@@ -116,3 +116,10 @@ func outcome<T>(_ body: () async throws(ImagingError) -> T) async -> Result<T, I
     return .failure(error)
   }
 }
+
+/// The movies made by `Scripts/make-movie-fixtures.sh`.
+enum MovieFixture {
+  static let folder = Repository.path("Tests/PhotoIntakeTests/Fixtures/Movies")
+
+  static func path(_ name: String) -> String { folder + "/" + name }
+}
