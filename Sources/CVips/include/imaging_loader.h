@@ -37,6 +37,7 @@
     X(vips_image_hasalpha)                                                                                     \
     X(vips_image_get_typeof)                                                                                   \
     X(vips_image_set_blob_copy)                                                                                \
+    X(vips_image_get_blob)                                                                                     \
     X(vips_image_copy_memory)                                                                                  \
     X(vips_image_write_to_memory)                                                                              \
     X(vips_thumbnail)                                                                                          \

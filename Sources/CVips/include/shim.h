@@ -105,6 +105,16 @@ static inline void photointake_vips_image_set_icc_profile(VipsImage *image, cons
     PHOTOINTAKE_CALL(vips_image_set_blob_copy)(image, VIPS_META_ICC_NAME, profile, length);
 }
 
+/// The attached ICC profile (the image owns the bytes: valid while it lives), or NULL when there is none. A
+/// compatible export embeds it as it is, so that Display P3 pixels stay P3 (the colour conversion of a thumbnail
+/// is what an export must not do).
+static inline const void *photointake_vips_image_get_icc_profile(VipsImage *image, size_t *length) {
+    const void *data = NULL;
+    if (PHOTOINTAKE_CALL(vips_image_get_typeof)(image, VIPS_META_ICC_NAME) == 0) return NULL;
+    if (PHOTOINTAKE_CALL(vips_image_get_blob)(image, VIPS_META_ICC_NAME, &data, length) != 0) return NULL;
+    return data;
+}
+
 /// Wraps pixels in memory without copying them (8 bits per sample, interleaved): `data` must outlive the image
 /// and everything computed from it.
 static inline VipsImage *photointake_vips_image_new_from_memory(const void *data, size_t length, int width,

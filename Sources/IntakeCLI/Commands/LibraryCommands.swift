@@ -69,15 +69,24 @@ let showCommand = CommandSpec(
   })
 
 let exportCommand = CommandSpec(
-  name: "export", abstract: "Copy an asset's bytes out of the library.",
+  name: "export", abstract: "Copy an asset out of the library, as stored or as a JPEG any device opens.",
   discussion: """
-    DEST is a file path or an existing folder (the asset's name is used inside it). Nothing is overwritten:
-    an existing DEST is an error. The bytes are re-hashed as they are copied: an asset whose bytes no longer
-    match (or that verify marked damaged) is refused with exit 1 unless --force is given. The copy is fsynced
-    before it appears under its name.
+    DEST is a file path or an existing folder (the asset's name is used inside it, with .jpg when converted).
+    Nothing is overwritten: an existing DEST is an error. The bytes are re-hashed first: an asset whose bytes no
+    longer match (or that verify marked damaged) is refused with exit 1 unless --force is given. Each file is
+    fsynced before it appears under its name.
+
+    --as jpeg converts HEIC, HEIF, AVIF, WebP, PNG, GIF and TIFF (and a JPEG that must be turned or resized) to
+    JPEG: orientation applied, colour profile kept as it is (Display P3 stays P3), EXIF kept (capture date,
+    camera). Movies are exported as they are (a note says so). Half of a Live Photo is exported with its other
+    half: in a folder under their names, or beside a file DEST with the same name and its own extension.
     """,
   options: [
     .library,
+    .value("--as", "FORMAT", "original (the stored bytes; the default) or jpeg."),
+    .flag("--strip-location", "Leave out GPS and other location metadata."),
+    .value(
+      "--max-size", "N", "Longest side in pixels; larger pictures are converted to a JPEG of that size."),
     .flag(
       "--force", "Export an asset known to be damaged, or whose bytes no longer match, as it is stored."),
   ],
@@ -86,11 +95,32 @@ let exportCommand = CommandSpec(
     ArgumentSpec(name: "DEST", arity: .one, help: "A file path or an existing folder."),
   ],
   run: { parsed, context in
-    await withAsset(parsed, context, command: "export") { library, asset in
+    guard let format = ExportOptions.Format(rawValue: parsed.value("--as") ?? "original") else {
+      context.stderr.line("intake export: --as must be 'original' or 'jpeg'.")
+      return 2
+    }
+    var options = ExportOptions(format: format, stripLocation: parsed.flag("--strip-location"))
+    if let text = parsed.value("--max-size") {
+      guard let size = Int(text), size > 0 else {
+        context.stderr.line("intake export: --max-size needs a positive number of pixels.")
+        return 2
+      }
+      options.maxPixelSize = size
+    }
+    return await withAsset(parsed, context, command: "export") { library, asset in
       do {
         let written = try await library.export(
-          asset.id, to: context.absolute(parsed.positionals[1]), force: parsed.flag("--force"))
-        context.stdout.line(Terminal.escaped(written))
+          asset.id, to: context.absolute(parsed.positionals[1]), options: options,
+          force: parsed.flag("--force"))
+        for file in written {
+          context.stdout.line(Terminal.escaped(file.path))
+          if format == .jpeg, !file.isConverted, let part = try? await library.asset(file.asset),
+            part.type.isMovie
+          {
+            context.stderr.line(
+              "intake export: note: movies are exported as they are (no video encoder here).")
+          }
+        }
         return 0
       } catch {
         context.stderr.line("intake export: \(error)")

@@ -34,23 +34,65 @@ enum FileExporter {
   static func copyNoClobber(
     from source: Int32, path: String, to target: String, expecting: SHA256Digest?, id: AssetID
   ) throws(Library.Error) {
-    var folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
-    if folder.isEmpty { folder = "/" }
     if (try? Syscalls.lstat(target)) != nil { throw .destinationExists(target) }
-    let temporary = "\(folder)/.intake-export-\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let temporary = temporaryPath(beside: target)
     defer { try? Syscalls.unlink(temporary) }
-    do {
-      let digest = try writeDurableCopy(of: source, path: path, to: temporary)
-      if let expecting, digest != expecting { throw Library.Error.alteredObject(id) }
-      try Syscalls.link(temporary, target)
-      try Syscalls.fsyncDirectory(folder)
-    } catch let error as SystemError {
-      throw error.code == EEXIST ? .destinationExists(target) : Library.Error(error)
-    } catch let error as Library.Error {
-      throw error
+    let digest: SHA256Digest
+    do throws(SystemError) {
+      digest = try writeDurableCopy(of: source, path: path, to: temporary)
     } catch {
-      throw .io(reason: "\(error)")
+      throw Library.Error(error)
     }
+    if let expecting, digest != expecting { throw .alteredObject(id) }
+    try publish(temporary, at: target)
+  }
+
+  /// A hidden name in `target`'s folder for the file that becomes `target`: on the same file system, so that
+  /// `link(2)` can give it its final name.
+  static func temporaryPath(beside target: String) -> String {
+    "\(folder(of: target))/.intake-export-\(UInt32.random(in: 0...UInt32.max)).tmp"
+  }
+
+  /// Gives the complete, fsynced file at `temporary` its final name `target` and makes that durable: `link(2)`
+  /// fails if anything (even a dangling symbolic link) is at `target`, so nothing is overwritten or followed;
+  /// then the folder is fsynced. The caller removes `temporary`.
+  static func publish(_ temporary: String, at target: String) throws(Library.Error) {
+    do throws(SystemError) {
+      try Syscalls.link(temporary, target)
+      try Syscalls.fsyncDirectory(folder(of: target))
+    } catch {
+      throw error.code == EEXIST ? .destinationExists(target) : Library.Error(error)
+    }
+  }
+
+  /// Writes `bytes` to a new file at `target`: temporary file beside it, fsync, ``publish(_:at:)``.
+  static func writeNoClobber(_ bytes: [UInt8], to target: String) throws(Library.Error) {
+    if (try? Syscalls.lstat(target)) != nil { throw .destinationExists(target) }
+    let temporary = temporaryPath(beside: target)
+    defer { try? Syscalls.unlink(temporary) }
+    do throws(SystemError) {
+      let output = try Syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
+      defer { Syscalls.close(output) }
+      // The closure cannot throw a typed error through withUnsafeBytes, so the failure is carried out.
+      var failure: SystemError?
+      bytes.withUnsafeBytes { buffer in
+        do throws(SystemError) {
+          try Syscalls.writeAll(output, buffer, path: temporary)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
+      try Syscalls.fsync(output, path: temporary)
+    } catch {
+      throw Library.Error(error)
+    }
+    try publish(temporary, at: target)
+  }
+
+  private static func folder(of target: String) -> String {
+    let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+    return folder.isEmpty ? "/" : folder
   }
 
   private static func writeDurableCopy(of input: Int32, path: String, to temporary: String)

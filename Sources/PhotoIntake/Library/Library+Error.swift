@@ -30,6 +30,9 @@ extension Library {
     case io(reason: String)
     /// The export destination already exists; nothing was overwritten.
     case destinationExists(String)
+    /// A compatible copy of the asset could not be made (a bomb, a damaged or unsupported picture); nothing
+    /// was written.
+    case cannotConvert(AssetID, ImagingError)
 
     public var description: String {
       switch self {
@@ -64,6 +67,8 @@ extension Library {
         "A storage error stopped the operation (\(reason))."
       case .destinationExists:
         "The destination already exists; nothing was overwritten. Choose another name or remove it first."
+      case .cannotConvert(_, let error):
+        "No compatible copy could be made, so nothing was written: \(error.description)"
       }
     }
 

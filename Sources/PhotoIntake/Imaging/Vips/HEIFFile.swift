@@ -129,9 +129,11 @@
 
     /// A libvips image of the pixels, with `iccProfile` attached for the colour conversion.
     ///
-    /// When libheif's rows are contiguous the pixels are not copied: keep this object alive until the libvips
-    /// image (and anything made from it) has been computed.
-    func vipsImage(iccProfile: [UInt8]?) throws(ImagingError) -> VipsImageRef {
+    /// When libheif's rows are contiguous the pixels are not copied, unless `copying` is set: keep this object
+    /// alive until the libvips image (and anything made from it) has been computed. An image that must outlive
+    /// it without a resize in between needs `copying` (`vips_image_copy_memory` of an image already in memory
+    /// only adds a reference).
+    func vipsImage(iccProfile: [UInt8]?, copying: Bool = false) throws(ImagingError) -> VipsImageRef {
       // libvips and libheif load separately; a caller that reached here through libheif alone still gets a
       // loaded libvips (reading the started state costs nothing after the first time).
       try Vips.start()
@@ -142,7 +144,10 @@
       else { throw .decodeFailed(reason: "libheif returned no pixels") }
       let row = width * bands
       let made: UnsafeMutablePointer<CVips.VipsImage>?
-      if Int(stride) == row {
+      if Int(stride) == row && copying {
+        made = photointake_vips_image_new_from_memory_copy(
+          plane, row * height, Int32(width), Int32(height), Int32(bands))
+      } else if Int(stride) == row {
         made = photointake_vips_image_new_from_memory(
           plane, row * height, Int32(width), Int32(height), Int32(bands))
       } else {
