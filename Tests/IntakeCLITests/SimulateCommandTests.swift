@@ -49,6 +49,12 @@ struct SimulateCommandTests {
     ("two-devices", "photoIntake.found", "3"),
     ("two-devices", "photoIntake.notFound", "1"),
     ("two-devices", "photoIntake.sameBytes", "3"),
+    // 8064 × 6048 pixels × 4 bytes: the bitmap a full-size requestImage decodes.
+    ("asset-import", "naive.decodedBytes", "\(8064 * 6048 * 4)"),
+    ("asset-import", "photoIntake.decodedBytes", "0"),
+    ("asset-import", "photoIntake.assetsInLibrary", "3"),
+    ("asset-import", "photoIntake.livePhotoLinked", "1"),
+    ("asset-import", "photoIntake.halfImported", "0"),
   ])
   func jsonOutcomes(_ scenario: String, _ path: String, _ expected: String) async throws {
     let folder = TemporaryDirectory(inMemory: true)
@@ -66,6 +72,7 @@ struct SimulateCommandTests {
 
   @Test(arguments: [
     "restart-after-narrowing", "icloud-offline", "preselection", "limited-access", "two-devices",
+    "asset-import",
   ])
   func naiveAndPhotoIntakeSitSideBySide(_ scenario: String) async {
     let folder = TemporaryDirectory(inMemory: true)
@@ -132,6 +139,18 @@ struct SimulateCommandTests {
     #expect(run.stdout.contains("      - attempt: retry\n"))
   }
 
+  @Test func assetImportShowsOfflineThenARetryThatSucceeds() async {
+    let folder = TemporaryDirectory(inMemory: true)
+    let run = await simulate(["simulate", "asset-import"], in: folder.path)
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("IMG_0048.HEIC failed: The photo is in iCloud and the device is offline."))
+    #expect(run.stdout.contains("errors: network-required, network-required\n"))
+    #expect(run.stdout.contains("IMG_0048.HEIC downloading 25%"))
+    #expect(run.stdout.contains("IMG_0049.HEIC imported (photo) with its movie, linked"))
+    #expect(run.stdout.contains("a 8064 × 6048 bitmap, 186 MiB"))
+    #expect(run.stdout.contains("      - attempt: retry\n"))
+  }
+
   @Test(arguments: [
     (["simulate", "nonsense"], "unknown scenario 'nonsense'"),
     (["simulate"], "needs SCENARIO"),
@@ -150,7 +169,7 @@ struct SimulateCommandTests {
     let run = await simulate(["simulate", "offline"], in: folder.path)
     #expect(
       run.stderr.contains(
-        "restart-after-narrowing, icloud-offline, preselection, limited-access, two-devices"))
+        "restart-after-narrowing, icloud-offline, preselection, limited-access, two-devices, asset-import"))
   }
 
   @Test func helpListsEveryScenario() async {
@@ -158,6 +177,7 @@ struct SimulateCommandTests {
     let run = await simulate(["simulate", "--help"], in: folder.path)
     for scenario in [
       "restart-after-narrowing", "icloud-offline", "preselection", "limited-access", "two-devices",
+      "asset-import",
     ] {
       #expect(run.stdout.contains("  \(scenario) "))
     }

@@ -12,6 +12,21 @@ extension Importer.Error {
       self = error
       return
     }
+    self.init(providerErrorChain: Self.chain(of: error), reason: (error as NSError).localizedDescription)
+  }
+
+  /// Maps an error PhotoKit reported while reading an asset's resources (``AssetResourceProviding``), with the
+  /// errors it wraps, as ``init(assetResourceErrorChain:reason:)`` does. An ``Importer/Error`` is kept.
+  public init(assetResourceError error: any Error) {
+    if let error = error as? Importer.Error {
+      self = error
+      return
+    }
+    self.init(assetResourceErrorChain: Self.chain(of: error), reason: (error as NSError).localizedDescription)
+  }
+
+  /// The error's domain and code, then those it wraps under `NSUnderlyingErrorKey`, outermost first.
+  static func chain(of error: any Error) -> [(domain: String, code: Int)] {
     let outer = error as NSError
     var chain = [(domain: outer.domain, code: outer.code)]
     var next = outer.userInfo[NSUnderlyingErrorKey] as? NSError
@@ -20,6 +35,6 @@ extension Importer.Error {
       chain.append((underlying.domain, underlying.code))
       next = underlying.userInfo[NSUnderlyingErrorKey] as? NSError
     }
-    self.init(providerErrorChain: chain, reason: outer.localizedDescription)
+    return chain
   }
 }

@@ -32,6 +32,9 @@ extension Importer {
     case networkRequired
     /// The provider could not produce the item (NSItemProvider error -1000, or the asset is gone).
     case itemUnavailable(reason: String)
+    /// The Photos asset was deleted (or lost the file asked for) between the app's fetch and the import
+    /// (PHPhotosError 3201 or 3303 while reading its resources).
+    case assetDeleted
     /// The provider could not convert the item to a type we asked for (NSItemProvider error -1200).
     case conversionFailed(reason: String)
     /// Location stripping was asked for and is not possible for this file without re-encoding it (or the file's
@@ -87,6 +90,9 @@ extension Importer {
         "The photo is in iCloud and the device is offline. Connect to the network and import it again."
       case .itemUnavailable(let reason):
         "The item could not be loaded (\(reason)). It may have been deleted or is not available on this device."
+      case .assetDeleted:
+        "The photo was deleted from the Photos library before it could be imported. Nothing of it was kept; "
+          + "pick another photo."
       case .conversionFailed(let reason):
         "The item could not be provided in a supported format (\(reason)). Try picking it again."
       case .metadata(let error):
@@ -127,6 +133,7 @@ extension Importer {
       case .notRegularFile: "not-regular-file"
       case .networkRequired: "network-required"
       case .itemUnavailable: "item-unavailable"
+      case .assetDeleted: "asset-deleted"
       case .conversionFailed: "conversion-failed"
       case .metadata: "metadata"
       case .database: "database"
@@ -150,7 +157,7 @@ extension Importer {
       }
     }
 
-    init(libraryFailure error: SystemError) {
+    package init(libraryFailure error: SystemError) {
       if error.isDiskFull {
         self = .diskFull
       } else if error.code == EACCES || error.code == EPERM || error.code == EROFS {

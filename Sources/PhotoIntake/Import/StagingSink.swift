@@ -43,6 +43,14 @@ public final class StagingSink: @unchecked Sendable {
     if descriptor >= 0 { Syscalls.close(descriptor) }
   }
 
+  /// A new path next to the staged file, for a source that can only create a whole file of its own
+  /// (`PHAssetResourceManager.writeData(for:toFile:options:completionHandler:)` refuses an existing one) before
+  /// handing it over with ``adoptFile(atPath:)``, which then links it without a copy.
+  ///
+  /// It carries this write's staging prefix, so a crash leaves nothing that the next open does not sweep. The
+  /// source deletes it once adopted.
+  public var scratchPath: String { folder.path(of: name + ".incoming") }
+
   /// Reports how far a download or conversion has come, from 0 to 1.
   public func reportProgress(_ fraction: Double) {
     progressHandler(min(max(fraction, 0), 1))

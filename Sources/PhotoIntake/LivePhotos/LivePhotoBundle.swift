@@ -13,9 +13,15 @@ public struct LivePhotoBundle: Sendable, Hashable {
   /// The abstract Live Photo type (`UTType.livePhoto`); a provider listing it can produce the bundle too.
   public static let livePhotoTypeIdentifier = "com.apple.live-photo"
 
+  /// The bundle type some providers register instead of ``typeIdentifier`` (seen from the picker for Live
+  /// Photos shared from other apps or synced libraries). Loading it gives the same folder; a provider that lists
+  /// only it and a still type would otherwise import silently as a still.
+  public static let privateTypeIdentifier = "com.apple.private.live-photo-bundle"
+
   /// Whether a registered type identifier stands for a Live Photo bundle.
   public static func isBundleType(_ identifier: String) -> Bool {
-    identifier == typeIdentifier || identifier == livePhotoTypeIdentifier
+    identifier == typeIdentifier || identifier == privateTypeIdentifier
+      || identifier == livePhotoTypeIdentifier
   }
 
   /// The still image.

@@ -173,6 +173,8 @@ extension SimulatedPhotoLibrary {
   }
 
   private static func checkReadable(_ identifier: String, in state: State) throws(ProviderError) {
+    // Deleted while it downloaded: PhotoKit no longer knows the identifier.
+    guard state.assets[identifier] != nil else { throw .identifierNotFound }
     if state.restricted { throw .accessRestricted }
     guard state.canRead(identifier) else { throw .accessUserDenied }
   }

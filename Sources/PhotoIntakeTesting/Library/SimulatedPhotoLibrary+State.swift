@@ -9,6 +9,10 @@ struct StoredAsset: Sendable {
   var pairedVideo: SimulatedResource?
   var cloudIdentifier: CloudIdentifier?
   var createdByApp: Bool
+  /// The rendering of the latest edit (`.fullSizePhoto` / `.fullSizeVideo`); nil until edited.
+  var rendered: SimulatedResource?
+  /// A Live Photo's edited movie (`.fullSizePairedVideo`).
+  var renderedPairedVideo: SimulatedResource?
 }
 
 /// An album (`PHAssetCollection` of type `.album`).

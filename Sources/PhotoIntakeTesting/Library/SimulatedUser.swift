@@ -133,9 +133,29 @@ public struct SimulatedUser: Sendable {
     library.mutate { $0.assets[identifier]?.asset.isFavorite = favorite }
   }
 
-  /// Edits an asset's content (a crop, a filter).
+  /// Edits an asset's content (a crop, a filter): Photos keeps the original and adds a rendering of the edit
+  /// (`.fullSizePhoto`, `.fullSizeVideo`, and a Live Photo's `.fullSizePairedVideo`) with its adjustment data.
   public func edit(_ identifier: String) {
-    library.mutate { $0.assets[identifier]?.asset.revision += 1 }
+    library.mutate { state in
+      guard var stored = state.assets[identifier] else { return }
+      stored.asset.revision += 1
+      let seed = "edit-\(stored.asset.revision)-" + identifier
+      let stem = stored.original.filename.split(separator: ".").first.map(String.init) ?? "IMG"
+      // Photos renders edits of stills as JPEG or HEIC and of movies as QuickTime; JPEG keeps the fixture small.
+      stored.rendered =
+        stored.asset.kind.isImage
+        ? SimulatedResource(
+          typeIdentifier: "public.jpeg", filename: "FullSizeRender.jpg", bytes: Fixtures.jpeg(seed: seed))
+        : SimulatedResource(
+          typeIdentifier: "com.apple.quicktime-movie", filename: "FullSizeRender.mov",
+          bytes: Fixtures.quickTimeMovie(seed: seed))
+      if stored.pairedVideo != nil {
+        stored.renderedPairedVideo = SimulatedResource(
+          typeIdentifier: "com.apple.quicktime-movie", filename: stem + "_edited.MOV",
+          bytes: Fixtures.quickTimeMovie(seed: "live-" + seed))
+      }
+      state.assets[identifier] = stored
+    }
   }
 
   /// Changes an asset's date ("Adjust Date & Time"), which moves it in date-sorted fetch results.

@@ -18,6 +18,8 @@ public enum SimulationScenario: String, Sendable, Hashable, CaseIterable {
   case limitedAccess = "limited-access"
   /// Cloud identifiers find the same photos on a second device; local identifiers find none.
   case twoDevices = "two-devices"
+  /// Import library assets: a naive full-size `requestImage` vs a streamed resource write; offline, then retry.
+  case assetImport = "asset-import"
 
   /// One line for help text.
   public var summary: String {
@@ -32,6 +34,8 @@ public enum SimulationScenario: String, Sendable, Hashable, CaseIterable {
       "Limited access: gallery with banner, then \"add more photos\"."
     case .twoDevices:
       "Cloud identifiers find the same photos on a second device."
+    case .assetImport:
+      "Import a 48 MP library photo: naive requestImage vs streamed write; offline, retry."
     }
   }
 
@@ -49,6 +53,7 @@ public enum SimulationScenario: String, Sendable, Hashable, CaseIterable {
     case .preselection: (outcome, succeeded) = try await context.preselection()
     case .limitedAccess: (outcome, succeeded) = try await context.limitedAccess()
     case .twoDevices: (outcome, succeeded) = try await context.twoDevices()
+    case .assetImport: (outcome, succeeded) = try await context.assetImport()
     }
     return ScenarioReport(scenario: self, timeline: timeline.all, outcome: outcome, succeeded: succeeded)
   }

@@ -14,25 +14,38 @@
   /// ```swift
   /// LibraryGrid(browser: browser).task { await browser.observe() }   // ends, and unregisters, on disappear
   /// ```
+  ///
+  /// Building a browser fetches nothing: a fetch before access was asked for makes PhotoKit show its own prompt,
+  /// out of the app's flow. ``reload()`` (or ``observe()``) fetches once access allows reading, and then only.
   @available(iOS 17, *)
   @MainActor
   @Observable
   public final class PhotoLibraryBrowser {
-    /// The assets, newest first by default.
-    public private(set) var assets: PHFetchResult<PHAsset>
+    /// The assets, newest first by default; nil until fetched (``reload()``), and while access does not allow
+    /// reading.
+    public private(set) var assets: PHFetchResult<PHAsset>?
     /// The details of the last change applied; nil before the first.
     public private(set) var lastChange: PHFetchResultChangeDetails<PHAsset>?
     @ObservationIgnored private let options: PHFetchOptions?
 
-    /// Fetches `PHAsset.fetchAssets(with:)` with `options` (nil: creation date, newest first).
+    /// A browser that will fetch `PHAsset.fetchAssets(with:)` with `options` (nil: creation date, newest
+    /// first). Nothing is fetched yet.
     public init(options: PHFetchOptions? = nil) {
-      let fetchOptions = options ?? Self.newestFirst()
-      self.options = fetchOptions
-      assets = PHAsset.fetchAssets(with: fetchOptions)
+      self.options = options ?? Self.newestFirst()
     }
 
-    /// Applies library changes until the calling task is cancelled.
+    /// Whether the app's read-write access lets it read the library (`.authorized` or `.limited`).
+    public static var canRead: Bool {
+      let status = PHPhotoLibrary.authorizationStatus(for: .readWrite)
+      return status == .authorized || status == .limited
+    }
+
+    /// Fetches, then applies library changes until the calling task is cancelled. Without read access it returns
+    /// at once: registering a change observer, like fetching, could make PhotoKit prompt. Start it again when
+    /// access changes (`.task(id: access.screen)`).
     public func observe() async {
+      guard Self.canRead else { return }
+      if assets == nil { reload() }
       for await change in PhotoLibraryChanges() {
         apply(change)
       }
@@ -40,14 +53,20 @@
 
     /// Applies one change (exposed for apps that observe the library themselves).
     public func apply(_ change: PHChange) {
+      guard let assets else {
+        // Access may have just been granted: the first change after it is the moment to fetch.
+        reload()
+        return
+      }
       guard let details = change.changeDetails(for: assets) else { return }
       assets = details.fetchResultAfterChanges
       lastChange = details
     }
 
-    /// Fetches again (after the access level changed: ``AccessStateMachine/Effect/reloadContent``).
+    /// Fetches again (after the access level changed: ``AccessStateMachine/Effect/reloadContent``); without
+    /// read access, empties ``assets`` instead, so that PhotoKit never prompts on the app's behalf.
     public func reload() {
-      assets = PHAsset.fetchAssets(with: options)
+      assets = Self.canRead ? PHAsset.fetchAssets(with: options) : nil
       lastChange = nil
     }
 

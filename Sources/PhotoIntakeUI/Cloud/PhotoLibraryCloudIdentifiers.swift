@@ -24,31 +24,52 @@
     public func cloudIdentifierMappings(forLocalIdentifiers identifiers: [String]) async
       -> [String: IdentifierLookup<CloudIdentifier>]
     {
-      let mappings = library.cloudIdentifierMappings(forLocalIdentifiers: identifiers)
-      var answers: [String: IdentifierLookup<CloudIdentifier>] = [:]
-      for (identifier, result) in mappings {
-        switch result {
-        case .success(let cloud): answers[identifier] = .found(CloudIdentifier(rawValue: cloud.stringValue))
-        case .failure(let error): answers[identifier] = Self.lookup(error)
-        }
-      }
-      return answers
+      await resolver.cloudIdentifierMappings(forLocalIdentifiers: identifiers)
     }
 
     public func localIdentifierMappings(for identifiers: [CloudIdentifier]) async
       -> [CloudIdentifier: IdentifierLookup<String>]
     {
-      let mappings = library.localIdentifierMappings(
-        for: identifiers.map { PHCloudIdentifier(stringValue: $0.rawValue) })
-      var answers: [CloudIdentifier: IdentifierLookup<String>] = [:]
-      for (cloud, result) in mappings {
-        let key = CloudIdentifier(rawValue: cloud.stringValue)
-        switch result {
-        case .success(let local): answers[key] = .found(local)
-        case .failure(let error): answers[key] = Self.lookup(error)
-        }
-      }
-      return answers
+      await resolver.localIdentifierMappings(for: identifiers)
+    }
+
+    /// The blocking PhotoKit calls, run on PhotoIntake's own threads (``BlockingCloudIdentifierResolver``).
+    private var resolver: BlockingCloudIdentifierResolver {
+      let library = LibraryBox(library: library)
+      return BlockingCloudIdentifierResolver(
+        cloud: { identifiers in
+          var answers: [String: IdentifierLookup<CloudIdentifier>] = [:]
+          for (identifier, result) in library.library.cloudIdentifierMappings(
+            forLocalIdentifiers: identifiers)
+          {
+            switch result {
+            case .success(let cloud):
+              answers[identifier] = .found(CloudIdentifier(rawValue: cloud.stringValue))
+            case .failure(let error): answers[identifier] = Self.lookup(error)
+            }
+          }
+          return answers
+        },
+        local: { identifiers in
+          let mappings = library.library.localIdentifierMappings(
+            for: identifiers.map { PHCloudIdentifier(stringValue: $0.rawValue) })
+          var answers: [CloudIdentifier: IdentifierLookup<String>] = [:]
+          for (cloud, result) in mappings {
+            let key = CloudIdentifier(rawValue: cloud.stringValue)
+            switch result {
+            case .success(let local): answers[key] = .found(local)
+            case .failure(let error): answers[key] = Self.lookup(error)
+            }
+          }
+          return answers
+        })
+    }
+
+    /// Carries the library into the lanes' `@Sendable` closures.
+    private struct LibraryBox: @unchecked Sendable {
+      // @unchecked: PHPhotoLibrary is thread-safe (its shared instance is used from any queue, and PhotoKit calls
+      // its observers on background queues); the SDK does not mark it Sendable.
+      let library: PHPhotoLibrary
     }
 
     private static func lookup<Value: Sendable & Hashable>(_ error: any Error) -> IdentifierLookup<Value> {

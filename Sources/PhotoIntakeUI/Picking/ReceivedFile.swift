@@ -46,8 +46,15 @@
     public static let contentType = UTType(
       importedAs: LivePhotoBundle.typeIdentifier, conformingTo: .livePhoto)
 
+    /// `com.apple.private.live-photo-bundle`, which some items list instead of ``contentType``.
+    public static let privateContentType = UTType(
+      importedAs: LivePhotoBundle.privateTypeIdentifier, conformingTo: .livePhoto)
+
     public static var transferRepresentation: some TransferRepresentation {
       FileRepresentation(importedContentType: contentType) { received in
+        ReceivedLivePhotoBundle(parkedPath: try ReceivedFileHandOver.shared.park(itemAt: received.file.path))
+      }
+      FileRepresentation(importedContentType: privateContentType) { received in
         ReceivedLivePhotoBundle(parkedPath: try ReceivedFileHandOver.shared.park(itemAt: received.file.path))
       }
     }
