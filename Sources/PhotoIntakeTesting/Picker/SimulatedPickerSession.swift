@@ -52,6 +52,33 @@ public final class SimulatedPickerSession: Sendable {
     state.withLock { $0.selected.removeAll { $0 == localIdentifier } }
   }
 
+  /// The app deselects assets, like `PHPickerViewController.deselectAssets(withIdentifiers:)` (iOS 16).
+  ///
+  /// As PhotoKit documents, identifiers that are invalid or not selected are ignored, and so is the whole call
+  /// when the configuration was made without a photo library.
+  public func deselectAssets(withIdentifiers identifiers: [String]) {
+    guard configuration.photoLibrary != nil else { return }
+    let removed = Set(identifiers)
+    state.withLock { $0.selected.removeAll { removed.contains($0) } }
+  }
+
+  /// The app reorders a selected asset, like `PHPickerViewController.moveAsset(withIdentifier:
+  /// afterAssetWithIdentifier:)` (iOS 16): right after `afterIdentifier`, or to the front when it is nil.
+  ///
+  /// Ignored when either asset is not selected (PhotoKit ignores "assets that are invalid or aren't in a
+  /// selected state"), or when the configuration was made without a photo library.
+  public func moveAsset(withIdentifier identifier: String, afterAssetWithIdentifier afterIdentifier: String?)
+  {
+    guard configuration.photoLibrary != nil, identifier != afterIdentifier else { return }
+    state.withLock { state in
+      guard let from = state.selected.firstIndex(of: identifier) else { return }
+      if let afterIdentifier, !state.selected.contains(afterIdentifier) { return }
+      state.selected.remove(at: from)
+      let to = afterIdentifier.flatMap { state.selected.firstIndex(of: $0).map { $0 + 1 } } ?? 0
+      state.selected.insert(identifier, at: to)
+    }
+  }
+
   /// Taps Done (or Add).
   ///
   /// - Returns: one result per selected asset: in selection order with `.ordered` selection, in library order
