@@ -300,9 +300,9 @@ static const int32_t *display_matrix(const AVStream *stream) {
 /// `s->frame`. Returns 0, or a negative AVERROR (AVERROR(EAGAIN) when the packet budget ran out).
 static int frame_at(struct session *s, int64_t target) {
     // A failed seek (no index) decodes from where the demuxer is: still a frame, only not the one asked for.
-    if (ff.av_seek_frame(s->format, s->stream, target, AVSEEK_FLAG_BACKWARD) >= 0) {
-        ff.avcodec_flush_buffers(s->decoder);
-    }
+    // The decoder starts afresh either way (it may have been drained at the end of an earlier attempt).
+    ff.av_seek_frame(s->format, s->stream, target, AVSEEK_FLAG_BACKWARD);
+    ff.avcodec_flush_buffers(s->decoder);
     int have_frame = 0;
     int ended = 0;
     while (!ended) {
@@ -317,6 +317,10 @@ static int frame_at(struct session *s, int64_t target) {
             ff.av_packet_unref(s->packet);
             continue;
         } else {
+            // Frames shown before the target are decoded only as references for the ones after it: a frame no
+            // other refers to (most B-frames) is skipped there, as the decoder's own skip_frame allows.
+            const int64_t shown = s->packet->pts;
+            s->decoder->skip_frame = shown != AV_NOPTS_VALUE && shown < target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
             status = ff.avcodec_send_packet(s->decoder, s->packet);
             ff.av_packet_unref(s->packet);
             // A damaged packet is skipped: the next key frame may decode.

@@ -16,12 +16,20 @@
   /// - `kCGImageSourceThumbnailMaxPixelSize`: the longest side; ImageIO never enlarges.
   /// - `kCGImageSourceShouldCacheImmediately`: decode now, on this thread, rather than lazily when the image is
   ///   first drawn (which would be on the main thread in an app).
+  ///
+  /// Movies get a poster frame through `AVAssetImageGenerator`, upright by the track's preferred transform (see
+  /// `posters(ofMovieAt:type:sizes:request:)`).
   public struct ImageIOThumbnailer: ThumbnailGenerating {
     public init() {}
 
     public func thumbnail(ofFileAt path: String, request: ThumbnailRequest) throws(ImagingError) -> Thumbnail
     {
-      let metadata = try ImageHeaders.read(fileAt: path)
+      let metadata: MediaMetadata
+      do {
+        metadata = try ImageHeaders.read(fileAt: path)
+      } catch .unsupportedContent(let type?) where type.isMovie {
+        return try posters(ofMovieAt: path, type: type, sizes: [request.maxPixelSize], request: request)[0]
+      }
       let plan = try ThumbnailPlan.make(metadata, request: request)
       // Without kCGImageSourceShouldCache the source reads headers only; nothing is decoded yet.
       let sourceOptions = [kCGImageSourceShouldCache: false] as CFDictionary
@@ -154,7 +162,7 @@
     }
 
     /// Baseline JPEG without metadata.
-    private static func jpeg(_ image: CGImage, quality: Int) throws(ImagingError) -> [UInt8] {
+    static func jpeg(_ image: CGImage, quality: Int) throws(ImagingError) -> [UInt8] {
       let data = NSMutableData()
       guard
         let destination = CGImageDestinationCreateWithData(
