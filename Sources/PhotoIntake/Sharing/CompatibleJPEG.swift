@@ -53,6 +53,14 @@ package enum CompatibleJPEG {
       maximumPixelCount: options.maximumPixelCount, stripLocation: options.stripLocation)
   }
 
+  /// Plans and converts: the JPEG bytes, or nil when the file is a JPEG to export as it is.
+  ///
+  /// - Throws: as ``plan(fileAt:options:)`` and ``make(fileAt:plan:)``.
+  package static func make(fileAt path: String, options: ExportOptions) throws(ImagingError) -> [UInt8]? {
+    guard let plan = try plan(fileAt: path, options: options) else { return nil }
+    return try make(fileAt: path, plan: plan)
+  }
+
   /// Converts the still image at `path` as `plan` says, with the platform's backend.
   ///
   /// - Throws: ``ImagingError``; ``ImagingError/libraryUnavailable(library:package:reason:)`` on Linux

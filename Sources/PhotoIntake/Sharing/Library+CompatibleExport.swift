@@ -138,9 +138,7 @@ extension Library {
       }
       let bytes: [UInt8]?
       do throws(ImagingError) {
-        bytes = try CompatibleJPEG.plan(fileAt: object, options: options).map { plan throws(ImagingError) in
-          try CompatibleJPEG.make(fileAt: object, plan: plan)
-        }
+        bytes = try CompatibleJPEG.make(fileAt: object, options: options)
       } catch {
         throw .cannotConvert(asset.id, error)
       }

@@ -29,6 +29,8 @@ public struct PreparedFile: Sendable, Hashable {
     case cannotRemoveLocation(MetadataError)
     /// The temporary folder could not be written.
     case writeFailed(reason: String)
+    /// No compatible copy (a JPEG, an H.264 movie) could be made; nothing was prepared.
+    case cannotConvert(ImagingError)
 
     public var description: String {
       switch self {
@@ -39,6 +41,8 @@ public struct PreparedFile: Sendable, Hashable {
           + error.description
       case .writeFailed(let reason):
         "A temporary copy could not be written (\(reason)). Free some space and try again."
+      case .cannotConvert(let error):
+        "No compatible copy could be made, so nothing was shared: " + error.description
       }
     }
   }
@@ -61,13 +65,7 @@ public struct PreparedFile: Sendable, Hashable {
   ) throws(Error) -> PreparedFile {
     let object = library.objectPath(for: asset)
     guard asset.damage == nil, (try? Syscalls.lstat(object)) != nil else { throw .notStored(asset.id) }
-    let holder = folder + "/" + UUID().uuidString.lowercased()
-    do {
-      try Syscalls.makeDirectory(folder, mode: 0o700)
-      try Syscalls.makeDirectory(holder, mode: 0o700)
-    } catch {
-      throw .writeFailed(reason: error.description)
-    }
+    let holder = try makeHolder(in: folder)
     let path = holder + "/" + filename(for: asset)
     if withoutLocation && !asset.locationStripped {
       do {
@@ -88,6 +86,18 @@ public struct PreparedFile: Sendable, Hashable {
       throw .writeFailed(reason: error.description)
     }
     return PreparedFile(path: path, removedLocation: [])
+  }
+
+  /// Makes a private folder of its own for one prepared file inside `folder`.
+  static func makeHolder(in folder: String) throws(Error) -> String {
+    let holder = folder + "/" + UUID().uuidString.lowercased()
+    do {
+      try Syscalls.makeDirectory(folder, mode: 0o700)
+      try Syscalls.makeDirectory(holder, mode: 0o700)
+    } catch {
+      throw .writeFailed(reason: error.description)
+    }
+    return holder
   }
 
   /// Deletes the prepared file (never the library's object: a link is only a second name).
