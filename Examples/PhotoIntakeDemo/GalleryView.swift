@@ -7,6 +7,7 @@ import SwiftUI
 struct GalleryView: View {
   let gallery: Gallery
   @State private var showCamera = false
+  @State private var showLibrary = false
 
   private let columns = [GridItem(.adaptive(minimum: 100), spacing: 2)]
 
@@ -50,6 +51,13 @@ struct GalleryView: View {
             Label("Add Photos", systemImage: "photo.badge.plus")
           }
         }
+        ToolbarItem(placement: .bottomBar) {
+          Button {
+            showLibrary = true
+          } label: {
+            Label("From Your Library", systemImage: "photo.stack")
+          }
+        }
         ToolbarItem(placement: .topBarLeading) {
           Button {
             showCamera = true
@@ -59,6 +67,7 @@ struct GalleryView: View {
         }
       }
       .sheet(isPresented: $showCamera) { CameraView(gallery: gallery) }
+      .sheet(isPresented: $showLibrary) { LibraryView(gallery: gallery) }
       .onChange(of: gallery.picking.selection) { _, _ in Task { await gallery.loadAssets() } }
     }
   }

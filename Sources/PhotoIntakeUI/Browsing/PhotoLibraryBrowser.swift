@@ -53,12 +53,12 @@
 
     /// Applies one change (exposed for apps that observe the library themselves).
     public func apply(_ change: PHChange) {
-      guard let assets else {
+      guard let current = assets else {
         // Access may have just been granted: the first change after it is the moment to fetch.
         reload()
         return
       }
-      guard let details = change.changeDetails(for: assets) else { return }
+      guard let details = change.changeDetails(for: current) else { return }
       assets = details.fetchResultAfterChanges
       lastChange = details
     }
