@@ -9,6 +9,7 @@ struct DetailView: View {
   let gallery: Gallery
   let item: PhotoSelection.Item
   @State private var shareFile: PreparedFile?
+  @State private var compatibleFiles: [PreparedFile] = []
   @State private var status: String?
   @State private var isSaving = false
   @State private var saveWithoutLocation = true
@@ -17,8 +18,7 @@ struct DetailView: View {
     if let asset = gallery.asset(item.asset) {
       List {
         Section {
-          RenditionImage(asset: asset, store: gallery.renditions, size: 1024)
-            .aspectRatio(contentMode: .fit)
+          media(asset)
             .frame(maxHeight: 360)
             .listRowInsets(EdgeInsets())
         }
@@ -30,6 +30,12 @@ struct DetailView: View {
             }
           } else {
             ProgressView()
+          }
+          if !compatibleFiles.isEmpty {
+            // A JPEG (and, for a Live Photo, its movie as H.264) that a recipient without an iPhone can open.
+            ShareLink(items: compatibleFiles.map { URL(fileURLWithPath: $0.path) }) {
+              Label("Share as JPEG", systemImage: "square.and.arrow.up.on.square")
+            }
           }
           Toggle("Save without location", isOn: $saveWithoutLocation)
           Button {
@@ -45,13 +51,44 @@ struct DetailView: View {
         }
       }
       .navigationTitle(asset.name ?? "Photo")
-      .task(id: asset.id) { prepareShareFile(asset) }
+      .task(id: asset.id) {
+        prepareShareFile(asset)
+        await prepareCompatibleFiles(asset)
+      }
       .onDisappear {
         shareFile?.release()
         shareFile = nil
+        compatibleFiles.forEach { $0.release() }
+        compatibleFiles = []
       }
     } else {
       ContentUnavailableView("Not in the Library", systemImage: "questionmark.square.dashed")
+    }
+  }
+
+  /// The picture, played when it moves: a movie in the system player, a Live Photo in a Live Photo view
+  /// (touch and hold to play), a still as its rendition.
+  @ViewBuilder
+  private func media(_ asset: Asset) -> some View {
+    if asset.type.isMovie {
+      StoredMoviePlayer(asset: asset, library: gallery.library).aspectRatio(16 / 9, contentMode: .fit)
+    } else if let movie = gallery.asset(item.pairedVideo) {
+      StoredLivePhotoView(still: asset, movie: movie, library: gallery.library).aspectRatio(contentMode: .fit)
+    } else {
+      RenditionImage(asset: asset, store: gallery.renditions, size: 1024).aspectRatio(contentMode: .fit)
+    }
+  }
+
+  /// Files any device opens, without location, at most 2048 px: converted off the main actor.
+  private func prepareCompatibleFiles(_ asset: Asset) async {
+    compatibleFiles.forEach { $0.release() }
+    compatibleFiles = []
+    do {
+      compatibleFiles = try await PreparedFile.files(
+        for: asset, in: gallery.library,
+        as: ExportOptions(format: .jpeg, stripLocation: true, maxPixelSize: 2048))
+    } catch {
+      status = error.description
     }
   }
 
