@@ -3,8 +3,8 @@
 /// `PHPhotoLibrary.cloudIdentifierMappings(forLocalIdentifiers:)` and `localIdentifierMappings(for:)` are
 /// synchronous and "expensive" (PHCloudIdentifier.h): they query the Photos database, and for a long list take
 /// long enough to hold a thread. Called from an `async` method they would hold one of the cooperative pool's
-/// few threads (one per core), stalling every other task of the app. This resolver runs them on
-/// ``BlockingLanes`` instead and suspends the calling task meanwhile. The Apple layer's
+/// few threads (one per core), stalling every other task of the app. This resolver runs them on the
+/// package's blocking lanes instead and suspends the calling task meanwhile. The Apple layer's
 /// `PhotoLibraryCloudIdentifiers` is one of these.
 public struct BlockingCloudIdentifierResolver: CloudIdentifierResolving {
   private let cloud: @Sendable ([String]) -> [String: IdentifierLookup<CloudIdentifier>]

@@ -62,7 +62,8 @@ extension ScenarioContext {
       "requestImage at PHImageManagerMaximumSize: a \(width) × \(height) bitmap, \(decoded >> 20) MiB")
     log(
       "PhotoIntake",
-      "writeData into staging, then a hard link: \(stored?.size ?? 0) bytes on disk, none held in memory")
+      "writeData into staging, then a hard link: \(stored?.size ?? 0) bytes on disk (the fixture declares 48 MP "
+        + "without pixel data), hashed in 1 MiB reads; no bitmap, no Data")
 
     let total = (try? await library.count()) ?? 0
     let clean = stagingFileCount(library) == 0

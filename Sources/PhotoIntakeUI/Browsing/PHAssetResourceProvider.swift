@@ -148,7 +148,8 @@
               let outcome: Result<Void, Importer.Error> =
                 if let error { .failure(Importer.Error(assetResourceError: error)) } else { output.close() }
               output.discardIfOpen()
-              finish(outcome)
+              // After a cancelled wait, what the chunks wrote is nobody's.
+              if !finish(outcome) { try? Syscalls.unlink(path) }
             })
           let cancelNow = state.withLock { state -> Bool in
             state.requestID = id
