@@ -68,14 +68,7 @@
       guard identifiers.count == items.count else { return preselectedPickerItems }
       let plan = PickerUpdatePlan(picker: identifiers, app: wanted)
       guard !plan.isEmpty || !plan.notInPicker.isEmpty else { return items }
-      var kept: [String: PhotosPickerItem] = [:]
-      for item in plan.applied(to: items, identifier: \.itemIdentifier) {
-        if let identifier = item.itemIdentifier { kept[identifier] = item }
-      }
-      var seen = Set<String>()
-      return wanted.filter { seen.insert($0).inserted }.map {
-        kept[$0] ?? PhotosPickerItem(itemIdentifier: $0)
-      }
+      return plan.binding(items, identifier: \.itemIdentifier, adding: PhotosPickerItem.init(itemIdentifier:))
     }
 
     /// Imports a `PhotosPicker` selection. A selection that lists exactly the selection's identifiers in its
