@@ -14,8 +14,23 @@ struct CameraView: View {
       Group {
         switch camera.screen {
         case .content, .contentWithLimitedBanner:
-          CameraPreview(session: camera.session)
+          CameraPreview(session: camera.session, rotation: camera.rotation)
             .ignoresSafeArea()
+            .overlay(alignment: .top) {
+              // Interruptions (a call, Split View, another app) and errors: say why, and offer Resume only
+              // where it can help.
+              if let message = camera.sessionState.message {
+                VStack(spacing: 8) {
+                  Text(message).multilineTextAlignment(.center)
+                  if camera.sessionState.offersResume {
+                    Button("Resume") { camera.resume() }.buttonStyle(.borderedProminent)
+                  }
+                }
+                .padding()
+                .background(.regularMaterial, in: RoundedRectangle(cornerRadius: 12))
+                .padding()
+              }
+            }
             .overlay(alignment: .bottom) {
               Button {
                 Task {

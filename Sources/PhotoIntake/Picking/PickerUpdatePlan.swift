@@ -48,6 +48,8 @@ public struct PickerUpdatePlan: Sendable, Hashable {
   public let notInPicker: [String]
   /// The picker's order once the plan is applied: the app's order without ``notInPicker``.
   public let result: [String]
+  /// The app's order, each identifier once.
+  private let wanted: [String]
 
   /// The plan that turns the picker's selection `picker` into the app's `app`, both in their order.
   ///
@@ -56,6 +58,7 @@ public struct PickerUpdatePlan: Sendable, Hashable {
   public init(picker: [String], app: [String]) {
     let current = Self.uniqued(picker)
     let wanted = Self.uniqued(app)
+    self.wanted = wanted
     let wantedSet = Set(wanted)
     let currentSet = Set(current)
     deselect = current.filter { !wantedSet.contains($0) }
@@ -84,10 +87,13 @@ public struct PickerUpdatePlan: Sendable, Hashable {
   /// Whether there is nothing to send.
   public var isEmpty: Bool { deselect.isEmpty && moves.isEmpty }
 
-  /// `elements` as the picker shows them once the plan is applied: deselected ones gone, the rest in the app's
-  /// order. For a binding that holds the picker's items (`PhotosPicker(selection:)`); elements without an
-  /// identifier are kept at the end in their order.
-  public func applied<Element>(to elements: [Element], identifier: (Element) -> String?) -> [Element] {
+  /// A selection that the app may set as a whole (`PhotosPicker(selection:)`'s binding), following the app:
+  /// `elements` in the app's order without the removed ones, plus `adding(identifier)` for each of
+  /// ``notInPicker`` at its place, since a binding, unlike `PHPickerViewController`, can select. Elements
+  /// without an identifier are kept at the end.
+  public func binding<Element>(
+    _ elements: [Element], identifier: (Element) -> String?, adding: (String) -> Element
+  ) -> [Element] {
     var byIdentifier: [String: Element] = [:]
     var anonymous: [Element] = []
     for element in elements {
@@ -97,7 +103,7 @@ public struct PickerUpdatePlan: Sendable, Hashable {
         anonymous.append(element)
       }
     }
-    return result.compactMap { byIdentifier[$0] } + anonymous
+    return wanted.map { byIdentifier[$0] ?? adding($0) } + anonymous
   }
 
   private static func uniqued(_ identifiers: [String]) -> [String] {

@@ -11,6 +11,9 @@
     case configurationFailed(reason: String)
     /// The photo could not be taken or encoded.
     case captureFailed(reason: String)
+    /// The camera never delivered the photo: its delegate was not called within the deadline (an interruption
+    /// in the middle of a capture can do that).
+    case captureTimedOut(seconds: Int)
 
     public var description: String {
       switch self {
@@ -24,6 +27,8 @@
         "The camera could not be started (\(reason)). Try again."
       case .captureFailed(let reason):
         "The photo could not be taken (\(reason)). Try again."
+      case .captureTimedOut(let seconds):
+        "The camera did not deliver the photo within \(seconds) seconds. Try again."
       }
     }
   }

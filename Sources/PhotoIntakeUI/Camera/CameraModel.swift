@@ -2,6 +2,7 @@
   import AVFoundation
   import Observation
   import PhotoIntake
+  import UIKit
 
   /// The camera for SwiftUI: permission, a running `AVCaptureSession`, and photos captured straight into the
   /// import engine, so each one is durable (fsynced, committed) as soon as ``capture()`` returns it.
@@ -15,6 +16,13 @@
   ///   .onDisappear { camera.disappear() }
   /// ```
   ///
+  /// It survives the real world: interruptions (a call, Split View, another app taking the camera, heat) and
+  /// runtime errors go through a ``CameraSessionStateMachine``, whose ``sessionState`` says what to show
+  /// (``CameraSessionStateMachine/message``, a Resume button when ``CameraSessionStateMachine/offersResume``)
+  /// and which restarts the session on its queue when that is allowed. Photos are turned level with the horizon
+  /// (``rotation``; pass it to ``CameraPreview/init(session:rotation:)``), and a capture whose delegate never
+  /// fires fails with ``CameraError/captureTimedOut(seconds:)``.
+  ///
   /// Needs `NSCameraUsageDescription` in Info.plist; saving captures to Photos is a separate, add-only step.
   @available(iOS 17, *)
   @MainActor
@@ -24,19 +32,33 @@
     /// What to show: the preview (``AccessStateMachine/Screen/content``), a request for access, or an
     /// explanation with a Settings link.
     public private(set) var screen: AccessStateMachine.Screen = .ask
-    public private(set) var isRunning = false
+    /// The session's state: running, interrupted and why, failed; what to tell the user and whether a Resume
+    /// button helps.
+    public private(set) var sessionState = CameraSessionStateMachine()
     public private(set) var isCapturing = false
     /// The last captured photo, once stored.
     public private(set) var lastCapture: Asset?
-    /// The last failure, for an alert.
+    /// The last failure of a capture, for an alert. Problems of the session itself are in ``sessionState``.
     public var error: CameraError?
+    /// Keeps the preview and the captures level; give it to ``CameraPreview``.
+    public let rotation = CameraRotation()
 
     @ObservationIgnored private let controller = CaptureSessionController()
+    @ObservationIgnored private var lifecycleObservers: [any NSObjectProtocol] = []
 
-    public init(importer: Importer) { self.importer = importer }
+    public init(importer: Importer) {
+      self.importer = importer
+      controller.setEventHandler { [weak self] event in
+        // AVFoundation posts on its own threads; the main queue keeps the events in the order they came.
+        DispatchQueue.main.async { MainActor.assumeIsolated { self?.handle(event) } }
+      }
+    }
 
     /// The session, for ``CameraPreview``. Never start or configure it from the view.
     public var session: AVCaptureSession { controller.session }
+
+    /// The session runs: the preview is live and ``capture()`` can take a photo.
+    public var isRunning: Bool { sessionState.canCapture }
 
     /// Checks permission (asking once when the user was never asked) and starts the session.
     public func appear() async {
@@ -48,31 +70,32 @@
       // The camera has no limited grant: the add-only table (ask, content, Settings, restricted) is the one.
       screen = AccessStateMachine.screen(for: status, level: .addOnly)
       guard screen == .content else { return }
-      do {
-        try await controller.start()
-        isRunning = true
-      } catch {
-        self.error = error
-      }
+      if let device = CaptureSessionController.videoDevice() { rotation.attach(device: device) }
+      observeLifecycle()
+      handle(.start)
     }
 
     /// Stops the session (on its queue).
     public func disappear() {
-      controller.stop()
-      isRunning = false
+      for observer in lifecycleObservers { NotificationCenter.default.removeObserver(observer) }
+      lifecycleObservers = []
+      handle(.stop)
     }
+
+    /// Tries the camera again after an interruption or an error, when ``CameraSessionStateMachine/offersResume``.
+    public func resume() { handle(.userTappedResume) }
 
     /// Takes a photo and imports it.
     ///
     /// - Returns: the stored asset, or nil when capturing or storing failed (``error`` says why).
     @discardableResult
     public func capture() async -> Asset? {
-      guard !isCapturing else { return nil }
+      guard !isCapturing, sessionState.canCapture else { return nil }
       isCapturing = true
       defer { isCapturing = false }
       let data: Data
       do {
-        data = try await controller.capturePhoto()
+        data = try await controller.capturePhoto(rotation: rotation.captureRotation())
       } catch {
         self.error = error
         return nil
@@ -87,6 +110,48 @@
       }
       self.error = .captureFailed(reason: report.result.error?.description ?? "it could not be stored")
       return nil
+    }
+
+    private func handle(_ event: CameraSessionStateMachine.Event) {
+      for effect in sessionState.handle(event) {
+        switch effect {
+        case .startSession: Task { await startSession() }
+        case .stopSession: controller.stop()
+        }
+      }
+    }
+
+    /// Configures and starts the session on its queue, and reports how that went.
+    private func startSession() async {
+      do {
+        let running = try await controller.start()
+        handle(running ? .configured : .startFailed(.runtime(code: 0, reason: "the camera did not start")))
+      } catch {
+        let reason =
+          switch error {
+          case .unavailable: "no camera is available"
+          case .configurationFailed(let reason): reason
+          default: error.description
+          }
+        handle(.startFailed(.configuration(reason: reason)))
+      }
+    }
+
+    /// The background and the foreground, for the state machine: nothing restarts in the background.
+    private func observeLifecycle() {
+      guard lifecycleObservers.isEmpty else { return }
+      let center = NotificationCenter.default
+      lifecycleObservers = [
+        center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main) {
+          [weak self] _ in
+          MainActor.assumeIsolated { self?.handle(.enteredBackground) }
+        },
+        center.addObserver(forName: UIApplication.willEnterForegroundNotification, object: nil, queue: .main)
+        {
+          [weak self] _ in
+          MainActor.assumeIsolated { self?.handle(.enteredForeground) }
+        },
+      ]
     }
 
     private static func status() -> AuthorizationStatus {

@@ -57,12 +57,25 @@
       options.preselectedAssetIdentifiers(for: selection).map(PhotosPickerItem.init(itemIdentifier:))
     }
 
-    /// Imports a `PhotosPicker` selection. A selection that is exactly the preselection (nothing new, nothing
-    /// removed) does nothing.
+    /// `PhotosPicker`'s bound selection made to follow ``selection`` after the app removed or reordered
+    /// items: the removed ones leave it and the rest take the app's order (``PickerUpdatePlan``), keeping the
+    /// picker's own items. Unlike `PHPickerViewController`, a binding can also select, so items of the selection
+    /// the picker lacks are added by identifier. Without identifiers (no photo library) the picker's items
+    /// cannot be matched, and the result is ``preselectedPickerItems``.
+    public func pickerItems(following items: [PhotosPickerItem]) -> [PhotosPickerItem] {
+      let wanted = options.preselectedAssetIdentifiers(for: selection)
+      let identifiers = items.compactMap(\.itemIdentifier)
+      guard identifiers.count == items.count else { return preselectedPickerItems }
+      let plan = PickerUpdatePlan(picker: identifiers, app: wanted)
+      guard !plan.isEmpty || !plan.notInPicker.isEmpty else { return items }
+      return plan.binding(items, identifier: \.itemIdentifier, adding: PhotosPickerItem.init(itemIdentifier:))
+    }
+
+    /// Imports a `PhotosPicker` selection. A selection that lists exactly the selection's identifiers in its
+    /// order (nothing new, nothing removed, nothing moved) does nothing: ``SelectionMerge`` would reuse every
+    /// item, whether or not the picker offers it again.
     public func pick(_ items: [PhotosPickerItem]) {
-      let unchanged =
-        items.map(\.itemIdentifier) == preselectedPickerItems.map(\.itemIdentifier)
-        && items.allSatisfy { $0.supportedContentTypes.isEmpty }
+      let unchanged = items.map(\.itemIdentifier) == preselectedPickerItems.map(\.itemIdentifier)
       guard !unchanged else { return }
       importResults(items.map(PhotosPickerItemAdapter.pickedResult(for:)))
     }

@@ -85,7 +85,8 @@
   }
 
   /// Keeps `PhotosPicker`'s selection and the model in step: the picker opens with the model's selection
-  /// preselected, and each change of the picker's selection is imported.
+  /// preselected, each change of the picker's selection is imported, and when the app removes or reorders
+  /// items, an embedded picker's selection follows (``PhotoImportModel/pickerItems(following:)``).
   @available(iOS 17, *)
   @MainActor
   struct PickerSelectionSync: ViewModifier {
@@ -96,7 +97,10 @@
       content
         .onAppear { items = model.preselectedPickerItems }
         .onChange(of: items) { _, new in model.pick(new) }
-        .onChange(of: model.selection) { _, _ in items = model.preselectedPickerItems }
+        .onChange(of: model.selection) { _, _ in
+          let following = model.pickerItems(following: items)
+          if following != items { items = following }
+        }
     }
   }
 #endif

@@ -26,6 +26,11 @@
     public var onFinish: ((PickOutcome) -> Void)?
     private var running: Task<Void, Never>?
     private var session: PickSession?
+    /// The last picker made, while it lives: an embedded picker stays on screen and is told about the app's
+    /// changes (``setSelection(_:)``).
+    private weak var picker: PHPickerViewController?
+    /// What that picker shows as selected, in its order: its preselection, then each delivered result list.
+    private var pickerSelection: [String] = []
 
     public init(
       importer: Importer, selection: PhotoSelection = PhotoSelection(), options: PickerOptions = .init()
@@ -37,9 +42,43 @@
 
     /// A picker configured from ``options``, with this coordinator as its delegate.
     public func makePicker() -> PHPickerViewController {
-      let picker = PHPickerViewController(configuration: options.pickerConfiguration(preselecting: selection))
+      let configuration = options.pickerConfiguration(preselecting: selection)
+      let picker = PHPickerViewController(configuration: configuration)
       picker.delegate = self
+      self.picker = picker
+      pickerSelection = configuration.preselectedAssetIdentifiers
       return picker
+    }
+
+    /// Replaces the selection after the app removed or reordered items, and makes a picker that is still on
+    /// screen (embedded, continuous) follow: the removed items are deselected in it and the rest moved into the
+    /// app's order, as ``PickerUpdatePlan`` decides.
+    ///
+    /// `deselectAssets(withIdentifiers:)` and `moveAsset(withIdentifier:afterAssetWithIdentifier:)` exist since
+    /// iOS 16 (PHPicker.h), but only iOS 17 embeds a picker (`PHPickerConfiguration.mode`, continuous
+    /// selection); on iOS 16 the picker is a sheet that is gone by the time the app edits its selection, and the
+    /// next one opens with the new selection preselected. The calls are ignored without a photo library, as
+    /// PhotoKit documents, since results then carry no identifiers.
+    ///
+    /// - Returns: the plan that was sent; its ``PickerUpdatePlan/notInPicker`` lists items the picker cannot
+    ///   be told to select.
+    @discardableResult
+    public func setSelection(_ selection: PhotoSelection) -> PickerUpdatePlan {
+      self.selection = selection
+      let plan = PickerUpdatePlan(picker: pickerSelection, app: selection.preselectedAssetIdentifiers)
+      guard let picker, options.usesPhotoLibrary, !plan.isEmpty else { return plan }
+      if !plan.deselect.isEmpty { picker.deselectAssets(withIdentifiers: plan.deselect) }
+      if options.ordered {
+        for move in plan.moves {
+          picker.moveAsset(withIdentifier: move.identifier, afterAssetWithIdentifier: move.after)
+        }
+        pickerSelection = plan.result
+      } else {
+        // Without ordered selection the picker shows no order to follow.
+        let removed = Set(plan.deselect)
+        pickerSelection.removeAll { removed.contains($0) }
+      }
+      return plan
     }
 
     /// Stops a running import; picks not yet stored are dropped.
@@ -49,6 +88,7 @@
       // "The picker won't be automatically dismissed when this method is called" (PHPicker.h); a continuous,
       // embedded picker stays where the app put it.
       if !options.continuous { picker.dismiss(animated: true) }
+      pickerSelection = results.compactMap(\.assetIdentifier)
       importResults(
         results.map {
           PickedResult(assetIdentifier: $0.assetIdentifier, provider: ItemProviderAdapter($0.itemProvider))

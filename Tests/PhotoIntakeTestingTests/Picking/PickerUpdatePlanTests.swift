@@ -163,8 +163,29 @@ struct PickerUpdatePlanTests {
     #expect(anonymous.selectedIdentifiers == [photos[0], photos[1]])
   }
 
-  /// A binding of picker items keeps its own elements (with what they carry), in the app's order.
-  @Test func appliedKeepsTheElements() {
+  /// A binding (`PhotosPicker`'s) ends as the app's selection: its own elements in the app's order, the
+  /// removed ones gone, and the app's others added at their places.
+  @Test(arguments: 0..<4)
+  func bindingBecomesTheAppsSelection(_ seed: UInt64) {
+    struct Item: Equatable {
+      let identifier: String
+      let fromPicker: Bool
+    }
+    var random = SeededGenerator(seed: seed)
+    for _ in 0..<200 {
+      let pool = (0..<10).map { "asset-\($0)" }
+      let picker = Array(pool.shuffled(using: &random).prefix(Int.random(in: 0...7, using: &random)))
+      let app = Array(pool.shuffled(using: &random).prefix(Int.random(in: 0...7, using: &random)))
+      let items = picker.map { Item(identifier: $0, fromPicker: true) }
+      let plan = PickerUpdatePlan(picker: picker, app: app)
+      let bound = plan.binding(items, identifier: \.identifier) { Item(identifier: $0, fromPicker: false) }
+      #expect(bound.map(\.identifier) == app)
+      #expect(bound.allSatisfy { $0.fromPicker == picker.contains($0.identifier) })
+    }
+  }
+
+  /// A binding of picker items keeps its own elements (with what they carry), and those without an identifier.
+  @Test func bindingKeepsTheElements() {
     struct Item: Equatable {
       let identifier: String?
       let payload: Int
@@ -173,10 +194,11 @@ struct PickerUpdatePlanTests {
       Item(identifier: "A", payload: 1), Item(identifier: nil, payload: 2), Item(identifier: "B", payload: 3),
       Item(identifier: "C", payload: 4),
     ]
-    let plan = PickerUpdatePlan(picker: ["A", "B", "C"], app: ["C", "A", "X"])
+    let plan = PickerUpdatePlan(picker: ["A", "B", "C"], app: ["C", "A", "X", "A"])
     #expect(
-      plan.applied(to: items, identifier: \.identifier) == [
+      plan.binding(items, identifier: \.identifier) { Item(identifier: $0, payload: 0) } == [
         Item(identifier: "C", payload: 4), Item(identifier: "A", payload: 1),
+        Item(identifier: "X", payload: 0),
         Item(identifier: nil, payload: 2),
       ])
   }
