@@ -204,7 +204,8 @@ public struct CameraSessionStateMachine: Sendable, Hashable {
 
   private mutating func runtimeError(_ failure: Failure) -> [Effect] {
     switch state {
-    case .idle, .stopped: return []
+    // A session that was never set up has nothing to restart; opening the camera again tries the setup again.
+    case .idle, .stopped, .failed(.configuration): return []
     case .configuring, .running, .interrupted, .failed: break
     }
     // A media-services reset is the system's, not the session's, and a restart fixes it; anything else gets

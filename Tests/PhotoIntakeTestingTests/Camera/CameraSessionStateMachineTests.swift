@@ -106,8 +106,9 @@ struct CameraSessionStateMachineTests {
     #expect(!machine.offersResume)
     #expect(machine.message?.contains("no camera") == true)
     #expect(machine.handle(.userTappedResume) == [])
-    // Interruptions do not hide a session that was never set up.
+    // Interruptions and runtime errors do not hide or restart a session that was never set up.
     machine.handle(.interruptionBegan(.videoDeviceInUseByAnotherClient))
+    #expect(machine.handle(.runtimeError(.mediaServicesWereReset)) == [])
     #expect(machine.state == .failed(.configuration(reason: "no camera")))
     // Opening the screen again tries again.
     #expect(machine.handle(.start) == [.startSession])
