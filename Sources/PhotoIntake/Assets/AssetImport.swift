@@ -41,12 +41,20 @@ public struct AssetImport: Sendable {
 
   /// What was decided for each asset before anything is copied: its plan, or why it cannot be imported.
   public func plan(_ localIdentifiers: [String]) async -> [Result<AssetResourcePlan, Importer.Error>] {
-    var plans: [Result<AssetResourcePlan, Importer.Error>] = []
+    await planned(localIdentifiers).map { $0.map(\.plan) }
+  }
+
+  /// Each asset's plan and its original's file name (for the names of renderings).
+  private func planned(_ localIdentifiers: [String]) async
+    -> [Result<(plan: AssetResourcePlan, original: String?), Importer.Error>]
+  {
+    var plans: [Result<(plan: AssetResourcePlan, original: String?), Importer.Error>] = []
     for identifier in localIdentifiers {
       do throws(Importer.Error) {
         let resources = try await provider.assetResources(forAsset: identifier)
-        plans.append(
-          .success(try AssetResourcePlan(resources: resources, version: version, livePhotos: livePhotos)))
+        let plan = try AssetResourcePlan(resources: resources, version: version, livePhotos: livePhotos)
+        let original = resources.first { $0.kind == .photo || $0.kind == .video }?.originalFilename
+        plans.append(.success((plan, original)))
       } catch {
         plans.append(.failure(error))
       }
@@ -61,18 +69,20 @@ public struct AssetImport: Sendable {
     _ localIdentifiers: [String],
     progress: @escaping @Sendable (_ index: Int, _ fraction: Double) -> Void = { _, _ in }
   ) async -> AssetImportOutcome {
-    let plans = await plan(localIdentifiers)
+    let planned = await planned(localIdentifiers)
+    let plans = planned.map { $0.map(\.plan) }
     var sources: [any ItemSource] = []
     var owners: [(asset: Int, part: Int)] = []
     var items: [Range<Int>] = []
-    for (index, plan) in plans.enumerated() {
+    for (index, found) in planned.enumerated() {
       let start = sources.count
-      if case .success(let plan) = plan {
-        for (part, resource) in plan.resources.enumerated() {
+      if case .success(let found) = found {
+        for (part, resource) in found.plan.resources.enumerated() {
           sources.append(
             AssetResourceItemSource(
               provider: provider, localIdentifier: localIdentifiers[index], resource: resource,
-              networkAccessAllowed: networkAccessAllowed))
+              networkAccessAllowed: networkAccessAllowed,
+              displayName: AssetResourcePlan.displayName(of: resource, original: found.original)))
           owners.append((index, part))
         }
       }

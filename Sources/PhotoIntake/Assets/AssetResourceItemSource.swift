@@ -17,19 +17,24 @@ public struct AssetResourceItemSource: ItemSource {
   public let resource: AssetResource
   /// Whether an iCloud download is allowed (`PHAssetResourceRequestOptions.isNetworkAccessAllowed`).
   public let networkAccessAllowed: Bool
+  /// The name to show; the resource's own name when nil.
+  public let displayName: String?
 
-  /// A source for `resource` of the asset `localIdentifier`.
+  /// A source for `resource` of the asset `localIdentifier`, shown as `displayName` (nil: the resource's name).
   public init(
     provider: any AssetResourceProviding, localIdentifier: String, resource: AssetResource,
-    networkAccessAllowed: Bool = true
+    networkAccessAllowed: Bool = true, displayName: String? = nil
   ) {
     self.provider = provider
     self.localIdentifier = localIdentifier
     self.resource = resource
     self.networkAccessAllowed = networkAccessAllowed
+    self.displayName = displayName
   }
 
-  public var suggestedName: String? { resource.originalFilename.isEmpty ? nil : resource.originalFilename }
+  public var suggestedName: String? {
+    displayName ?? (resource.originalFilename.isEmpty ? nil : resource.originalFilename)
+  }
   public var typeHints: [String] { [resource.uniformTypeIdentifier] }
 
   public func deliver(to sink: StagingSink) async throws(Importer.Error) {

@@ -55,4 +55,16 @@ public struct AssetResourcePlan: Sendable, Hashable {
 
   /// The resources to import, the photo or video first.
   public var resources: [AssetResource] { [primary] + (pairedVideo.map { [$0] } ?? []) }
+
+  /// The name to show for `resource`: a rendering of an edit is named `FullSizeRender.jpg` by Photos, so it
+  /// takes the original's name with its own extension (`IMG_0001.HEIC` edited → `IMG_0001.jpg`).
+  ///
+  /// - Parameter original: the asset's original file name (its `.photo` or `.video` resource's).
+  public static func displayName(of resource: AssetResource, original: String?) -> String? {
+    let rendered: Set<AssetResource.Kind> = [.fullSizePhoto, .fullSizeVideo, .fullSizePairedVideo]
+    guard rendered.contains(resource.kind), let original, let dot = original.lastIndex(of: "."),
+      let ownDot = resource.originalFilename.lastIndex(of: ".")
+    else { return resource.originalFilename.isEmpty ? nil : resource.originalFilename }
+    return String(original[..<dot]) + String(resource.originalFilename[ownDot...])
+  }
 }

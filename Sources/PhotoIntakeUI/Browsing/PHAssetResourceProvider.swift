@@ -85,6 +85,10 @@
 
     /// The resources of the asset, or ``PhotoIntake/Importer/Error/assetDeleted`` when it is gone.
     private static func resources(of localIdentifier: String) throws(Importer.Error) -> [PHAssetResource] {
+      // "The first time you call one of the methods listed in Fetching Assets, Photos automatically prompts the
+      // user for authorization" (PhotoKit, Fetching Assets): without read access, refuse instead of fetching.
+      let status = PHPhotoLibrary.authorizationStatus(for: .readWrite)
+      guard status == .authorized || status == .limited else { throw .photoLibraryAccessDenied }
       guard
         let asset = PHAsset.fetchAssets(withLocalIdentifiers: [localIdentifier], options: nil).firstObject
       else {

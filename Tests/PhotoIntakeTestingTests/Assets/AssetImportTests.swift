@@ -33,6 +33,8 @@ struct AssetImportTests {
     #expect(currentAsset.type == .jpeg)
     #expect(originalAsset.sha256 != currentAsset.sha256)
     #expect(originalAsset.name == "IMG_0001.HEIC")
+    // Photos names every rendering FullSizeRender.jpg; the import keeps the original's name.
+    #expect(currentAsset.name == "IMG_0001.jpg")
     // An unedited asset's current version is its original.
     let plain = device.add(.photo("IMG_0002", format: .jpeg))
     let unedited = await AssetImport(importer: serialImporter(library), provider: device, version: .current)

@@ -58,6 +58,16 @@ import Testing
     }
   }
 
+  @Test func renderingsTakeTheOriginalsName() {
+    let rendering = AssetResource(
+      kind: .fullSizePhoto, uniformTypeIdentifier: "public.jpeg", originalFilename: "FullSizeRender.jpg")
+    #expect(AssetResourcePlan.displayName(of: rendering, original: "IMG_0001.HEIC") == "IMG_0001.jpg")
+    #expect(AssetResourcePlan.displayName(of: rendering, original: nil) == "FullSizeRender.jpg")
+    let photo = AssetResource(
+      kind: .photo, uniformTypeIdentifier: "public.heic", originalFilename: "IMG_0001.HEIC")
+    #expect(AssetResourcePlan.displayName(of: photo, original: "IMG_0001.HEIC") == "IMG_0001.HEIC")
+  }
+
   @Test func kindsKeepPhotoKitsRawValues() {
     // PhotosTypes.h: PHAssetResourceType.
     #expect(AssetResource.Kind.photo.rawValue == 1)
