@@ -2,13 +2,14 @@
 # posters.sh [MOVIES]
 # Times movie posters against the ffmpeg tool, side by side in one run.
 #   MOVIES (default /work/bench/movies) is filled on the first run with 10 H.264 and 10 HEVC clips, 1920x1080,
-#   30 fps, 10 s, key frames every 2 s (what phones write is 1 to 2 s), made by ffmpeg from testsrc2 with noise.
+#   30 fps, 4 s, key frames every 2 s (phones write one every 1 to 2 s), made by ffmpeg from testsrc2 (moving
+#   patterns; a different hue per clip).
 #   For each set:
 #     intake thumbnail x 1 process per movie   as ffmpeg is run below: the process start and library loading
 #                                              counted per movie
 #     intake thumbnail (one process)           all movies of the set in one process, one per core (its default)
 #     ffmpeg -ss 1 -i clip -frames:v 1 -vf scale=320:-2 out.jpg   one process per movie: the same frame (our
-#                                              poster of a 10 s clip is at 1 s), keyframe seek then decode
+#                                              poster of a 4 s clip is at 1 s), keyframe seek then decode
 #                                              forward, as ours; ffmpeg uses its default threads
 #   wall and CPU time (user + system) per movie, and the ratio ffmpeg / intake.
 # Env: INTAKE (default the release build of Scripts/build-release.sh), SIZE (default 320).
@@ -26,7 +27,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 mkdir -p "$MOVIES"
 for i in $(seq -w 1 10); do
-  source="testsrc2=size=1920x1080:rate=30:duration=10,noise=alls=12:allf=t+u:all_seed=$i,hue=H=$i*0.3"
+  source="testsrc2=size=1920x1080:rate=30:duration=4,hue=H=$i*0.6"
   [ -s "$MOVIES/h264_$i.mov" ] || ffmpeg -v error -y -f lavfi -i "$source" -c:v libx264 -preset veryfast -g 60 \
     -pix_fmt yuv420p "$MOVIES/h264_$i.mov"
   [ -s "$MOVIES/hevc_$i.mp4" ] || ffmpeg -v error -y -f lavfi -i "$source" -c:v libx265 -preset ultrafast \
