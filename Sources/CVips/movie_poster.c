@@ -428,6 +428,17 @@ photointake_poster_status photointake_movie_poster(int fd, int max_side, long lo
     }
     const AVCodec *codec = NULL;
     s.stream = ff.av_find_best_stream(s.format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (s.stream >= 0 && (s.format->streams[s.stream]->disposition & AV_DISPOSITION_ATTACHED_PIC)) {
+        // Cover art (an MP4's `covr`) is a one-frame "video" stream: the movie's own track is wanted.
+        for (unsigned index = 0; index < s.format->nb_streams; index++) {
+            const AVStream *candidate = s.format->streams[index];
+            if (candidate->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
+                !(candidate->disposition & AV_DISPOSITION_ATTACHED_PIC)) {
+                s.stream = ff.av_find_best_stream(s.format, AVMEDIA_TYPE_VIDEO, (int)index, -1, &codec, 0);
+                break;
+            }
+        }
+    }
     if (s.stream == AVERROR_DECODER_NOT_FOUND) {
         close_session(&s);
         return fail(error, error_length, PHOTOINTAKE_POSTER_NO_DECODER,
