@@ -2,14 +2,17 @@
 # posters.sh [MOVIES]
 # Times movie posters against the ffmpeg tool, side by side in one run.
 #   MOVIES (default /work/bench/movies) is filled on the first run with 10 H.264 and 10 HEVC clips, 1920x1080,
-#   30 fps, 10 s, key frames every 2 s (what phones write is 1 to 2 s), made by ffmpeg from testsrc2 with noise.
+#   30 fps, 4 s, key frames every 2 s (phones write one every 1 to 2 s), made by ffmpeg from testsrc2 (moving
+#   patterns; a different hue per clip).
 #   For each set:
 #     intake thumbnail x 1 process per movie   as ffmpeg is run below: the process start and library loading
 #                                              counted per movie
 #     intake thumbnail (one process)           all movies of the set in one process, one per core (its default)
 #     ffmpeg -ss 1 -i clip -frames:v 1 -vf scale=320:-2 out.jpg   one process per movie: the same frame (our
-#                                              poster of a 10 s clip is at 1 s), keyframe seek then decode
-#                                              forward, as ours; ffmpeg uses its default threads
+#                                              poster of a 4 s clip is at 1 s), keyframe seek then decode
+#                                              forward, as ours; with ffmpeg's default threads, and with
+#                                              -threads 1 (ours decodes on one thread: renditions run one
+#                                              movie per core)
 #   wall and CPU time (user + system) per movie, and the ratio ffmpeg / intake.
 # Env: INTAKE (default the release build of Scripts/build-release.sh), SIZE (default 320).
 set -euo pipefail
@@ -26,7 +29,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 mkdir -p "$MOVIES"
 for i in $(seq -w 1 10); do
-  source="testsrc2=size=1920x1080:rate=30:duration=10,noise=alls=12:allf=t+u:all_seed=$i,hue=H=$i*0.3"
+  source="testsrc2=size=1920x1080:rate=30:duration=4,hue=H=$i*0.6"
   [ -s "$MOVIES/h264_$i.mov" ] || ffmpeg -v error -y -f lavfi -i "$source" -c:v libx264 -preset veryfast -g 60 \
     -pix_fmt yuv420p "$MOVIES/h264_$i.mov"
   [ -s "$MOVIES/hevc_$i.mp4" ] || ffmpeg -v error -y -f lavfi -i "$source" -c:v libx265 -preset ultrafast \
@@ -48,11 +51,12 @@ each_intake() {
   shift
   for file in "$@"; do "$INTAKE" thumbnail "$file" --size "$SIZE" --out "$out/$(basename "$file").jpg" >/dev/null; done
 }
-each_ffmpeg() {
-  local out=$1
-  shift
+each_ffmpeg() { # OUTDIR THREADS FILE...
+  local out=$1 threads=$2
+  shift 2
   for file in "$@"; do
-    ffmpeg -v error -y -ss 1 -i "$file" -frames:v 1 -vf "scale=$SIZE:-2" -q:v 4 "$out/$(basename "$file").jpg"
+    ffmpeg -v error -y -threads "$threads" -ss 1 -i "$file" -frames:v 1 -vf "scale=$SIZE:-2" -q:v 4 \
+      "$out/$(basename "$file").jpg"
   done
 }
 export -f each_intake each_ffmpeg
@@ -70,17 +74,21 @@ for set in h264 hevc; do
   mapfile -t files < <(find "$MOVIES" -maxdepth 1 -name "${set}_*" | sort)
   n=${#files[@]}
   echo "$set: $n movies"
-  rm -rf "$TMP/a" "$TMP/b" "$TMP/c" && mkdir -p "$TMP/a" "$TMP/b" "$TMP/c"
+  rm -rf "$TMP/a" "$TMP/b" "$TMP/c" "$TMP/d" && mkdir -p "$TMP/a" "$TMP/b" "$TMP/c" "$TMP/d"
   measure bash -c 'each_intake "$@"' _ "$TMP/a" "${files[@]}"
   a_wall=$WALL
   row "  intake thumbnail, a process per movie" "$n"
   measure "$INTAKE" thumbnail "${files[@]}" --size "$SIZE" --out "$TMP/b"
   b_wall=$WALL
   row "  intake thumbnail, one process" "$n"
-  measure bash -c 'each_ffmpeg "$@"' _ "$TMP/c" "${files[@]}"
+  measure bash -c 'each_ffmpeg "$@"' _ "$TMP/c" 0 "${files[@]}"
   c_wall=$WALL
   row "  ffmpeg -ss 1 -frames:v 1, a process each" "$n"
-  made=$(find "$TMP/a" "$TMP/b" "$TMP/c" -name '*.jpg' | wc -l)
+  measure bash -c 'each_ffmpeg "$@"' _ "$TMP/d" 1 "${files[@]}"
+  d_wall=$WALL
+  row "  the same with -threads 1" "$n"
+  made=$(find "$TMP/a" "$TMP/b" "$TMP/c" "$TMP/d" -name '*.jpg' | wc -l)
   printf "  intake faster than ffmpeg: %.2fx (a process per movie), %.2fx (one process); %d of %d posters made\n" \
-    "$(echo "$c_wall / $a_wall" | bc -l)" "$(echo "$c_wall / $b_wall" | bc -l)" "$made" $((3 * n))
+    "$(echo "$c_wall / $a_wall" | bc -l)" "$(echo "$c_wall / $b_wall" | bc -l)" "$made" $((4 * n))
+  printf "  intake (a process per movie) faster than ffmpeg -threads 1: %.2fx\n" "$(echo "$d_wall / $a_wall" | bc -l)"
 done

@@ -320,7 +320,8 @@ static int frame_at(struct session *s, int64_t target) {
             // Frames shown before the target are decoded only as references for the ones after it: a frame no
             // other refers to (most B-frames) is skipped there, as the decoder's own skip_frame allows.
             const int64_t shown = s->packet->pts;
-            s->decoder->skip_frame = shown != AV_NOPTS_VALUE && shown < target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
+            s->decoder->skip_frame =
+                shown != AV_NOPTS_VALUE && shown < target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
             status = ff.avcodec_send_packet(s->decoder, s->packet);
             ff.av_packet_unref(s->packet);
             // A damaged packet is skipped: the next key frame may decode.
@@ -368,8 +369,8 @@ static unsigned char *to_rgb(const AVFrame *frame, int width, int height) {
     }
     const int full_range = frame->color_range == AVCOL_RANGE_JPEG;
     // Fails (harmlessly) for RGB sources, which have no matrix.
-    ff.sws_setColorspaceDetails(scaler, ff.sws_getCoefficients(space), full_range, ff.sws_getCoefficients(SWS_CS_DEFAULT),
-                                1, 0, 1 << 16, 1 << 16);
+    ff.sws_setColorspaceDetails(scaler, ff.sws_getCoefficients(space), full_range,
+                                ff.sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
     unsigned char *rgb = malloc((size_t)width * height * 3);
     if (rgb != NULL) {
         uint8_t *planes[4] = {rgb, NULL, NULL, NULL};
@@ -427,6 +428,17 @@ photointake_poster_status photointake_movie_poster(int fd, int max_side, long lo
     }
     const AVCodec *codec = NULL;
     s.stream = ff.av_find_best_stream(s.format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (s.stream >= 0 && (s.format->streams[s.stream]->disposition & AV_DISPOSITION_ATTACHED_PIC)) {
+        // Cover art (an MP4's `covr`) is a one-frame "video" stream: the movie's own track is wanted.
+        for (unsigned index = 0; index < s.format->nb_streams; index++) {
+            const AVStream *candidate = s.format->streams[index];
+            if (candidate->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
+                !(candidate->disposition & AV_DISPOSITION_ATTACHED_PIC)) {
+                s.stream = ff.av_find_best_stream(s.format, AVMEDIA_TYPE_VIDEO, (int)index, -1, &codec, 0);
+                break;
+            }
+        }
+    }
     if (s.stream == AVERROR_DECODER_NOT_FOUND) {
         close_session(&s);
         return fail(error, error_length, PHOTOINTAKE_POSTER_NO_DECODER,

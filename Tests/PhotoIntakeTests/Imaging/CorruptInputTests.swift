@@ -60,14 +60,17 @@
       #expect(refused > 0)
     }
 
-    @Test func emptyFileAndMovieAreUnsupported() throws {
+    @Test func emptyFileIsUnsupportedAndAMovieWithoutHeaderMalformed() throws {
       let folder = TemporaryDirectory()
       #expect(FileManager.default.createFile(atPath: folder.at("empty.jpg"), contents: Data()))
       expectFailure(folder.at("empty.jpg"), .unsupported(nil))
-      // A QuickTime header: a movie, which has no renditions.
+      // A QuickTime file type box alone: a movie (its poster goes to FFmpeg) whose movie header is missing.
       let movie: [UInt8] = [0, 0, 0, 20] + Array("ftypqt  ".utf8) + [0, 0, 0, 0] + Array("qt  ".utf8)
       #expect(FileManager.default.createFile(atPath: folder.at("clip.mov"), contents: Data(movie)))
-      expectFailure(folder.at("clip.mov"), .unsupported(.mov))
+      expectFailure(folder.at("clip.mov"), .malformed)
+      // A movie header without a video track: no poster to make.
+      let silent = try folder.write("silent.mov", Fixtures.quickTimeMovie(duration: 2))
+      expectFailure(silent, .unsupported(.mov))
     }
 
     /// Error sentences leave the file's path out (it may be personal data).

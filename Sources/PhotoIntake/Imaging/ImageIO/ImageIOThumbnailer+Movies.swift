@@ -7,7 +7,8 @@
 
   extension ImageIOThumbnailer {
     /// Thumbnails of several sizes; a movie's poster frame is decoded once for all of them.
-    public func thumbnails(ofFileAt path: String, sizes: [Int], request: ThumbnailRequest) throws(ImagingError)
+    public func thumbnails(ofFileAt path: String, sizes: [Int], request: ThumbnailRequest)
+      throws(ImagingError)
       -> [Thumbnail]
     {
       let prefix = try HeaderFile(path: path).bytes(at: 0, length: MediaType.sniffLength)
@@ -91,7 +92,8 @@
         duration = try await asset.load(.duration)
         natural = try await track.load(.naturalSize)
       } catch {
-        return .failure(.malformed(reason: "AVFoundation could not read the movie (\(error.localizedDescription))"))
+        return .failure(
+          .malformed(reason: "AVFoundation could not read the movie (\(error.localizedDescription))"))
       }
       let declared = Result.typed { () throws(ImagingError) in
         try ThumbnailPlan.checkPixelCount(
