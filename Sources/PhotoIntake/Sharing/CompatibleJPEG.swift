@@ -28,7 +28,8 @@ package enum CompatibleJPEG {
 
   /// Decides what to do with the still image at `path`.
   ///
-  /// - Returns: nil when the file is a JPEG that needs neither turning nor resizing (export it as it is).
+  /// - Returns: nil when the file goes as it is: ``ExportOptions/Format/original`` within the size asked, or a
+  ///   JPEG that needs neither turning nor resizing.
   /// - Throws: ``ImagingError/tooManyPixels(declared:limit:)`` before any decode,
   ///   ``ImagingError/unsupportedContent(type:)`` for movies and formats not converted here,
   ///   ``ImagingError/invalidSize(_:)``.
@@ -46,7 +47,10 @@ package enum CompatibleJPEG {
     let decoderOrients = [.heic, .heif, .avif].contains(metadata.type) || metadata.width == nil
     let longest = max(metadata.width ?? 0, metadata.height ?? 0)
     let fits = options.maxPixelSize.map { longest > 0 && longest <= $0 } ?? true
-    if metadata.type == .jpeg && metadata.orientation == .up && fits { return nil }
+    // Nothing to do: the original was asked for and is small enough, or a JPEG needs neither turn nor resize.
+    if fits && (options.format == .original || (metadata.type == .jpeg && metadata.orientation == .up)) {
+      return nil
+    }
     return Plan(
       metadata: metadata, orientation: decoderOrients ? nil : metadata.orientation,
       maxPixelSize: fits ? nil : options.maxPixelSize, quality: max(1, min(100, options.quality)),

@@ -9,8 +9,8 @@
   /// AVFoundation needs to recognise the container); the export reads that and writes `<name>.mp4` in a
   /// folder of its own. `AVAssetExportPresetHighestQuality` encodes H.264 (HEVC has presets of its own);
   /// without location, `AVMetadataItemFilter.forSharing()` leaves out location and other user-identifying
-  /// metadata. iOS 18 adds `export(to:as:)`; `exportAsynchronously(completionHandler:)` is what iOS 16 and 17
-  /// have.
+  /// metadata. The iOS 18 SDK adds `export(to:as:isolation:)` (back-deployed); the iOS 16 and 17 SDKs have
+  /// `exportAsynchronously(completionHandler:)`, used here (deprecated from iOS 18, still available).
   enum H264Transcoder {
     static func prepare(_ asset: Asset, in library: Library, options: ExportOptions, folder: String)
       async throws(PreparedFile.Error) -> PreparedFile

@@ -67,7 +67,20 @@ extension Library {
     guard let asset = try await asset(id) else { throw .notFound(id) }
     var parts = [asset]
     if let partner = try await livePhotoPartner(of: asset) { parts.append(partner) }
-    let targets = Self.exportTargets(parts, destination: destination, options: options)
+    // Which parts become JPEGs decides their names; the headers tell, before anything is written.
+    let objects = parts.map { objectPath(for: $0) }
+    let candidates = parts
+    let converts = await BlockingLanes.shared.run { () -> [Bool] in
+      zip(candidates, objects).map { part, object in
+        guard part.type.isImage, options.convertsStills else { return false }
+        do {
+          return try CompatibleJPEG.plan(fileAt: object, options: options) != nil
+        } catch {
+          return true  // a refusal (a bomb) is reported by the export itself, with its typed error
+        }
+      }
+    }
+    let targets = Self.exportTargets(parts, converts: converts, destination: destination)
     for target in targets where (try? Syscalls.lstat(target)) != nil { throw .destinationExists(target) }
     var written: [ExportedFile] = []
     for (part, target) in zip(parts, targets) {
@@ -84,29 +97,23 @@ extension Library {
     return written
   }
 
-  /// Where each part goes.
-  private static func exportTargets(_ parts: [Asset], destination: String, options: ExportOptions)
-    -> [String]
-  {
+  /// Where each part goes. A JPEG, converted or not, keeps its name; anything converted gets ".jpg".
+  private static func exportTargets(_ parts: [Asset], converts: [Bool], destination: String) -> [String] {
     let isFolder =
       (try? Syscalls.lstat(destination)).map { Platform.fileType($0.st_mode) == .directory } ?? false
-    func converts(_ asset: Asset) -> Bool {
-      asset.type.isImage && options.convertsStills && asset.type != .jpeg
-    }
-    func name(_ asset: Asset) -> String {
-      // `--as original` keeps the name as it was imported, as `export` always has.
-      let stored = asset.name ?? "\(asset.id).\(asset.type.preferredFilenameExtension)"
-      guard converts(asset) else { return stored }
-      return stem(stored) + ".jpg"
-    }
+    func renamed(_ index: Int) -> Bool { converts[index] && parts[index].type != .jpeg }
     if isFolder {
       let folder = destination.hasSuffix("/") ? destination : destination + "/"
-      return parts.map { folder + name($0) }
+      return parts.indices.map { index in
+        // As imported, as `export` always named its files.
+        let stored = parts[index].name ?? "\(parts[index].id).\(parts[index].type.preferredFilenameExtension)"
+        return folder + (renamed(index) ? stem(stored) + ".jpg" : stored)
+      }
     }
     var targets = [destination]
-    for part in parts.dropFirst() {
+    for index in parts.indices.dropFirst() {
       targets.append(
-        stem(destination) + "." + (converts(part) ? "jpg" : part.type.preferredFilenameExtension))
+        stem(destination) + "." + (renamed(index) ? "jpg" : parts[index].type.preferredFilenameExtension))
     }
     return targets
   }

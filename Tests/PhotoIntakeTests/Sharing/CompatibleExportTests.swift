@@ -184,6 +184,18 @@ import Testing
       }
     }
 
+    @Test func anOriginalWithinTheMaximumSizeGoesAsItIs() async throws {
+      let source = Repository.path("Samples/IMG_0002.HEIC")
+      let (library, assets) = try await importing([source])
+      let out = folder.at("out")
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      let written = try await library.export(
+        assets[0].id, to: out, options: ExportOptions(format: .original, maxPixelSize: 4096))
+      #expect(written.map(\.path) == [out + "/IMG_0002.HEIC"])
+      #expect(!written[0].isConverted)
+      #expect(try bytes(written[0].path) == bytes(source))
+    }
+
     @Test func aPictureOverThePixelLimitIsRefusedBeforeAnyDecode() async throws {
       let (library, assets) = try await importing([try p3HEIC()])
       let decodes = Protected(0)
