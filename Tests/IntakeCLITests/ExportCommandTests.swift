@@ -57,6 +57,25 @@ import Testing
       #expect((full["GPSLatitude"] as? Double) == (source["GPSLatitude"] as? Double))
     }
 
+    @Test func aMovieGoesAsItIsWithANote() async throws {
+      let movie = Repository.metadataFixtures + "/mov-location.mov"
+      let imported = await runIntake(["import", "--library", "lib", movie], in: folder.path)
+      #expect(imported.status == 0)
+      let list = await runIntake(["list", "--library", "lib"], in: folder.path)
+      let id = try #require(list.stdout.split(separator: " ").first.map(String.init))
+      let result = await runIntake(
+        ["export", "--library", "lib", id, "clip.mov", "--as", "jpeg", "--strip-location"], in: folder.path)
+      #expect(result.status == 0)
+      #expect(
+        result.stderr == "intake export: note: movies are exported as they are (no video encoder here).\n")
+      // As it is, apart from its location: only metadata bytes changed, the length is the same.
+      let original = try Data(contentsOf: URL(fileURLWithPath: movie))
+      let exported = try Data(contentsOf: URL(fileURLWithPath: folder.at("clip.mov")))
+      #expect(exported.count == original.count && exported != original)
+      #expect(try Self.exif(folder.at("clip.mov"))["GPSCoordinates"] == nil)
+      #expect(try Self.exif(movie)["GPSCoordinates"] != nil)
+    }
+
     @Test func refusalsAndMistakes() async throws {
       let id = try await importSample("IMG_0001.JPG")
       try Data("keep".utf8).write(to: URL(fileURLWithPath: folder.at("taken.jpg")))
