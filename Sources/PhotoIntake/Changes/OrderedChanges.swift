@@ -78,7 +78,7 @@ public struct OrderedChanges<Element: Sendable>: Sendable {
     }
     insertedIndexes = inserted
     self.changedIndexes = changedIndexes
-    let stay = Self.longestIncreasingRun(kept.map(\.from))
+    let stay = longestIncreasingRun(kept.map(\.from))
     moves = kept.indices.filter { !stay.contains($0) }.map { Move(from: kept[$0].from, to: kept[$0].to) }
   }
 
@@ -97,30 +97,6 @@ public struct OrderedChanges<Element: Sendable>: Sendable {
       result[slot] = list[index]
     }
     return result.compactMap { $0 }
-  }
-
-  /// The positions (in `values`) of one longest strictly increasing subsequence: patience sorting with
-  /// back-links, O(n log n).
-  static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
-    var tails: [Int] = []  // index into values of the smallest tail of each run length
-    var previous = [Int](repeating: -1, count: values.count)
-    for (index, value) in values.enumerated() {
-      var low = 0
-      var high = tails.count
-      while low < high {
-        let middle = (low + high) / 2
-        if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-      }
-      if low > 0 { previous[index] = tails[low - 1] }
-      if low == tails.count { tails.append(index) } else { tails[low] = index }
-    }
-    var run = Set<Int>()
-    var cursor = tails.last ?? -1
-    while cursor >= 0 {
-      run.insert(cursor)
-      cursor = previous[cursor]
-    }
-    return run
   }
 }
 

@@ -72,7 +72,7 @@ public struct PickerUpdatePlan: Sendable, Hashable {
     // out of order.
     let position = Dictionary(uniqueKeysWithValues: target.enumerated().map { ($1, $0) })
     let kept = current.compactMap { position[$0] }
-    let settled = Self.longestIncreasingRun(kept)
+    let settled = Set(longestIncreasingRun(kept).map { kept[$0] })
 
     // Walking the target in order, an asset that is not settled goes right after its predecessor in the
     // target. After each step the settled assets and those already walked are in target order relative to
@@ -109,29 +109,5 @@ public struct PickerUpdatePlan: Sendable, Hashable {
   private static func uniqued(_ identifiers: [String]) -> [String] {
     var seen = Set<String>()
     return identifiers.filter { seen.insert($0).inserted }
-  }
-
-  /// The values of one longest strictly increasing subsequence of `values` (patience sorting, O(n log n)).
-  private static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
-    // tails[k]: index in `values` of the smallest tail of an increasing run of length k + 1.
-    var tails: [Int] = []
-    var previous = [Int](repeating: -1, count: values.count)
-    for (index, value) in values.enumerated() {
-      var low = 0
-      var high = tails.count
-      while low < high {
-        let middle = (low + high) / 2
-        if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-      }
-      if low > 0 { previous[index] = tails[low - 1] }
-      if low == tails.count { tails.append(index) } else { tails[low] = index }
-    }
-    var run = Set<Int>()
-    var cursor = tails.last ?? -1
-    while cursor >= 0 {
-      run.insert(values[cursor])
-      cursor = previous[cursor]
-    }
-    return run
   }
 }
