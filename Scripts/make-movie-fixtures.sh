@@ -91,4 +91,26 @@ exiftool -q -overwrite_original -Make=Apple "-Model=iPhone 15" "-DateTimeOrigina
 h264 -f rawvideo -pix_fmt yuv420p -s 192x128 -r 10 -i "$TMP/scene-0.yuv" -movflags use_metadata_tags \
   -metadata com.apple.quicktime.content.identifier="$ID" "$OUT/live-photo.mov"
 
+# An audio file whose only picture is its cover art (an attached picture): no movie to take a poster of.
+ffmpeg -v error -y -f lavfi -i "sine=frequency=440:duration=0.5" -i "$SCENE" -map 0:a -map 1:v -c:a aac -c:v png \
+  -vf scale=48:32:flags=neighbor -disposition:v:0 attached_pic -fflags +bitexact -flags +bitexact \
+  "$OUT/audio-cover.m4a"
+
+# Black throughout (every point is looked at), in a track time base of 1/(2^31 - 1) s, with a movie header
+# (rewritten as version 1) declaring 9 x 10^12 s: three quarters of it is beyond int64 ticks.
+h264 -f lavfi -i "color=black:size=64x64:rate=10:duration=1" -video_track_timescale 2147483647 "$TMP/long.mov"
+python3 - "$TMP/long.mov" "$OUT/long-duration.mov" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+moov, mvhd = data.find(b"moov") - 4, data.find(b"mvhd") - 4
+assert moov > data.find(b"mdat"), "the movie header is last: growing it moves no sample"
+size = struct.unpack(">I", data[mvhd:mvhd + 4])[0]
+assert data[mvhd + 8] == 0, "a version 0 header"
+body = bytes([1, 0, 0, 0]) + struct.pack(">QQIQ", 0, 0, 1, 9_000_000_000_000) + data[mvhd + 28:mvhd + size]
+box = struct.pack(">I", len(body) + 8) + b"mvhd" + body
+data[moov:moov + 4] = struct.pack(">I", struct.unpack(">I", data[moov:moov + 4])[0] + len(box) - size)
+data[mvhd:mvhd + size] = box
+open(sys.argv[2], "wb").write(data)
+PY
+
 ls -l "$OUT"

@@ -438,6 +438,11 @@ photointake_poster_status photointake_movie_poster(int fd, int max_side, long lo
                 break;
             }
         }
+        // Only cover art (an audio file with its album picture): no movie to take a frame of. The picture's
+        // stream declares no size until decoded, and it is no reason to call the file damaged.
+        if (s.stream >= 0 && (s.format->streams[s.stream]->disposition & AV_DISPOSITION_ATTACHED_PIC)) {
+            s.stream = AVERROR_STREAM_NOT_FOUND;
+        }
     }
     if (s.stream == AVERROR_DECODER_NOT_FOUND) {
         close_session(&s);
@@ -502,7 +507,11 @@ photointake_poster_status photointake_movie_poster(int fd, int max_side, long lo
     const int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
     int decode_error = 0;
     for (int index = 0; index < count && best_luma < near_black; index++) {
-        int64_t target = start + (int64_t)(times[index] / (time_base > 0 ? time_base : 1.0 / 90000));
+        // In doubles, kept within int64_t: a header may declare a duration of millions of years in a time base
+        // of 1/2^31 s, and a start anywhere (converting an out-of-range double is undefined behaviour).
+        double ticks = (double)start + times[index] / (time_base > 0 ? time_base : 1.0 / 90000);
+        const double bound = 0x1p62;
+        int64_t target = (int64_t)(ticks > bound ? bound : ticks < -bound ? -bound : ticks);
         int found = frame_at(&s, target);
         if (found < 0) {
             decode_error = found;
@@ -536,7 +545,7 @@ photointake_poster_status photointake_movie_poster(int fd, int max_side, long lo
             best_width = out_width;
             best_height = out_height;
             int64_t shown = frame->best_effort_timestamp;
-            best_time = shown == AV_NOPTS_VALUE ? times[index] : (shown - start) * time_base;
+            best_time = shown == AV_NOPTS_VALUE ? times[index] : ((double)shown - (double)start) * time_base;
         } else {
             free(rgb);
         }

@@ -121,6 +121,29 @@
       #expect(outcomes["malformed", default: 0] > 0, "\(outcomes)")
     }
 
+    /// An audio file whose only picture is its cover art (an attached-picture stream, which declares no size
+    /// until decoded) has no movie to take a frame of: unsupported, not a damaged file.
+    @Test func coverArtAloneIsNoVideo() {
+      let result = Result { () throws(ImagingError) in
+        try thumbnailer.thumbnail(
+          ofFileAt: MovieFixture.path("audio-cover.m4a"), request: ThumbnailRequest(maxPixelSize: 48))
+      }
+      guard case .unsupportedContent = result.failure else {
+        Issue.record("audio-cover.m4a: \(result)")
+        return
+      }
+    }
+
+    /// long-duration.mov declares 9 × 10^12 s in a track time base of 1/(2^31 − 1) s and is black throughout,
+    /// so every point is looked at: three quarters in is beyond int64 ticks. Converting it was undefined
+    /// behaviour (found by UBSan: `swift build --sanitize=undefined` traps there); now it is clamped.
+    @Test func aDurationBeyondTheTimeBaseStillGivesAPoster() throws {
+      let thumbnail = try thumbnailer.thumbnail(
+        ofFileAt: MovieFixture.path("long-duration.mov"), request: ThumbnailRequest(maxPixelSize: 48))
+      #expect(thumbnail.width == 48 && thumbnail.height == 48)
+      #expect(thumbnail.duration.map { $0 > 1e12 } == true, "\(String(describing: thumbnail.duration))")
+    }
+
     /// The outcome of making a poster of `path`, as an error code or "poster".
     private func name(of path: String) -> String {
       do {
