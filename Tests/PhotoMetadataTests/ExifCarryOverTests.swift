@@ -49,4 +49,76 @@ struct ExifCarryOverTests {
       try ExifCarryOver.app1Payload(fileAt: path, width: 1, height: 1, removeLocation: false)
     }
   }
+
+  /// Real EXIF blocks (JPEG, HEIC with a thumbnail IFD, PNG, WebP, AVIF, and built ones with GPS and an
+  /// Apple MakerNote in both byte orders) mutated at random — bytes flipped, 16- and 32-bit fields (counts,
+  /// types, offsets) set to edge values, IFD links turned into loops, the block cut short — and patched in
+  /// place: each gives a block of the same length or a ``MetadataError``, never a trap. A block patched
+  /// with `removeLocation` that reads back must read back without a location.
+  @Test(arguments: [
+    "jpeg-orientation-6.jpg", "jpeg-thumbnail-icc.jpg", "heic-exif-thumbnail.heic", "png-exif.png",
+    "webp-lossy-exif.webp", "avif-exif.avif", "built-big-endian", "built-little-endian",
+  ])
+  func mutatedBlocksGiveABlockOrATypedError(_ source: String) throws {
+    let original: [UInt8]
+    if source.hasPrefix("built-") {
+      let note = AppleMakerNoteBuilder.note(contentIdentifier: "5A9F7D5C-1B2E-4F3A-9C8D-0E1F2A3B4C5D")
+      let big = source.hasSuffix("big-endian")
+      original = TIFFBuilder.camera(orientation: 6, makerNote: note, bigEndian: big)
+    } else {
+      let input = try Input(path: TestSupport.fixture(source).path, budget: .max)
+      original = try #require(try ExifCarryOver.tiffBlock(input, limits: .default))
+    }
+    let edges: [UInt32] = [0, 1, 2, 7, 8, 0xFF, 0x7FFF, 0xFFFF, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF]
+    var generator = SeededGenerator(seed: UInt64(source.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }.magnitude))
+    var outcomes = (patched: 0, refused: 0)
+    for _ in 0..<600 {
+      var block = original
+      for _ in 0..<Int.random(in: 1...4, using: &generator) {
+        let at = Int.random(in: 0..<block.count, using: &generator)
+        switch Int.random(in: 0..<5, using: &generator) {
+        case 0:
+          block[at] ^= UInt8(1 << Int.random(in: 0..<8, using: &generator))
+        case 1, 2:
+          // A field on an even offset, as TIFF lays them out: a count, a type, an offset.
+          let field = at & ~1
+          let value = edges.randomElement(using: &generator)!
+          let width = Int.random(in: 0..<2, using: &generator) == 0 ? 2 : 4
+          for index in 0..<width where field + index < block.count {
+            block[field + index] = UInt8(truncatingIfNeeded: value >> (8 * (width - 1 - index)))
+          }
+        case 3:
+          // IFD0's next-IFD link (or any 32-bit word) pointed at IFD0 itself, or at the header.
+          let field = at & ~3
+          let target: UInt32 = Bool.random(using: &generator) ? 8 : 0
+          let big = block.first == 0x4D
+          for index in 0..<4 where field + index < block.count {
+            block[field + index] = UInt8(truncatingIfNeeded: target >> (8 * (big ? 3 - index : index)))
+          }
+        default:
+          block.removeLast(Int.random(in: 0...min(block.count - 1, 64), using: &generator))
+        }
+      }
+      let removeLocation = Bool.random(using: &generator)
+      var patched = block
+      do throws(MetadataError) {
+        try ExifCarryOver.patch(
+          &patched, width: 4032, height: 3024, removeLocation: removeLocation, limits: .default)
+      } catch {
+        outcomes.refused += 1
+        continue
+      }
+      outcomes.patched += 1
+      #expect(patched.count == block.count, "nothing moves")
+      if removeLocation, let metadata = try? MetadataReader.read(bytes: exifJPEG(patched)) {
+        #expect(metadata.location == nil, "a location left in a block patched without it")
+      }
+    }
+    #expect(outcomes.patched > 0 && outcomes.refused > 0, "\(outcomes)")
+  }
+
+  /// A JPEG made of SOI, the EXIF block as APP1 and the plain fixture's other segments.
+  private func exifJPEG(_ tiff: [UInt8]) throws -> [UInt8] {
+    JPEGBuilder.inserting(JPEGBuilder.exifSegment(tiff), into: try TestSupport.bytes("jpeg-plain.jpg"))
+  }
 }
