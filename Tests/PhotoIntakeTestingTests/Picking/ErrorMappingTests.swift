@@ -27,6 +27,29 @@ struct ErrorMappingTests {
     ([("PHPhotosErrorDomain", 3072)], "cancelled"),
     ([("PHPhotosErrorDomain", 3143)], "item-unavailable"),
     ([("SomeOtherDomain", 7)], "source-failed"),
+    // iCloud itself: iCloud Photos' errors around CloudKit's reason, alone or under 3169 or -1000.
+    ([("CloudPhotoLibraryErrorDomain", 1006), ("CKErrorDomain", 9)], "icloud-unavailable"),
+    ([("CloudPhotoLibraryErrorDomain", 1000), ("CKErrorDomain", 7)], "icloud-unavailable"),
+    (
+      [
+        ("NSItemProviderErrorDomain", -1000), ("PHPhotosErrorDomain", 3169),
+        ("CloudPhotoLibraryErrorDomain", 1006), ("CKErrorDomain", 9),
+      ], "icloud-unavailable"
+    ),
+    ([("PHPhotosErrorDomain", 3169), ("CKErrorDomain", 6)], "icloud-unavailable"),
+    ([("CloudPhotoLibraryErrorDomain", 77)], "icloud-unavailable"),
+    // 1005: a device too full to download, in the field reports found.
+    ([("CloudPhotoLibraryErrorDomain", 1005)], "disk-full"),
+    ([("PHPhotosErrorDomain", 3169), ("CloudPhotoLibraryErrorDomain", 1005)], "disk-full"),
+    // Offline anywhere in the chain wins over iCloud's complaint: connecting comes first.
+    ([("CloudPhotoLibraryErrorDomain", 1000), ("CKErrorDomain", 3)], "network-required"),
+    (
+      [("PHPhotosErrorDomain", 3169), ("CloudPhotoLibraryErrorDomain", 1000), ("NSURLErrorDomain", -1009)],
+      "network-required"
+    ),
+    // 3169 with nothing under it that says more stays "connect, then retry".
+    ([("PHPhotosErrorDomain", 3169)], "network-required"),
+    ([("PHPhotosErrorDomain", 3169), ("NSURLErrorDomain", -1009)], "network-required"),
   ])
   func nsErrorChainsMapToTheMostSpecificImportError(_ codes: [(String, Int)], _ expected: String) {
     #expect(Importer.Error(providerError: Self.chain(codes)).code == expected)
