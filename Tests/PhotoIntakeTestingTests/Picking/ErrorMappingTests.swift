@@ -27,6 +27,13 @@ struct ErrorMappingTests {
     ([("PHPhotosErrorDomain", 3072)], "cancelled"),
     ([("PHPhotosErrorDomain", 3143)], "item-unavailable"),
     ([("SomeOtherDomain", 7)], "source-failed"),
+  ])
+  func nsErrorChainsMapToTheMostSpecificImportError(_ codes: [(String, Int)], _ expected: String) {
+    #expect(Importer.Error(providerError: Self.chain(codes)).code == expected)
+  }
+
+  /// iCloud against the network: which of the two a chain means (see `Importer.Error.iCloudUnavailable`).
+  static let iCloudChains: [(chain: [(String, Int)], code: String)] = [
     // iCloud itself: iCloud Photos' errors around CloudKit's reason, alone or under 3169 or -1000.
     ([("CloudPhotoLibraryErrorDomain", 1006), ("CKErrorDomain", 9)], "icloud-unavailable"),
     ([("CloudPhotoLibraryErrorDomain", 1000), ("CKErrorDomain", 7)], "icloud-unavailable"),
@@ -50,9 +57,11 @@ struct ErrorMappingTests {
     // 3169 with nothing under it that says more stays "connect, then retry".
     ([("PHPhotosErrorDomain", 3169)], "network-required"),
     ([("PHPhotosErrorDomain", 3169), ("NSURLErrorDomain", -1009)], "network-required"),
-  ])
-  func nsErrorChainsMapToTheMostSpecificImportError(_ codes: [(String, Int)], _ expected: String) {
-    #expect(Importer.Error(providerError: Self.chain(codes)).code == expected)
+  ]
+
+  @Test(arguments: iCloudChains)
+  func iCloudAndNetworkChainsMapToWhatTheUserCanDo(_ chain: [(String, Int)], _ expected: String) {
+    #expect(Importer.Error(providerError: Self.chain(chain)).code == expected)
   }
 
   @Test func importErrorsPassThroughUnchanged() {
