@@ -143,8 +143,12 @@ struct SimulateCommandTests {
     let folder = TemporaryDirectory(inMemory: true)
     let run = await simulate(["simulate", "asset-import"], in: folder.path)
     #expect(run.status == 0)
-    #expect(run.stdout.contains("IMG_0048.HEIC failed: The photo is in iCloud and the device is offline."))
+    #expect(run.stdout.contains("IMG_0048.HEIC failed: The photo is in iCloud and the device is offline"))
     #expect(run.stdout.contains("errors: network-required, network-required\n"))
+    // Online but signed out: another error, another action.
+    #expect(
+      run.stdout.contains("IMG_0048.HEIC failed: The photo is in iCloud, and iCloud could not provide it"))
+    #expect(run.stdout.contains("errors: icloud-unavailable, icloud-unavailable\n"))
     #expect(run.stdout.contains("IMG_0048.HEIC downloading 25%"))
     #expect(run.stdout.contains("IMG_0049.HEIC imported (photo) with its movie, linked"))
     #expect(run.stdout.contains("a 8064 × 6048 bitmap, 186 MiB"))

@@ -42,6 +42,7 @@ struct ICloudDownloadTests {
 
   @Test(arguments: [
     (SimulatedPhotoLibrary.DownloadFailure.networkRequired, "network-required"),
+    (.iCloudUnavailable, "icloud-unavailable"),
     (.itemUnavailable, "item-unavailable"),
     (.diskFull, "disk-full"),
   ])

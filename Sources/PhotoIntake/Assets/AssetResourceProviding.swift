@@ -21,6 +21,7 @@ public protocol AssetResourceProviding: Sendable {
   /// caller's to delete.
   ///
   /// - Throws: ``Importer/Error/networkRequired`` (iCloud only and offline, or network access not allowed),
+  ///   ``Importer/Error/iCloudUnavailable`` (iCloud refused: signed out, or unavailable for now),
   ///   ``Importer/Error/assetDeleted``, ``Importer/Error/diskFull``, ``Importer/Error/cancelled``…
   func writeData(
     for resource: AssetResource, ofAsset localIdentifier: String, toFile path: String,

@@ -28,8 +28,30 @@ extension Importer {
     case ioError(operation: String, code: Int32)
     /// The source is not a regular file (a symbolic link, FIFO, device, socket or folder).
     case notRegularFile(FileKind)
-    /// The photo is only in iCloud and the device is offline (PHPhotosError 3164 on Apple platforms).
+    /// The photo is only in iCloud and could not be downloaded because the network was not there for it: the
+    /// device is offline, or the download was not allowed. Connecting (and allowing the download) fixes it.
+    ///
+    /// On Apple platforms: `PHPhotosError.networkAccessRequired` (3164, "set networkAccessAllowed"),
+    /// `PHPhotosError.networkError` (3169, "a network connection error") when nothing under it names iCloud, the
+    /// URL loading system's offline codes (-1009 not connected, -1020 data not allowed, -1005 connection lost) and
+    /// CloudKit's `networkUnavailable` (3), anywhere in the chain of underlying errors. Being offline wins over
+    /// any iCloud error in the same chain: connecting is the first thing to do either way.
     case networkRequired
+    /// iCloud itself could not provide the photo although the download was allowed and the network reachable:
+    /// the device's Apple Account is signed out or needs its password again, iCloud Photos is off or refuses
+    /// requests for now. Waiting or checking iCloud in Settings fixes it; connecting does not.
+    ///
+    /// On Apple platforms PhotoKit reports these as an error of `CloudPhotoLibraryErrorDomain` (iCloud Photos'
+    /// own domain, undocumented) wrapping CloudKit's reason, alone or under `PHPhotosError.networkError` (3169) or
+    /// `NSItemProvider`'s -1000. Apps in the field log "Failed to download CPLResourceTypeOriginal" as
+    /// `CloudPhotoLibraryErrorDomain` 1006 around `CKErrorDomain` 9 (`notAuthenticated`), and 1000 around
+    /// `CKErrorDomain` 7 (`requestRateLimited`, after an authentication failure). So any
+    /// `CloudPhotoLibraryErrorDomain` error, and CloudKit's `networkFailure` (4, "network available but CloudKit
+    /// inaccessible"), `serviceUnavailable` (6), `requestRateLimited` (7), `notAuthenticated` (9),
+    /// `managedAccountRestricted` (32) and `accountTemporarilyUnavailable` (36) map here — except
+    /// `CloudPhotoLibraryErrorDomain` 1005, which apps report when the device is too full to download the
+    /// original, and which maps to ``diskFull``.
+    case iCloudUnavailable
     /// The provider could not produce the item (NSItemProvider error -1000, or the asset is gone).
     case itemUnavailable(reason: String)
     /// The Photos asset was deleted (or lost the file asked for) between the app's fetch and the import
@@ -87,7 +109,11 @@ extension Importer {
       case .notRegularFile(let kind):
         "This is \(kind.phrase), not a regular file; it was not followed or read. Import the file itself."
       case .networkRequired:
-        "The photo is in iCloud and the device is offline. Connect to the network and import it again."
+        "The photo is in iCloud and the device is offline (or downloading it was not allowed). Connect to the "
+          + "network and import it again."
+      case .iCloudUnavailable:
+        "The photo is in iCloud, and iCloud could not provide it although the network is reachable. Check that "
+          + "you are signed in to iCloud with iCloud Photos on (in Settings), or wait a while, then import it again."
       case .itemUnavailable(let reason):
         "The item could not be loaded (\(reason)). It may have been deleted or is not available on this device."
       case .assetDeleted:
@@ -132,6 +158,7 @@ extension Importer {
       case .ioError: "io-error"
       case .notRegularFile: "not-regular-file"
       case .networkRequired: "network-required"
+      case .iCloudUnavailable: "icloud-unavailable"
       case .itemUnavailable: "item-unavailable"
       case .assetDeleted: "asset-deleted"
       case .conversionFailed: "conversion-failed"

@@ -54,6 +54,22 @@ public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible 
   /// `PHPhotosError.networkAccessRequired` (3164).
   static let networkAccessRequired = ProviderError(
     domain: Domain.photos, code: 3164, reason: "The photo is in iCloud and network access is required")
+  /// `PHPhotosError.networkError` (3169, iOS 16: "a network connection error") around the URL loading
+  /// system's "not connected" (-1009): an iCloud download with network access allowed, on a device offline.
+  static let networkError = ProviderError(
+    domain: Domain.photos, code: 3169, reason: "The photo could not be downloaded because of a network error",
+    underlying: [Code(domain: Domain.url, code: -1009)])
+  /// iCloud Photos' "Failed to download CPLResourceTypeOriginal" (`CloudPhotoLibraryErrorDomain` 1006) around
+  /// CloudKit's `notAuthenticated` (9), as apps log it when the Apple Account is signed out or needs its
+  /// password again.
+  static let iCloudNotAuthenticated = ProviderError(
+    domain: Domain.cloudPhotoLibrary, code: 1006, reason: "Failed to download CPLResourceTypeOriginal",
+    underlying: [Code(domain: Domain.cloudKit, code: 9)])
+  /// iCloud refusing for now: `PHPhotosError.networkError` (3169) around iCloud Photos' 1000 around CloudKit's
+  /// `serviceUnavailable` (6). The 3169 outside is the simulator's assumption: PhotoKit documents no wrapping.
+  static let iCloudServiceUnavailable = ProviderError(
+    domain: Domain.photos, code: 3169, reason: "The photo could not be downloaded from iCloud",
+    underlying: [Code(domain: Domain.cloudPhotoLibrary, code: 1000), Code(domain: Domain.cloudKit, code: 6)])
   /// `PHPhotosError.notEnoughSpace` (3305).
   static let notEnoughSpace = ProviderError(
     domain: Domain.photos, code: 3305, reason: "There is not enough space on the device to download the photo"

@@ -3,12 +3,37 @@ import PhotoIntake
 extension SimulatedPhotoLibrary {
   /// A failure to inject into iCloud downloads.
   public enum DownloadFailure: Sendable, Hashable {
-    /// The network goes away (`PHPhotosError.networkAccessRequired`, 3164).
+    /// The network goes away (`PHPhotosError.networkError`, 3169, around `NSURLErrorDomain` -1009).
     case networkRequired
+    /// iCloud refuses the download although the network is there (3169 around `CloudPhotoLibraryErrorDomain`
+    /// 1000 around `CKErrorDomain` 6, service unavailable).
+    case iCloudUnavailable
     /// iCloud cannot provide the asset (`NSItemProvider` "item unavailable", -1000).
     case itemUnavailable
     /// The device fills up (`PHPhotosError.notEnoughSpace`, 3305).
     case diskFull
+  }
+
+  /// Whether iCloud serves this device's downloads (``SimulatedUser/setICloud(_:)``). Only downloads of
+  /// iCloud-only assets notice; with the network off, the device is offline whatever this says.
+  public enum ICloudStatus: Sendable, Hashable {
+    /// Signed in, iCloud Photos on and answering.
+    case available
+    /// The Apple Account is signed out or needs its password again: downloads fail with iCloud Photos'
+    /// "Failed to download CPLResourceTypeOriginal" (`CloudPhotoLibraryErrorDomain` 1006) around CloudKit's
+    /// `notAuthenticated` (9), as apps in the field log it.
+    case notAuthenticated
+    /// iCloud refuses for now (an outage, rate limiting): `PHPhotosError.networkError` (3169) around
+    /// `CloudPhotoLibraryErrorDomain` 1000 around CloudKit's `serviceUnavailable` (6).
+    case serviceUnavailable
+
+    var error: ProviderError? {
+      switch self {
+      case .available: nil
+      case .notAuthenticated: .iCloudNotAuthenticated
+      case .serviceUnavailable: .iCloudServiceUnavailable
+      }
+    }
   }
 
   /// Which representation of an asset to read.
@@ -57,7 +82,8 @@ extension SimulatedPhotoLibrary {
   ///
   /// - Parameters:
   ///   - networkAccessAllowed: `PHAssetResourceRequestOptions.isNetworkAccessAllowed`; without it an
-  ///     iCloud-only asset fails with `networkAccessRequired` (3164).
+  ///     iCloud-only asset fails with `networkAccessRequired` (3164); with it, offline, with `networkError`
+  ///     (3169), and with iCloud unavailable (``ICloudStatus``), with iCloud Photos' error.
   ///   - progress: the download's progress (`progressHandler`).
   ///   - dataReceived: each chunk, in order.
   public func requestData(
@@ -118,7 +144,10 @@ extension SimulatedPhotoLibrary {
     let identifier = stored.asset.localIdentifier
     let size = Int64(stored.original.bytes.count + (stored.pairedVideo?.bytes.count ?? 0))
     let rule: DownloadFailureRule? = try locked { state throws(ProviderError) in
-      guard networkAccessAllowed, state.isOnline else { throw .networkAccessRequired }
+      // 3164's documentation: "set isNetworkAccessAllowed to true"; 3169: "a network connection error".
+      guard networkAccessAllowed else { throw .networkAccessRequired }
+      guard state.isOnline else { throw .networkError }
+      if let refusal = state.iCloud.error { throw refusal }
       guard state.freeSpace >= size else { throw .notEnoughSpace }
       guard
         let index = state.downloadFailures.firstIndex(where: {
@@ -142,13 +171,15 @@ extension SimulatedPhotoLibrary {
       if isCancelled() { throw .userCancelled }
       if let rule, fraction >= rule.atFraction {
         switch rule.failure {
-        case .networkRequired: throw .networkAccessRequired
+        case .networkRequired: throw .networkError
+        case .iCloudUnavailable: throw .iCloudServiceUnavailable
         case .diskFull: throw .notEnoughSpace
         case .itemUnavailable: throw .itemUnavailable("iCloud could not provide the photo")
         }
       }
       let observers = try locked { state throws(ProviderError) in
-        guard state.isOnline else { throw .networkAccessRequired }
+        guard state.isOnline else { throw .networkError }
+        if let refusal = state.iCloud.error { throw refusal }
         if reader == .library { try Self.checkReadable(identifier, in: state) }
         return state.downloadObservers
       }

@@ -51,6 +51,7 @@ extension SimulatedPhotoLibrary {
     var pendingLimitedPickers: [CheckedContinuation<SimulatedUser.LimitedPickerAnswer, Never>] = []
 
     var isOnline = true
+    var iCloud: SimulatedPhotoLibrary.ICloudStatus = .available
     var freeSpace: Int64 = 0
     var downloadFailures: [DownloadFailureRule] = []
     var downloadObservers: [@Sendable (String, Double) -> Void] = []

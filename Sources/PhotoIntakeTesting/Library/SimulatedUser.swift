@@ -176,6 +176,13 @@ public struct SimulatedUser: Sendable {
     library.state.withLock { $0.isOnline = online }
   }
 
+  /// Signs the device's Apple Account out (or makes it ask for its password again), or has iCloud refuse
+  /// requests for now; ``SimulatedPhotoLibrary/ICloudStatus/available`` ends either. Downloads of iCloud-only
+  /// assets then fail although the network is on.
+  public func setICloud(_ status: SimulatedPhotoLibrary.ICloudStatus) {
+    library.state.withLock { $0.iCloud = status }
+  }
+
   /// Sets the free space on the device, which iCloud downloads need.
   public func setFreeSpace(_ bytes: Int64) {
     library.state.withLock { $0.freeSpace = bytes }

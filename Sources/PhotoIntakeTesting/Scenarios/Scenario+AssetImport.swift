@@ -2,7 +2,8 @@ import PhotoIntake
 
 extension ScenarioContext {
   /// A 48 MP photo in iCloud imported from the library: a naive full-size `requestImage` against PhotoIntake's
-  /// streamed resource write; then offline, a typed error, and a retry that succeeds.
+  /// streamed resource write; then offline, a typed error; online with the Apple Account signed out, another
+  /// (iCloud unavailable, which connecting does not fix); and a retry that succeeds once signed in.
   func assetImport() async throws -> (ScenarioValue, Bool) {
     let phone = device("iPhone", number: 1)
     phone.user.setAccessInSettings(.full)
@@ -48,7 +49,12 @@ extension ScenarioContext {
     log("user", "is offline and taps Import")
     let offline = await attempt("offline")
     phone.user.setOnline(true)
-    log("user", "is back online and taps Retry")
+    phone.user.setICloud(.notAuthenticated)
+    log("system", "is online, but the Apple Account asks for its password again")
+    log("user", "taps Retry")
+    let signedOut = await attempt("online, iCloud signed out")
+    phone.user.setICloud(.available)
+    log("user", "enters the password in Settings and taps Retry")
     let online = await attempt("retry")
 
     // The naive way: `PHImageManager.requestImage(for:targetSize: PHImageManagerMaximumSize, …)` decodes the
@@ -69,7 +75,9 @@ extension ScenarioContext {
     let clean = stagingFileCount(library) == 0
     await library.close()
     let linked = online.entries[1].pairedVideo != nil && online.selection.items.last?.pairedVideo != nil
-    let offlineTyped = offline.entries.allSatisfy { $0.error == .networkRequired }
+    let offlineTyped =
+      offline.entries.allSatisfy { $0.error == .networkRequired }
+      && signedOut.entries.allSatisfy { $0.error == .iCloudUnavailable }
     let value = ScenarioValue.fields([
       "naive": .fields([
         "call": .string("requestImage(targetSize: PHImageManagerMaximumSize)"),

@@ -10,7 +10,8 @@
   /// ``AssetImport`` makes every decision; this only forwards. `isNetworkAccessAllowed` lets PhotoKit download an
   /// iCloud original, whose `progressHandler` becomes the import's progress. Errors are mapped with
   /// ``PhotoIntake/Importer/Error/init(assetResourceError:)``: `networkAccessRequired` (3164) and `networkError`
-  /// (3169) → offline, `identifierNotFound` (3201) and `missingResource` (3303) → deleted meanwhile,
+  /// (3169) → offline, iCloud Photos' own errors (`CloudPhotoLibraryErrorDomain`, alone or under 3169) → iCloud
+  /// unavailable, `identifierNotFound` (3201) and `missingResource` (3303) → deleted meanwhile,
   /// `userCancelled` (3072) → cancelled, `notEnoughSpace` (3305) → disk full, 3310/3311 → access denied.
   ///
   /// Cancellation: `writeData` returns no request identifier (PHAssetResourceManager.h), so

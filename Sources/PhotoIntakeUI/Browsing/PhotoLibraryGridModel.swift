@@ -159,11 +159,15 @@
     /// Presents the limited-library picker and imports the assets the user added there
     /// (`presentLimitedLibraryPicker(from:completionHandler:)` gives their identifiers, iOS 15 and later).
     ///
-    /// - Returns: nil when the user added nothing.
+    /// Only with limited access: otherwise "calling this method does nothing" (PhotoKit's documentation of the
+    /// picker), so its completion handler would never run and the import would wait for ever.
+    ///
+    /// - Returns: nil when the user added nothing, or when access is not limited.
     @discardableResult
     public func addFromLimitedPicker(
       presenter: UIViewController, into importer: Importer, version: AssetVersion = .original
     ) async -> AssetImportOutcome? {
+      guard PHPhotoLibrary.authorizationStatus(for: .readWrite) == .limited else { return nil }
       let added = await withCheckedContinuation { continuation in
         PHPhotoLibrary.shared().presentLimitedLibraryPicker(from: presenter) { identifiers in
           continuation.resume(returning: identifiers)

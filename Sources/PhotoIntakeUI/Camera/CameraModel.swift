@@ -44,7 +44,8 @@
     public let rotation = CameraRotation()
 
     @ObservationIgnored private let controller = CaptureSessionController()
-    @ObservationIgnored private var lifecycleObservers: [any NSObjectProtocol] = []
+    /// Removed by ``disappear()``, and at the latest when the model goes.
+    @ObservationIgnored private let lifecycleObservers = NotificationTokens()
 
     public init(importer: Importer) {
       self.importer = importer
@@ -77,8 +78,8 @@
 
     /// Stops the session (on its queue).
     public func disappear() {
-      for observer in lifecycleObservers { NotificationCenter.default.removeObserver(observer) }
-      lifecycleObservers = []
+      lifecycleObservers.removeAll()
+      rotation.detach()
       handle(.stop)
     }
 
@@ -141,7 +142,7 @@
     private func observeLifecycle() {
       guard lifecycleObservers.isEmpty else { return }
       let center = NotificationCenter.default
-      lifecycleObservers = [
+      lifecycleObservers.add([
         center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main) {
           [weak self] _ in
           MainActor.assumeIsolated { self?.handle(.enteredBackground) }
@@ -151,7 +152,7 @@
           [weak self] _ in
           MainActor.assumeIsolated { self?.handle(.enteredForeground) }
         },
-      ]
+      ])
     }
 
     private static func status() -> AuthorizationStatus {

@@ -17,6 +17,10 @@
     /// The iOS 17 `AVCaptureDevice.RotationCoordinator`, untyped so the class can exist on iOS 16.
     private var coordinator: AnyObject?
     private var observation: NSKeyValueObservation?
+    /// Whether this object asked `UIDevice` for orientation notifications (iOS 16), which it must balance with
+    /// `endGeneratingDeviceOrientationNotifications()`: the calls nest, and the accelerometer stays on until
+    /// every begin is ended.
+    private var generatesOrientation = false
 
     /// A rotation that follows nothing until ``CameraPreview`` attaches its layer and the camera is known.
     public init() {}
@@ -35,6 +39,19 @@
       makeCoordinator()
     }
 
+    /// Stops following the camera (the camera screen went away): no more key-value observation, and on iOS 16
+    /// the orientation notifications this object asked for end. ``attach(device:)`` starts again.
+    func detach() {
+      observation?.invalidate()
+      observation = nil
+      coordinator = nil
+      device = nil
+      if generatesOrientation {
+        UIDevice.current.endGeneratingDeviceOrientationNotifications()
+        generatesOrientation = false
+      }
+    }
+
     private func makeCoordinator() {
       guard let device, let previewLayer else { return }
       if #available(iOS 17, *) {
@@ -48,7 +65,10 @@
           MainActor.assumeIsolated { Self.apply(angle, to: self?.previewLayer?.connection) }
         }
       } else {
-        UIDevice.current.beginGeneratingDeviceOrientationNotifications()
+        if !generatesOrientation {
+          UIDevice.current.beginGeneratingDeviceOrientationNotifications()
+          generatesOrientation = true
+        }
         layoutChanged()
       }
     }

@@ -35,11 +35,12 @@
 
     /// The blocking PhotoKit calls, run on PhotoIntake's own threads (``BlockingCloudIdentifierResolver``).
     private var resolver: BlockingCloudIdentifierResolver {
-      let library = LibraryBox(library: library)
+      // PHPhotoLibrary is Sendable (NS_SWIFT_SENDABLE in PHPhotoLibrary.h): the lanes' closures take it as is.
+      let library = self.library
       return BlockingCloudIdentifierResolver(
         cloud: { identifiers in
           var answers: [String: IdentifierLookup<CloudIdentifier>] = [:]
-          for (identifier, result) in library.library.cloudIdentifierMappings(
+          for (identifier, result) in library.cloudIdentifierMappings(
             forLocalIdentifiers: identifiers)
           {
             switch result {
@@ -51,7 +52,7 @@
           return answers
         },
         local: { identifiers in
-          let mappings = library.library.localIdentifierMappings(
+          let mappings = library.localIdentifierMappings(
             for: identifiers.map { PHCloudIdentifier(stringValue: $0.rawValue) })
           var answers: [CloudIdentifier: IdentifierLookup<String>] = [:]
           for (cloud, result) in mappings {
@@ -63,13 +64,6 @@
           }
           return answers
         })
-    }
-
-    /// Carries the library into the lanes' `@Sendable` closures.
-    private struct LibraryBox: @unchecked Sendable {
-      // @unchecked: PHPhotoLibrary is thread-safe (its shared instance is used from any queue, and PhotoKit calls
-      // its observers on background queues); the SDK does not mark it Sendable.
-      let library: PHPhotoLibrary
     }
 
     private static func lookup<Value: Sendable & Hashable>(_ error: any Error) -> IdentifierLookup<Value> {

@@ -47,8 +47,10 @@
       self.importer = importer
       self.selection = selection
       self.options = options
-      // Files a killed app left parked by the Transferable import closures.
-      ReceivedFileHandOver.shared.sweep(olderThan: 3600)
+      // Files a killed app left parked by the Transferable import closures: listing and deleting them is file
+      // I/O, so on a lane of PhotoIntake's own, not on the main thread that makes the model. Only items older
+      // than an hour go, so an import that parks one meanwhile is not disturbed.
+      Task.detached { _ = await BlockingLanes.io.run { ReceivedFileHandOver.shared.sweep(olderThan: 3600) } }
     }
 
     /// The items to give `PhotosPicker` so it opens with the selection preselected (none where PhotoKit does not

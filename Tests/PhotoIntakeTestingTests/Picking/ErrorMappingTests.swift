@@ -32,6 +32,38 @@ struct ErrorMappingTests {
     #expect(Importer.Error(providerError: Self.chain(codes)).code == expected)
   }
 
+  /// iCloud against the network: which of the two a chain means (see `Importer.Error.iCloudUnavailable`).
+  static let iCloudChains: [(chain: [(String, Int)], code: String)] = [
+    // iCloud itself: iCloud Photos' errors around CloudKit's reason, alone or under 3169 or -1000.
+    ([("CloudPhotoLibraryErrorDomain", 1006), ("CKErrorDomain", 9)], "icloud-unavailable"),
+    ([("CloudPhotoLibraryErrorDomain", 1000), ("CKErrorDomain", 7)], "icloud-unavailable"),
+    (
+      [
+        ("NSItemProviderErrorDomain", -1000), ("PHPhotosErrorDomain", 3169),
+        ("CloudPhotoLibraryErrorDomain", 1006), ("CKErrorDomain", 9),
+      ], "icloud-unavailable"
+    ),
+    ([("PHPhotosErrorDomain", 3169), ("CKErrorDomain", 6)], "icloud-unavailable"),
+    ([("CloudPhotoLibraryErrorDomain", 77)], "icloud-unavailable"),
+    // 1005: a device too full to download, in the field reports found.
+    ([("CloudPhotoLibraryErrorDomain", 1005)], "disk-full"),
+    ([("PHPhotosErrorDomain", 3169), ("CloudPhotoLibraryErrorDomain", 1005)], "disk-full"),
+    // Offline anywhere in the chain wins over iCloud's complaint: connecting comes first.
+    ([("CloudPhotoLibraryErrorDomain", 1000), ("CKErrorDomain", 3)], "network-required"),
+    (
+      [("PHPhotosErrorDomain", 3169), ("CloudPhotoLibraryErrorDomain", 1000), ("NSURLErrorDomain", -1009)],
+      "network-required"
+    ),
+    // 3169 with nothing under it that says more stays "connect, then retry".
+    ([("PHPhotosErrorDomain", 3169)], "network-required"),
+    ([("PHPhotosErrorDomain", 3169), ("NSURLErrorDomain", -1009)], "network-required"),
+  ]
+
+  @Test(arguments: iCloudChains)
+  func iCloudAndNetworkChainsMapToWhatTheUserCanDo(_ chain: [(String, Int)], _ expected: String) {
+    #expect(Importer.Error(providerError: Self.chain(chain)).code == expected)
+  }
+
   @Test func importErrorsPassThroughUnchanged() {
     #expect(Importer.Error(providerError: Importer.Error.tooLarge(limit: 5)) == .tooLarge(limit: 5))
   }

@@ -49,6 +49,7 @@ struct ProviderItemSourceTests {
 
   @Test(arguments: [
     (SimulatedPhotoLibrary.DownloadFailure.networkRequired, "network-required"),
+    (.iCloudUnavailable, "icloud-unavailable"),
     (.itemUnavailable, "item-unavailable"),
     (.diskFull, "disk-full"),
   ])
