@@ -121,6 +121,27 @@ public struct PickerOptions: Sendable, Hashable {
     return PhotoSelection(items: previous.items + outcome.items)
   }
 
+  /// The selection after a session that started from `previous`, when the app replaced the selection with
+  /// `current` while the session's import ran (it removed or reordered items, or restored a saved selection).
+  ///
+  /// The app's edits are not undone: what it removed stays removed and what it has keeps its order (and what it
+  /// added stays). The session's own changes still apply: items the user deselected in the picker go, and newly
+  /// picked items follow in the picker's order. When the app changed nothing, this is
+  /// ``selection(after:previous:)``; under a limit of 1, a session that picked an item replaces the selection.
+  public func selection(
+    after outcome: PhotoSelection, previous: PhotoSelection, current: PhotoSelection
+  ) -> PhotoSelection {
+    let merged = selection(after: outcome, previous: previous)
+    guard current != previous else { return merged }
+    if selectionLimit == 1 { return outcome.items.isEmpty ? current : merged }
+    let before = Set(previous.items)
+    let after = Set(merged.items)
+    var items = current.items.filter { after.contains($0) || !before.contains($0) }
+    let kept = Set(items)
+    items += merged.items.filter { !before.contains($0) && !kept.contains($0) }
+    return PhotoSelection(items: items)
+  }
+
   /// The newest iOS version the options need, when they need more than iOS 16 (the package's minimum), so an
   /// app can tell why a setting had no effect on an older system.
   public var requiredIOSVersion: Int {

@@ -121,7 +121,7 @@
         }
       }
       let outcome = await session.outcome()
-      selection = options.selection(after: outcome.selection, previous: before)
+      selection = options.selection(after: outcome.selection, previous: before, current: selection)
       lastOutcome = outcome
       isImporting = false
       self.session = nil

@@ -112,7 +112,7 @@
       self.session = session
       for await event in session { onEvent?(event) }
       let outcome = await session.outcome()
-      selection = options.selection(after: outcome.selection, previous: before)
+      selection = options.selection(after: outcome.selection, previous: before, current: selection)
       self.session = nil
       onFinish?(outcome)
     }

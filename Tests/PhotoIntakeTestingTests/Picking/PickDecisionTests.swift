@@ -140,6 +140,49 @@ struct PickDecisionTests {
     #expect(options.selection(after: PhotoSelection(), previous: previous) == previous)
   }
 
+  /// The app removed or reordered items while an import ran: the import's end must not bring them back.
+  @Test func editsTheAppMadeDuringAnImportSurviveIt() {
+    func item(_ identifier: String?, _ asset: String) -> PhotoSelection.Item {
+      .init(assetIdentifier: identifier, asset: AssetID(rawValue: asset))
+    }
+    func assets(_ selection: PhotoSelection) -> [String] { selection.items.map(\.asset.rawValue) }
+    let a = item("A", "1")
+    let b = item("B", "2")
+    let c = item("C", "3")
+    let d = item("D", "4")
+    let e = item("E", "5")
+    let previous = PhotoSelection(items: [a, b, c])
+    var options = PickerOptions()
+
+    // Preselected: the picker returned A, B, C and a new D while the app removed B and moved C first.
+    let outcome = PhotoSelection(items: [a, b, c, d])
+    let current = PhotoSelection(items: [c, a])
+    #expect(
+      assets(options.selection(after: outcome, previous: previous, current: current)) == ["3", "1", "4"])
+    // Unchanged by the app: the two-argument rule.
+    #expect(
+      options.selection(after: outcome, previous: previous, current: previous)
+        == options.selection(after: outcome, previous: previous))
+    // The user deselected A in the picker, the app added E meanwhile: A goes, E stays.
+    let withoutA = PhotoSelection(items: [b, c])
+    let added = PhotoSelection(items: [a, b, c, e])
+    #expect(
+      assets(options.selection(after: withoutA, previous: previous, current: added)) == ["2", "3", "5"])
+
+    // Additions (not preselectable): Cancel keeps the app's edit; picks are appended to it.
+    options.usesPhotoLibrary = false
+    #expect(options.selection(after: PhotoSelection(), previous: previous, current: current) == current)
+    #expect(
+      assets(options.selection(after: PhotoSelection(items: [d]), previous: previous, current: current))
+        == ["3", "1", "4"])
+    // A limit of 1: a pick replaces, Cancel keeps the app's.
+    options.usesPhotoLibrary = true
+    options.selectionLimit = 1
+    #expect(
+      options.selection(after: PhotoSelection(items: [d]), previous: previous, current: current).items == [d])
+    #expect(options.selection(after: PhotoSelection(), previous: previous, current: current) == current)
+  }
+
   @Test func iOS17OnlySettingsAreNamed() {
     var options = PickerOptions()
     #expect(options.requiredIOSVersion == 16)
