@@ -83,7 +83,7 @@
         MovieFixture.path)
       let imported = await runIntake(["import"] + library + files, in: scratch.path)
       #expect(imported.status == 0, "\(imported.stderr)")
-      #expect(imported.stderr.contains("truncated.mov: no renditions: The picture's headers are damaged"))
+      #expect(imported.stderr.contains("truncated.mov: no renditions: The file's headers are damaged"))
 
       let sheet = await runIntake(["sheet"] + library + ["--out", "sheet"], in: scratch.path)
       // 1: the cut movie has no poster.

@@ -43,7 +43,7 @@
       Case(
         arguments: ["thumbnail", "\(movies)/truncated.mov", "--out", "t.jpg"], status: 1, stdout: "",
         stderrContains:
-          "truncated.mov: The picture's headers are damaged (the movie's header (moov) is missing"),
+          "truncated.mov: The file's headers are damaged (the movie's header (moov) is missing"),
       Case(
         arguments: ["thumbnail", "\(fixtures)/bomb.png", "--out", "b.jpg"], status: 1, stdout: "",
         stderrContains: "declares 4294.8 megapixels, more than the 200 MP limit"),

@@ -45,9 +45,9 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
       "The image declares \(Self.megapixels(declared)) megapixels, more than the \(Self.megapixels(limit)) MP "
         + "limit; it was not decoded, so that it cannot exhaust memory. Raise the limit only for files you trust."
     case .malformed(let reason):
-      "The picture's headers are damaged (\(reason)); it cannot be shown. The original is kept as it is."
+      "The file's headers are damaged (\(reason)); it cannot be shown. The original is kept as it is."
     case .decodeFailed(let reason):
-      "The picture could not be decoded (\(reason)). The file may be truncated or corrupt; import it again "
+      "The file could not be decoded (\(reason)). It may be truncated or corrupt; import it again "
         + "from the source if you have it."
     case .encodeFailed(let reason):
       "The thumbnail could not be encoded (\(reason)). Try again; if it persists, report it."
