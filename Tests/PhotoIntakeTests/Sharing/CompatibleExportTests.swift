@@ -312,6 +312,27 @@ import Testing
       #expect(try String(contentsOfFile: taken, encoding: .utf8) == "keep me")
     }
 
+    /// The second half failing while it is written (its stored bytes altered since import) removes the first
+    /// half, already written, and nothing else: a file of the same name elsewhere, and the temporary files.
+    @Test func aLivePhotoWhoseSecondHalfFailsLeavesNothing() async throws {
+      let (library, still, movie) = try await livePair()
+      let object = library.objectPath(for: movie)
+      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: object)
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: object))
+      try handle.seek(toOffset: 40)
+      try handle.write(contentsOf: Data([0xFF, 0xFF]))
+      try handle.close()
+      let out = folder.at("out")
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      let bystander = folder.at("IMG_0200.JPG")
+      let before = try bytes(bystander)
+      await #expect(throws: Library.Error.alteredObject(movie.id)) {
+        try await library.export(still.id, to: out, options: ExportOptions(format: .jpeg))
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [])
+      #expect(try bytes(bystander) == before)
+    }
+
     @Test func sharingALivePhotoYieldsBothParts() async throws {
       let (library, still, movie) = try await livePair()
       let shared = folder.at("shared")
