@@ -217,6 +217,30 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
 
+    /// A maximum size beyond 32 bits (`--max-size 3000000000`) for a picture whose header gives no usable
+    /// size (a PNG declaring 0 × 0, so it never "fits"): a typed error, not a trap converting it for libvips.
+    @Test func aMaximumSizeBeyond32BitsIsNoTrap() async throws {
+      func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+          crc ^= UInt32(byte)
+          for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return be32(UInt32(data.count)) + body + be32(~crc)
+      }
+      let header = be32(0) + be32(0) + [8, 2, 0, 0, 0]
+      let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IEND", [])
+      let source = try folder.write("zero.png", png)
+      let (library, assets) = try await importing([source])
+      let target = folder.at("zero.jpg")
+      await #expect(throws: Library.Error.self) {
+        try await library.export(
+          assets[0].id, to: target, options: ExportOptions(format: .jpeg, maxPixelSize: 3_000_000_000))
+      }
+      #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
     @Test func anExistingDestinationIsLeftUntouched() async throws {
       let (library, assets) = try await importing([try p3HEIC()])
       let target = folder.at("taken.jpg")

@@ -52,7 +52,9 @@
       -> (VipsImageRef, [UInt8]?)
     {
       let metadata = plan.metadata
-      let size = plan.maxPixelSize.map(Int32.init)
+      // Clamped: a size over 32 bits reaches here for a header without a usable size (nothing "fits" then),
+      // and libvips only ever reduces (VIPS_SIZE_DOWN), so the largest Int32 means "as it is".
+      let size = plan.maxPixelSize.map { Int32(clamping: $0) }
       DecodeProbe.willDecode(.primaryImage)
       if [.heic, .heif, .avif].contains(metadata.type) {
         let file = try HEIFFile(path: path)
