@@ -58,12 +58,20 @@ enum FileExporter {
   /// Gives the complete, fsynced file at `temporary` its final name `target` and makes that durable: `link(2)`
   /// fails if anything (even a dangling symbolic link) is at `target`, so nothing is overwritten or followed;
   /// then the folder is fsynced. The caller removes `temporary`.
+  ///
+  /// If the folder cannot be fsynced, the name just linked is removed again: a failed export leaves nothing
+  /// (and a Live Photo's first half, already written, is removed by the caller).
   static func publish(_ temporary: String, at target: String) throws(Library.Error) {
     do throws(SystemError) {
       try Syscalls.link(temporary, target)
-      try Syscalls.fsyncDirectory(folder(of: target))
     } catch {
       throw error.code == EEXIST ? .destinationExists(target) : Library.Error(error)
+    }
+    do throws(SystemError) {
+      try Syscalls.fsyncDirectory(folder(of: target))
+    } catch {
+      try? Syscalls.unlink(target)
+      throw Library.Error(error)
     }
   }
 

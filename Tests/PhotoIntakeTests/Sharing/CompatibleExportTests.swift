@@ -306,6 +306,24 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
 
+    /// The folder's fsync failing after the link: the export fails and leaves nothing at the destination (the
+    /// linked name used to stay behind an error, outside the Live Photo roll-back).
+    @Test func aFolderThatCannotBeSyncedKeepsNothing() async throws {
+      let (library, assets) = try await importing([try p3HEIC()])
+      let out = folder.at("out")
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      // The first fsync under `out` is the temporary file's, the second the folder's.
+      let faults = FaultInjector([.init(.fsync, pathContains: out, code: EIO, skip: 1)])
+      await #expect(throws: Library.Error.self) {
+        try await Syscalls.injectedFaults.withValue(faults) {
+          try await library.export(
+            assets[0].id, to: out + "/photo.jpg", options: ExportOptions(format: .jpeg))
+        }
+      }
+      #expect(faults.firedCounts[0] == 1)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [])
+    }
+
     // MARK: Live Photos
 
     /// A Live Photo still: the reference scene stored turned, EXIF orientation 6 and an Apple MakerNote with
