@@ -117,6 +117,34 @@ struct ExifCarryOverTests {
     #expect(outcomes.patched > 0 && outcomes.refused > 0, "\(outcomes)")
   }
 
+  /// Whole files mutated around their EXIF (the container's boxes, chunks and segments that lead to it, the
+  /// HEIF item's TIFF header offset): a payload or a ``MetadataError`` from `app1Payload`, never a trap.
+  @Test(arguments: [
+    "jpeg-thumbnail-icc.jpg", "heic-exif-thumbnail.heic", "png-exif.png", "webp-lossy-exif.webp",
+    "avif-exif.avif",
+  ])
+  func mutatedFilesGiveAPayloadOrATypedError(_ source: String) throws {
+    let original = try TestSupport.bytes(source)
+    var generator = SeededGenerator(seed: UInt64(original.count))
+    for round in 0..<150 {
+      var file = original
+      for _ in 0..<Int.random(in: 1...3, using: &generator) {
+        // Half of the changes in the first 2 KB, where the boxes and chunks that lead to the EXIF are.
+        let end = Bool.random(using: &generator) ? min(file.count, 2048) : file.count
+        let at = Int.random(in: 0..<end, using: &generator)
+        file[at] = Bool.random(using: &generator) ? UInt8.random(in: 0...255, using: &generator) : 0xFF
+      }
+      let path = try folder.write("mutated-\(round)", file)
+      do throws(MetadataError) {
+        let payload = try ExifCarryOver.app1Payload(
+          fileAt: path, width: 64, height: 48, removeLocation: true)
+        #expect((payload?.count ?? 0) <= ExifCarryOver.maximumPayload)
+      } catch {
+        continue
+      }
+    }
+  }
+
   /// A JPEG made of SOI, the EXIF block as APP1 and the plain fixture's other segments.
   private func exifJPEG(_ tiff: [UInt8]) throws -> [UInt8] {
     JPEGBuilder.inserting(JPEGBuilder.exifSegment(tiff), into: try TestSupport.bytes("jpeg-plain.jpg"))

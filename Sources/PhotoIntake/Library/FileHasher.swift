@@ -36,10 +36,12 @@ enum FileExporter {
   ) throws(Library.Error) {
     if (try? Syscalls.lstat(target)) != nil { throw .destinationExists(target) }
     let temporary = temporaryPath(beside: target)
-    defer { try? Syscalls.unlink(temporary) }
+    // Removed only once created: a file already at that name (O_EXCL failed) is someone else's.
+    var created = false
+    defer { if created { try? Syscalls.unlink(temporary) } }
     let digest: SHA256Digest
     do throws(SystemError) {
-      digest = try writeDurableCopy(of: source, path: path, to: temporary)
+      digest = try writeDurableCopy(of: source, path: path, to: temporary, created: &created)
     } catch {
       throw Library.Error(error)
     }
@@ -56,12 +58,20 @@ enum FileExporter {
   /// Gives the complete, fsynced file at `temporary` its final name `target` and makes that durable: `link(2)`
   /// fails if anything (even a dangling symbolic link) is at `target`, so nothing is overwritten or followed;
   /// then the folder is fsynced. The caller removes `temporary`.
+  ///
+  /// If the folder cannot be fsynced, the name just linked is removed again: a failed export leaves nothing
+  /// (and a Live Photo's first half, already written, is removed by the caller).
   static func publish(_ temporary: String, at target: String) throws(Library.Error) {
     do throws(SystemError) {
       try Syscalls.link(temporary, target)
-      try Syscalls.fsyncDirectory(folder(of: target))
     } catch {
       throw error.code == EEXIST ? .destinationExists(target) : Library.Error(error)
+    }
+    do throws(SystemError) {
+      try Syscalls.fsyncDirectory(folder(of: target))
+    } catch {
+      try? Syscalls.unlink(target)
+      throw Library.Error(error)
     }
   }
 
@@ -69,9 +79,12 @@ enum FileExporter {
   static func writeNoClobber(_ bytes: [UInt8], to target: String) throws(Library.Error) {
     if (try? Syscalls.lstat(target)) != nil { throw .destinationExists(target) }
     let temporary = temporaryPath(beside: target)
-    defer { try? Syscalls.unlink(temporary) }
+    // Removed only once created: a file already at that name (O_EXCL failed) is someone else's.
+    var created = false
+    defer { if created { try? Syscalls.unlink(temporary) } }
     do throws(SystemError) {
       let output = try Syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
+      created = true
       defer { Syscalls.close(output) }
       // The closure cannot throw a typed error through withUnsafeBytes, so the failure is carried out.
       var failure: SystemError?
@@ -95,11 +108,11 @@ enum FileExporter {
     return folder.isEmpty ? "/" : folder
   }
 
-  private static func writeDurableCopy(of input: Int32, path: String, to temporary: String)
-    throws(SystemError)
-    -> SHA256Digest
-  {
+  private static func writeDurableCopy(
+    of input: Int32, path: String, to temporary: String, created: inout Bool
+  ) throws(SystemError) -> SHA256Digest {
     let output = try Syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
+    created = true
     defer { Syscalls.close(output) }
     let hasher = SHA256Hasher()
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)

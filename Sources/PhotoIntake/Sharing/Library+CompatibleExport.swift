@@ -183,10 +183,13 @@ extension FileExporter {
     }
     if (try? Syscalls.lstat(target)) != nil { throw .destinationExists(target) }
     let temporary = temporaryPath(beside: target)
-    defer { try? Syscalls.unlink(temporary) }
+    // Removed only if the stripper created it: a file already at that name (EEXIST) is someone else's.
+    var created = true
+    defer { if created { try? Syscalls.unlink(temporary) } }
     do throws(MetadataError) {
       _ = try LocationStripper.strip(fileAt: object, to: temporary)
     } catch {
+      if case .io(EEXIST) = error { created = false }
       if case .io(let code) = error { throw .io(reason: String(cString: strerror(code))) }
       throw .cannotConvert(id, .malformed(reason: "its location cannot be removed: \(error.description)"))
     }

@@ -70,6 +70,17 @@
       }
     }
 
+    /// A size beyond 32 bits (`intake thumbnail --size 3000000000`) trapped converting it for TurboJPEG and
+    /// libvips; a thumbnail is never enlarged, so it is the full size, for a movie as for a photo.
+    @Test func aSizeBeyond32BitsIsTheFullSize() throws {
+      let request = ThumbnailRequest(maxPixelSize: 3_000_000_000)
+      let poster = try thumbnailer.thumbnail(ofFileAt: MovieFixture.path("rotation-90.mov"), request: request)
+      #expect(poster.width == 192 && poster.height == 128)
+      let photo = try thumbnailer.thumbnail(
+        ofFileAt: Repository.path("Tests/PhotoIntakeTests/Fixtures/Imaging/reference.png"), request: request)
+      #expect(photo.width == 96 && photo.height == 64)
+    }
+
     @Test func framesOverTheLimitAreRefusedBeforeDecoding() {
       let result = Result { () throws(ImagingError) in
         try thumbnailer.thumbnail(

@@ -217,6 +217,30 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
 
+    /// A maximum size beyond 32 bits (`--max-size 3000000000`) for a picture whose header gives no usable
+    /// size (a PNG declaring 0 × 0, so it never "fits"): a typed error, not a trap converting it for libvips.
+    @Test func aMaximumSizeBeyond32BitsIsNoTrap() async throws {
+      func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+          crc ^= UInt32(byte)
+          for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return be32(UInt32(data.count)) + body + be32(~crc)
+      }
+      let header = be32(0) + be32(0) + [8, 2, 0, 0, 0]
+      let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IEND", [])
+      let source = try folder.write("zero.png", png)
+      let (library, assets) = try await importing([source])
+      let target = folder.at("zero.jpg")
+      await #expect(throws: Library.Error.self) {
+        try await library.export(
+          assets[0].id, to: target, options: ExportOptions(format: .jpeg, maxPixelSize: 3_000_000_000))
+      }
+      #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
     @Test func anExistingDestinationIsLeftUntouched() async throws {
       let (library, assets) = try await importing([try p3HEIC()])
       let target = folder.at("taken.jpg")
@@ -233,6 +257,71 @@ import Testing
         try await library.export(assets[0].id, to: link, options: ExportOptions(format: .jpeg))
       }
       #expect(!FileManager.default.fileExists(atPath: folder.at("elsewhere.jpg")))
+    }
+
+    /// Another writer's file at the temporary name (a collision of the random names, or a file placed there):
+    /// creating the temporary file fails, and that file is left as it was. It used to be removed by the
+    /// clean-up meant for our own temporary file. (A copy without location is created by LocationStripper,
+    /// outside the fault injector's reach, before any call the test can watch.)
+    @Test(arguments: [ExportOptions(format: .jpeg), ExportOptions()])
+    func aFileAtTheTemporaryNameIsNotOurs(options: ExportOptions) async throws {
+      let (library, assets) = try await importing([try p3HEIC()])
+      let squatted = Protected<String?>(nil)
+      let faults = FaultInjector(
+        [],
+        beforeCall: { operation, path in
+          guard operation == .open, path.contains("/.intake-export-"), squatted.current == nil else { return }
+          squatted.withLock { $0 = path }
+          _ = FileManager.default.createFile(atPath: path, contents: Data("not ours".utf8))
+        })
+      let target = folder.at("out.jpg")
+      await #expect(throws: Library.Error.self) {
+        try await Syscalls.injectedFaults.withValue(faults) {
+          try await library.export(assets[0].id, to: target, options: options)
+        }
+      }
+      let path = try #require(squatted.current)
+      #expect(try String(contentsOfFile: path, encoding: .utf8) == "not ours")
+      #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    /// A destination that appears between the check and the link: `link(2)` fails, the export is
+    /// ``Library/Error/destinationExists(_:)``, the newcomer is untouched and no temporary file is left.
+    @Test func aDestinationAppearingBeforeTheLinkIsLeftAlone() async throws {
+      let (library, assets) = try await importing([try p3HEIC()])
+      let target = folder.at("late.jpg")
+      let faults = FaultInjector(
+        [],
+        beforeCall: { operation, path in
+          guard operation == .link, path == target else { return }
+          _ = FileManager.default.createFile(atPath: path, contents: Data("arrived first".utf8))
+        })
+      await #expect(throws: Library.Error.destinationExists(target)) {
+        try await Syscalls.injectedFaults.withValue(faults) {
+          try await library.export(assets[0].id, to: target, options: ExportOptions(format: .jpeg))
+        }
+      }
+      #expect(try String(contentsOfFile: target, encoding: .utf8) == "arrived first")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasSuffix(".tmp") })
+    }
+
+    /// The folder's fsync failing after the link: the export fails and leaves nothing at the destination (the
+    /// linked name used to stay behind an error, outside the Live Photo roll-back).
+    @Test func aFolderThatCannotBeSyncedKeepsNothing() async throws {
+      let (library, assets) = try await importing([try p3HEIC()])
+      let out = folder.at("out")
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      // The first fsync under `out` is the temporary file's, the second the folder's.
+      let faults = FaultInjector([.init(.fsync, pathContains: out, code: EIO, skip: 1)])
+      await #expect(throws: Library.Error.self) {
+        try await Syscalls.injectedFaults.withValue(faults) {
+          try await library.export(
+            assets[0].id, to: out + "/photo.jpg", options: ExportOptions(format: .jpeg))
+        }
+      }
+      #expect(faults.firedCounts[0] == 1)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [])
     }
 
     // MARK: Live Photos
@@ -310,6 +399,27 @@ import Testing
       }
       #expect(!FileManager.default.fileExists(atPath: folder.at("pair.jpg")))
       #expect(try String(contentsOfFile: taken, encoding: .utf8) == "keep me")
+    }
+
+    /// The second half failing while it is written (its stored bytes altered since import) removes the first
+    /// half, already written, and nothing else: a file of the same name elsewhere, and the temporary files.
+    @Test func aLivePhotoWhoseSecondHalfFailsLeavesNothing() async throws {
+      let (library, still, movie) = try await livePair()
+      let object = library.objectPath(for: movie)
+      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: object)
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: object))
+      try handle.seek(toOffset: 40)
+      try handle.write(contentsOf: Data([0xFF, 0xFF]))
+      try handle.close()
+      let out = folder.at("out")
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      let bystander = folder.at("IMG_0200.JPG")
+      let before = try bytes(bystander)
+      await #expect(throws: Library.Error.alteredObject(movie.id)) {
+        try await library.export(still.id, to: out, options: ExportOptions(format: .jpeg))
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [])
+      #expect(try bytes(bystander) == before)
     }
 
     @Test func sharingALivePhotoYieldsBothParts() async throws {

@@ -52,7 +52,10 @@
       -> (VipsImageRef, [UInt8]?)
     {
       let metadata = plan.metadata
-      let size = plan.maxPixelSize.map(Int32.init)
+      // Clamped to libvips's largest coordinate (VIPS_MAX_COORD, 10,000,000; its properties refuse more): a
+      // size over 32 bits reaches here for a header without a usable size (nothing "fits" then), and libvips
+      // only ever reduces (VIPS_SIZE_DOWN), so the largest coordinate means "as it is".
+      let size = plan.maxPixelSize.map { Int32(min($0, 10_000_000)) }
       DecodeProbe.willDecode(.primaryImage)
       if [.heic, .heif, .avif].contains(metadata.type) {
         let file = try HEIFFile(path: path)
