@@ -113,4 +113,7 @@ data[mvhd:mvhd + size] = box
 open(sys.argv[2], "wb").write(data)
 PY
 
+# 2 x 2 pixels: swscale writes past the end of so short a row (movie_poster.c pads its rows).
+h264 -f lavfi -i "color=red:size=2x2:rate=10:duration=1" "$OUT/tiny.mov"
+
 ls -l "$OUT"

@@ -371,14 +371,20 @@ static unsigned char *to_rgb(const AVFrame *frame, int width, int height) {
     // Fails (harmlessly) for RGB sources, which have no matrix.
     ff.sws_setColorspaceDetails(scaler, ff.sws_getCoefficients(space), full_range,
                                 ff.sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
-    unsigned char *rgb = malloc((size_t)width * height * 3);
+    // swscale's vector code stores whole vectors and writes past the end of a row (42 bytes past a 2 × 2 RGB24
+    // image, measured with guard bytes; ASan saw the heap corrupted): it writes rows with room to spare, and one
+    // row more, which are then packed in place.
+    const size_t row = (size_t)width * 3, padded = (row + 63) / 64 * 64 + 64;
+    unsigned char *rgb = malloc(padded * ((size_t)height + 1));
     if (rgb != NULL) {
         uint8_t *planes[4] = {rgb, NULL, NULL, NULL};
-        int strides[4] = {width * 3, 0, 0, 0};
+        int strides[4] = {(int)padded, 0, 0, 0};
         if (ff.sws_scale(scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes,
                          strides) != height) {
             free(rgb);
             rgb = NULL;
+        } else {
+            for (int y = 1; y < height; y++) memmove(rgb + y * row, rgb + y * padded, row);
         }
     }
     ff.sws_freeContext(scaler);

@@ -81,6 +81,19 @@
       #expect(photo.width == 96 && photo.height == 64)
     }
 
+    /// A 2 × 2 movie: swscale wrote 42 bytes past so small a picture (heap corruption that ASan caught in a
+    /// long run of damaged movies, and guard bytes measured); the rows are now padded. Red, every pixel.
+    @Test func aTwoByTwoMovieGivesItsPixels() throws {
+      let poster = try thumbnailer.thumbnail(
+        ofFileAt: MovieFixture.path("tiny.mov"), request: ThumbnailRequest(maxPixelSize: 48))
+      #expect(poster.width == 2 && poster.height == 2)
+      let picture = try Picture(encoded: poster.jpegData)
+      for (x, y) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+        let colour = picture.colour(x: x, y: y)
+        #expect(colour.r > 200 && colour.g < 60 && colour.b < 60, "\(colour) at \(x), \(y)")
+      }
+    }
+
     @Test func framesOverTheLimitAreRefusedBeforeDecoding() {
       let result = Result { () throws(ImagingError) in
         try thumbnailer.thumbnail(
