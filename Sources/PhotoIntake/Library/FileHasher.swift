@@ -83,20 +83,7 @@ enum FileExporter {
     var created = false
     defer { if created { try? Syscalls.unlink(temporary) } }
     do throws(SystemError) {
-      let output = try Syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
-      created = true
-      defer { Syscalls.close(output) }
-      // The closure cannot throw a typed error through withUnsafeBytes, so the failure is carried out.
-      var failure: SystemError?
-      bytes.withUnsafeBytes { buffer in
-        do throws(SystemError) {
-          try Syscalls.writeAll(output, buffer, path: temporary)
-        } catch {
-          failure = error
-        }
-      }
-      if let failure { throw failure }
-      try Syscalls.fsync(output, path: temporary)
+      try AtomicFile.create(temporary, with: bytes, created: &created)
     } catch {
       throw Library.Error(error)
     }
