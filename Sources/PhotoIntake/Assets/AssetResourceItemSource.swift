@@ -3,9 +3,10 @@
 ///
 /// `PHAssetResourceManager.writeData(for:toFile:options:completionHandler:)` refuses to write over a file, and
 /// the staging sink creates its own. So the library writes the resource to the sink's
-/// ``StagingSink/scratchPath`` — a new name in the same folder — and the sink adopts it with a hard link
-/// (``StagingSink/adoptFile(atPath:)``), hashing as it reads; the bytes are never held in memory. The scratch
-/// name carries the write's staging prefix, so a crash leaves nothing the next open does not sweep.
+/// ``StagingSink/scratchPath`` — a new name in the same folder, claimed empty first — and the sink adopts it
+/// with a hard link (``StagingSink/adoptFile(atPath:)``), hashing as it reads; the bytes are never held in
+/// memory. The scratch name carries the write's staging prefix, so a crash leaves nothing the next open does
+/// not sweep.
 ///
 /// ``AssetImport`` makes these sources; use it rather than this type to get Live Photos linked.
 public struct AssetResourceItemSource: ItemSource {
@@ -38,10 +39,11 @@ public struct AssetResourceItemSource: ItemSource {
   public var typeHints: [String] { [resource.uniformTypeIdentifier] }
 
   public func deliver(to sink: StagingSink) async throws(Importer.Error) {
-    let path = sink.scratchPath
+    // Claimed empty, so the scratch name holds only what the provider writes for this delivery; whatever
+    // happens, that name goes, and the adopted bytes stay under the sink's own name.
+    let path = try sink.claimScratchPath()
+    defer { sink.removeScratch() }
     let progress = AssetDownloadProgress { sink.reportProgress($0) }
-    // Whatever happens, the scratch name goes; the adopted bytes stay under the sink's own name.
-    defer { try? Syscalls.unlink(path) }
     try await provider.writeData(
       for: resource, ofAsset: localIdentifier, toFile: path, networkAccessAllowed: networkAccessAllowed,
       progress: { progress.download($0) })

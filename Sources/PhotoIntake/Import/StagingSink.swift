@@ -47,9 +47,33 @@ public final class StagingSink: @unchecked Sendable {
   /// (`PHAssetResourceManager.writeData(for:toFile:options:completionHandler:)` refuses an existing one) before
   /// handing it over with ``adoptFile(atPath:)``, which then links it without a copy.
   ///
-  /// It carries this write's staging prefix, so a crash leaves nothing that the next open does not sweep. The
-  /// source deletes it once adopted.
-  public var scratchPath: String { folder.path(of: name + ".incoming") }
+  /// It carries this write's staging prefix, so a crash leaves nothing that the next open does not sweep. A
+  /// source claims it with ``claimScratchPath()`` and deletes it with ``removeScratch()`` once adopted.
+  public var scratchPath: String { folder.path(of: scratchName) }
+
+  private var scratchName: String { name + ".incoming" }
+
+  /// ``scratchPath``, once it is certain that nothing has that name yet: whatever a source then finds there is
+  /// what it wrote for this delivery, and only that is ever removed.
+  ///
+  /// - Throws: ``Importer/Error/ioError(operation:code:)`` with `EEXIST` when something already has the name
+  ///   (it is not this delivery's, so it is kept), or the error of looking.
+  public func claimScratchPath() throws(Importer.Error) -> String {
+    let existing: stat?
+    do throws(SystemError) {
+      existing = try folder.status(scratchName)
+    } catch {
+      throw Importer.Error(libraryFailure: error)
+    }
+    if existing != nil { throw Importer.Error(libraryFailure: SystemError(.open, EEXIST, path: scratchPath)) }
+    return scratchPath
+  }
+
+  /// Removes what a source wrote at ``scratchPath``, through the staging folder's descriptor (a link there is
+  /// removed, never followed). Call it only after ``claimScratchPath()`` succeeded.
+  public func removeScratch() {
+    try? folder.unlink(scratchName)
+  }
 
   /// Reports how far a download or conversion has come, from 0 to 1.
   public func reportProgress(_ fraction: Double) {
