@@ -67,26 +67,29 @@ extension Library {
     guard let asset = try await asset(id) else { throw .notFound(id) }
     var parts = [asset]
     if let partner = try await livePhotoPartner(of: asset) { parts.append(partner) }
-    // Which parts become JPEGs decides their names; the headers tell, before anything is written.
+    // Which parts become JPEGs decides their names; the headers tell, before anything is written. Each part is
+    // then converted by the plan that named it.
     let objects = parts.map { objectPath(for: $0) }
     let candidates = parts
-    let converts = await BlockingLanes.shared.run { () -> [Bool] in
+    // nil: exported as it is. A refusal (a bomb) counts as a conversion; exportPart reports it, typed.
+    let plans = await BlockingLanes.shared.run { () -> [Result<CompatibleJPEG.Plan, ImagingError>?] in
       zip(candidates, objects).map { part, object in
-        guard part.type.isImage, options.convertsStills else { return false }
-        do {
-          return try CompatibleJPEG.plan(fileAt: object, options: options) != nil
+        guard part.type.isImage, options.convertsStills else { return nil }
+        do throws(ImagingError) {
+          return try CompatibleJPEG.plan(fileAt: object, options: options).map { .success($0) }
         } catch {
-          return true  // a refusal (a bomb) is reported by the export itself, with its typed error
+          return .failure(error)
         }
       }
     }
+    let converts = plans.map { $0 != nil }
     let targets = Self.exportTargets(parts, converts: converts, destination: destination)
     for target in targets where (try? Syscalls.lstat(target)) != nil { throw .destinationExists(target) }
     var written: [ExportedFile] = []
-    for (part, target) in zip(parts, targets) {
+    for ((part, plan), target) in zip(zip(parts, plans), targets) {
       do {
         let file = try await BlockingLanes.shared.run { () throws(Error) in
-          try self.exportPart(part, to: target, options: options, force: force)
+          try self.exportPart(part, plan: plan, to: target, options: options, force: force)
         }
         written.append(file)
       } catch {
@@ -125,15 +128,17 @@ extension Library {
     return String(name[..<dot])
   }
 
-  /// Writes one asset to `target` (blocking: run on a lane).
-  private nonisolated func exportPart(_ asset: Asset, to target: String, options: ExportOptions, force: Bool)
-    throws(Error) -> ExportedFile
-  {
+  /// Writes one asset to `target` (blocking: run on a lane): converted by `conversion`'s plan (or refused with
+  /// its error), or as it is (without location when asked) when there is none.
+  private nonisolated func exportPart(
+    _ asset: Asset, plan conversion: Result<CompatibleJPEG.Plan, ImagingError>?, to target: String,
+    options: ExportOptions, force: Bool
+  ) throws(Error) -> ExportedFile {
     if asset.damage != nil && !force { throw .alteredObject(asset.id) }
     let object = objectPath(for: asset)
     let descriptor = try openObject(asset.sha256, id: asset.id)
     defer { Syscalls.close(descriptor) }
-    if asset.type.isImage && options.convertsStills {
+    if let conversion {
       if !force {
         let digest: SHA256Digest
         do throws(SystemError) {
@@ -143,16 +148,14 @@ extension Library {
         }
         guard digest == asset.sha256 else { throw .alteredObject(asset.id) }
       }
-      let bytes: [UInt8]?
+      let bytes: [UInt8]
       do throws(ImagingError) {
-        bytes = try CompatibleJPEG.make(fileAt: object, options: options)
+        bytes = try CompatibleJPEG.make(fileAt: object, plan: conversion.typedGet())
       } catch {
         throw .cannotConvert(asset.id, error)
       }
-      if let bytes {
-        try FileExporter.writeNoClobber(bytes, to: target)
-        return ExportedFile(asset: asset.id, path: target, isConverted: true)
-      }
+      try FileExporter.writeNoClobber(bytes, to: target)
+      return ExportedFile(asset: asset.id, path: target, isConverted: true)
     }
     if options.stripLocation && !asset.locationStripped {
       try FileExporter.stripNoClobber(
