@@ -38,6 +38,15 @@ extension ThumbnailGenerating {
   public func thumbnails(ofFileAt path: String, sizes: [Int], request: ThumbnailRequest) throws(ImagingError)
     -> [Thumbnail]
   {
+    try thumbnailsOneByOne(ofFileAt: path, sizes: sizes, request: request)
+  }
+
+  /// Each size made on its own with ``thumbnail(ofFileAt:request:)``: the default of
+  /// ``thumbnails(ofFileAt:sizes:request:)``, and what a generator that overrides it does for files it has no
+  /// shared decode for.
+  func thumbnailsOneByOne(ofFileAt path: String, sizes: [Int], request: ThumbnailRequest) throws(ImagingError)
+    -> [Thumbnail]
+  {
     var result: [Thumbnail] = []
     for size in sizes {
       var single = request

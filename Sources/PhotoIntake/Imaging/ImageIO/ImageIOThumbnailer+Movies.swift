@@ -15,13 +15,7 @@
       if let type = MediaType.sniff(prefix), type.isMovie {
         return try posters(ofMovieAt: path, type: type, sizes: sizes, request: request)
       }
-      var made: [Thumbnail] = []
-      for size in sizes {
-        var single = request
-        single.maxPixelSize = size
-        made.append(try thumbnail(ofFileAt: path, request: single))
-      }
-      return made
+      return try thumbnailsOneByOne(ofFileAt: path, sizes: sizes, request: request)
     }
 
     /// Poster frames of the movie at `path` with `AVAssetImageGenerator`, as the Linux backend makes them

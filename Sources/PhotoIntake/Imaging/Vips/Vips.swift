@@ -4,6 +4,10 @@
 
   /// libvips, loaded and started once per process with settings for untrusted input and many small jobs.
   enum Vips {
+    /// libvips's largest coordinate (`VIPS_MAX_COORD`): its properties refuse a larger size. Thumbnails and
+    /// conversions only ever reduce, so a larger requested size means "as it is", and is clamped to this.
+    static let maximumCoordinate = 10_000_000
+
     /// Loads libvips if needed and starts it, the first time only.
     ///
     /// - Throws: ``ImagingError/libraryUnavailable(library:package:reason:)`` when libvips is not installed or

@@ -52,10 +52,9 @@
       -> (VipsImageRef, [UInt8]?)
     {
       let metadata = plan.metadata
-      // Clamped to libvips's largest coordinate (VIPS_MAX_COORD, 10,000,000; its properties refuse more): a
-      // size over 32 bits reaches here for a header without a usable size (nothing "fits" then), and libvips
-      // only ever reduces (VIPS_SIZE_DOWN), so the largest coordinate means "as it is".
-      let size = plan.maxPixelSize.map { Int32(min($0, 10_000_000)) }
+      // Clamped to libvips's largest coordinate: a size over 32 bits reaches here for a header without a
+      // usable size (nothing "fits" then), and libvips only ever reduces (VIPS_SIZE_DOWN).
+      let size = plan.maxPixelSize.map { Int32(min($0, Vips.maximumCoordinate)) }
       DecodeProbe.willDecode(.primaryImage)
       if [.heic, .heif, .avif].contains(metadata.type) {
         let file = try HEIFFile(path: path)

@@ -32,9 +32,9 @@
       throws(ImagingError)
       -> [Thumbnail]
     {
-      // libvips and TurboJPEG take 32-bit sizes and libvips refuses more than VIPS_MAX_COORD (a size over 32
-      // bits trapped converting it); a thumbnail is never enlarged, so a larger size is the same as this one.
-      let sizes = sizes.map { min($0, 10_000_000) }
+      // libvips and TurboJPEG take 32-bit sizes and libvips refuses more than its largest coordinate (a size
+      // over 32 bits trapped converting it); a thumbnail is never enlarged, so a larger size is the same.
+      let sizes = sizes.map { min($0, Vips.maximumCoordinate) }
       let metadata: MediaMetadata
       do {
         metadata = try ImageHeaders.read(fileAt: path)
