@@ -33,7 +33,7 @@ public enum Intake {
       return 2
     }
     let rest = Array(arguments.dropFirst())
-    if rest.contains("--help") || rest.contains("-h") {
+    if ArgumentParser.asksForHelp(rest) {
       context.stdout.write(Help.command(spec))
       return 0
     }

@@ -82,11 +82,11 @@ import Testing
       #expect(row.arguments == Help.arguments(spec), "\(place): arguments differ from the usage line")
       for (name, showsValue) in row.options {
         let option = try #require(
-          spec.options.first { $0.name == name }, "\(place): \(name) is not an option")
+          spec.options.map(\.spec).first { $0.name == name }, "\(place): \(name) is not an option")
         let takesValue = if case .value = option.kind { true } else { false }
         #expect(showsValue == takesValue, "\(place): \(name) \(takesValue ? "takes" : "takes no") value")
       }
-      for option in spec.options
+      for option in spec.options.map(\.spec)
       where row.options[option.name] == nil
         && Self.notInTable["*"]?[option.name] == nil && Self.notInTable[row.command]?[option.name] == nil
       {

@@ -14,11 +14,11 @@ let auditCommand = CommandSpec(
     every rule.
     """,
   options: [
-    .value("--format", "FORMAT", "Output: text (default, as compilers print), json, or sarif (SARIF 2.1.0)."),
-    .value("--rule", "ID", "Run only this rule (repeatable).", repeatable: true),
-    .value("--disable", "ID", "Do not run this rule (repeatable).", repeatable: true),
-    .value("--fail-on", "SEVERITY", "Exit 1 when a finding is at least: error, warning (default) or note."),
-    .flag("--list-rules", "Print every rule with its severity, fix and reference, then exit."),
+    AuditOption.format,
+    AuditOption.rule,
+    AuditOption.disable,
+    AuditOption.failOn,
+    AuditOption.listRules,
   ],
   arguments: [ArgumentSpec(name: "PATH", arity: .optional, help: "The project folder to audit.")],
   run: { parsed, context in AuditCommand.run(parsed, context) })
@@ -30,22 +30,24 @@ enum AuditCommand {
   }
 
   static func run(_ parsed: ParsedCommand, _ context: CommandContext) -> Int32 {
-    if parsed.flag("--list-rules") {
+    if parsed.isSet(AuditOption.listRules) {
       context.stdout.write(TextFormatter.ruleList(Auditor.allRules))
       return 0
     }
-    guard let format = Format(rawValue: parsed.value("--format") ?? "text") else {
-      return usage("unknown format '\(parsed.value("--format") ?? "")'; use text, json or sarif.", context)
-    }
-    guard let threshold = Severity(rawValue: parsed.value("--fail-on") ?? "warning") else {
+    guard let format = Format(rawValue: parsed.value(AuditOption.format) ?? "text") else {
       return usage(
-        "unknown severity '\(parsed.value("--fail-on") ?? "")' for --fail-on; use error, warning or note.",
+        "unknown format '\(parsed.value(AuditOption.format) ?? "")'; use text, json or sarif.", context)
+    }
+    guard let threshold = Severity(rawValue: parsed.value(AuditOption.failOn) ?? "warning") else {
+      return usage(
+        "unknown severity '\(parsed.value(AuditOption.failOn) ?? "")' for --fail-on; use error, warning or note.",
         context)
     }
     let path = parsed.positionals.first ?? "."
     let report: AuditReport
     do {
-      let auditor = try Auditor(only: parsed.allValues("--rule"), disabled: parsed.allValues("--disable"))
+      let auditor = try Auditor(
+        only: parsed.allValues(AuditOption.rule), disabled: parsed.allValues(AuditOption.disable))
       report = try auditor.audit(folder: context.absolute(path), displayName: path)
     } catch {
       return usage(error.description, context)
@@ -67,4 +69,16 @@ enum AuditCommand {
     context.stderr.line("Run 'intake audit --help' for usage.")
     return 2
   }
+}
+
+/// The options of `intake audit`, as typed keys.
+enum AuditOption {
+  static let format = ValueOption(
+    "--format", "FORMAT", "Output: text (default, as compilers print), json, or sarif (SARIF 2.1.0).")
+  static let rule = ValueOption("--rule", "ID", "Run only this rule (repeatable).", repeatable: true)
+  static let disable = ValueOption("--disable", "ID", "Do not run this rule (repeatable).", repeatable: true)
+  static let failOn = ValueOption(
+    "--fail-on", "SEVERITY", "Exit 1 when a finding is at least: error, warning (default) or note.")
+  static let listRules = Flag(
+    "--list-rules", "Print every rule with its severity, fix and reference, then exit.")
 }

@@ -21,17 +21,12 @@ let importCommand = CommandSpec(
     3 when the library could not be opened, 130 when interrupted.
     """,
   options: [
-    .library, .json, .wait,
-    .flag(
-      "--strip-location",
-      "Store copies without location (GPS in EXIF, XMP, QuickTime); only metadata bytes change."),
-    .value("--max-size", "BYTES", "Refuse files larger than this (default 4 GiB)."),
-    .value("--jobs", "N", "Items copied at once (default: the number of cores)."),
-    .flag("--no-renditions", "Do not make renditions now (they are made on demand later)."),
-    .value(
-      "--rendition-size", "N",
-      "Longest side of a rendition to make now (default 320; others are made on demand).",
-      repeatable: true),
+    ValueOption.library, Flag.json, ValueOption.wait,
+    ImportOption.stripLocation,
+    ImportOption.maxSize,
+    ImportOption.jobs,
+    ImportOption.noRenditions,
+    ImportOption.renditionSize,
   ],
   arguments: [ArgumentSpec(name: "PATH", arity: .oneOrMore, help: "Files or folders to import.")],
   run: { parsed, context in await ImportRun(parsed: parsed, context: context).run() })
@@ -43,24 +38,24 @@ struct ImportRun {
 
   func run() async -> Int32 {
     var configuration = Importer.Configuration()
-    configuration.stripLocation = parsed.flag("--strip-location")
-    if let text = parsed.value("--max-size") {
+    configuration.stripLocation = parsed.isSet(ImportOption.stripLocation)
+    if let text = parsed.value(ImportOption.maxSize) {
       guard let size = Int64(text), size > 0 else {
         context.stderr.line("intake import: --max-size needs a positive number of bytes.")
         return 2
       }
       configuration.maximumFileSize = size
     }
-    if let text = parsed.value("--jobs") {
+    if let text = parsed.value(ImportOption.jobs) {
       guard let jobs = Int(text), jobs > 0 else {
         context.stderr.line("intake import: --jobs needs a positive number.")
         return 2
       }
       configuration.maximumConcurrentItems = jobs
     }
-    if !parsed.flag("--no-renditions") {
+    if !parsed.isSet(ImportOption.noRenditions) {
       var renditions = RenditionStore.Configuration()
-      let sizes = parsed.allValues("--rendition-size")
+      let sizes = parsed.allValues(ImportOption.renditionSize)
       if !sizes.isEmpty {
         let values = sizes.compactMap { Int($0) }.filter { $0 > 0 }
         guard values.count == sizes.count else {
@@ -74,7 +69,7 @@ struct ImportRun {
     let paths = parsed.positionals.map(context.absolute)
     let sources = FileItemSource.walk(paths)
     guard let library = await LibraryLocation.open(parsed, context, create: true) else { return 3 }
-    let json = parsed.flag("--json")
+    let json = parsed.isSet(Flag.json)
     let bar = context.stderrIsTerminal && !json ? ProgressBar(sink: context.stderr) : nil
     let session = Importer(library: library, configuration: configuration).start(sources)
     let interruption = context.handlesSignals ? Interruption(cancelling: session) : nil
@@ -214,4 +209,19 @@ final class Interruption: @unchecked Sendable {
     signal(SIGINT, SIG_DFL)
     signal(SIGTERM, SIG_DFL)
   }
+}
+
+/// The options of `intake import`, as typed keys (the shared ones are `Flag`'s and `ValueOption`'s).
+enum ImportOption {
+  static let stripLocation = Flag(
+    "--strip-location",
+    "Store copies without location (GPS in EXIF, XMP, QuickTime); only metadata bytes change.")
+  static let maxSize = ValueOption("--max-size", "BYTES", "Refuse files larger than this (default 4 GiB).")
+  static let jobs = ValueOption("--jobs", "N", "Items copied at once (default: the number of cores).")
+  static let noRenditions = Flag(
+    "--no-renditions", "Do not make renditions now (they are made on demand later).")
+  static let renditionSize = ValueOption(
+    "--rendition-size", "N",
+    "Longest side of a rendition to make now (default 320; others are made on demand).",
+    repeatable: true)
 }

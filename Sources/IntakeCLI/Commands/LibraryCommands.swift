@@ -8,17 +8,17 @@ let listCommand = CommandSpec(
     line (JSON Lines) with id, sha256, size, type, name, batch, position, importedAt and damage.
     """,
   options: [
-    .library, .json,
-    .value("--order", "ORDER", "batch (import batches in the user's order; the default) or date."),
-    .value("--limit", "N", "List at most N assets."),
+    ValueOption.library, Flag.json,
+    LibraryOption.order,
+    LibraryOption.limit,
   ],
   run: { parsed, context in
-    guard let order = Library.ListOrder(rawValue: parsed.value("--order") ?? "batch") else {
+    guard let order = Library.ListOrder(rawValue: parsed.value(LibraryOption.order) ?? "batch") else {
       context.stderr.line("intake list: --order must be 'batch' or 'date'.")
       return 2
     }
     var remaining = Int.max
-    if let text = parsed.value("--limit") {
+    if let text = parsed.value(LibraryOption.limit) {
       guard let limit = Int(text), limit > 0 else {
         context.stderr.line("intake list: --limit needs a positive number.")
         return 2
@@ -32,7 +32,7 @@ let listCommand = CommandSpec(
         let page = try await library.list(order: order, limit: min(remaining, 500), after: cursor)
         for asset in page.assets {
           context.stdout.line(
-            parsed.flag("--json") ? JSON.object(AssetFields.json(asset)) : AssetFields.line(asset))
+            parsed.isSet(Flag.json) ? JSON.object(AssetFields.json(asset)) : AssetFields.line(asset))
         }
         remaining -= page.assets.count
         cursor = page.next
@@ -48,13 +48,13 @@ let listCommand = CommandSpec(
 
 let showCommand = CommandSpec(
   name: "show", abstract: "Show one asset.",
-  options: [.library, .json],
+  options: [ValueOption.library, Flag.json],
   arguments: [
     ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256.")
   ],
   run: { parsed, context in
     await withAsset(parsed, context, command: "show") { library, asset in
-      if parsed.flag("--json") {
+      if parsed.isSet(Flag.json) {
         var fields = AssetFields.json(asset)
         fields.append(("path", .string(library.objectPath(for: asset))))
         fields.append(("metadata", asset.metadata.map { .object(MetadataFormatter.fields($0)) } ?? .null))
@@ -82,25 +82,24 @@ let exportCommand = CommandSpec(
     half: in a folder under their names, or beside a file DEST with the same name and its own extension.
     """,
   options: [
-    .library,
-    .value("--as", "FORMAT", "original (the stored bytes; the default) or jpeg."),
-    .flag("--strip-location", "Leave out GPS and other location metadata."),
-    .value(
-      "--max-size", "N", "Longest side in pixels; larger pictures are converted to a JPEG of that size."),
-    .flag(
-      "--force", "Export an asset known to be damaged, or whose bytes no longer match, as it is stored."),
+    ValueOption.library,
+    LibraryOption.exportFormat,
+    LibraryOption.stripLocation,
+    LibraryOption.maxSize,
+    LibraryOption.force,
   ],
   arguments: [
     ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256."),
     ArgumentSpec(name: "DEST", arity: .one, help: "A file path or an existing folder."),
   ],
   run: { parsed, context in
-    guard let format = ExportOptions.Format(rawValue: parsed.value("--as") ?? "original") else {
+    guard let format = ExportOptions.Format(rawValue: parsed.value(LibraryOption.exportFormat) ?? "original")
+    else {
       context.stderr.line("intake export: --as must be 'original' or 'jpeg'.")
       return 2
     }
-    var options = ExportOptions(format: format, stripLocation: parsed.flag("--strip-location"))
-    if let text = parsed.value("--max-size") {
+    var options = ExportOptions(format: format, stripLocation: parsed.isSet(LibraryOption.stripLocation))
+    if let text = parsed.value(LibraryOption.maxSize) {
       guard let size = Int(text), size > 0 else {
         context.stderr.line("intake export: --max-size needs a positive number of pixels.")
         return 2
@@ -111,7 +110,7 @@ let exportCommand = CommandSpec(
       do {
         let written = try await library.export(
           asset.id, to: context.absolute(parsed.positionals[1]), options: options,
-          force: parsed.flag("--force"))
+          force: parsed.isSet(LibraryOption.force))
         for file in written {
           context.stdout.line(Terminal.escaped(file.path))
           if format == .jpeg, !file.isConverted, let part = try? await library.asset(file.asset),
@@ -134,7 +133,7 @@ let exportCommand = CommandSpec(
 
 let removeCommand = CommandSpec(
   name: "remove", abstract: "Remove an asset from the library (its bytes and renditions too).",
-  options: [.library, .wait],
+  options: [ValueOption.library, ValueOption.wait],
   arguments: [
     ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256.")
   ],
@@ -153,7 +152,7 @@ let removeCommand = CommandSpec(
 
 let verifyCommand = CommandSpec(
   name: "verify", abstract: "Re-hash every asset and report damage (exit 1 if any).",
-  options: [.library, .json],
+  options: [ValueOption.library, Flag.json],
   run: { parsed, context in
     guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
     let report: VerificationReport
@@ -165,7 +164,7 @@ let verifyCommand = CommandSpec(
       return 3
     }
     await library.close()
-    if parsed.flag("--json") {
+    if parsed.isSet(Flag.json) {
       context.stdout.line(
         JSON.object([
           ("checked", .int(report.checked)),
@@ -299,7 +298,7 @@ let repairCommand = CommandSpec(
 
     Exit status: 0 when done, 3 when the library could not be repaired.
     """,
-  options: [.library, .json, .wait],
+  options: [ValueOption.library, Flag.json, ValueOption.wait],
   run: { parsed, context in
     let path = LibraryLocation.path(parsed, context)
     guard var configuration = LibraryLocation.configuration(parsed, context, create: true) else { return 2 }
@@ -311,7 +310,7 @@ let repairCommand = CommandSpec(
       LibraryLocation.report(error, at: path, context)
       return 3
     }
-    if parsed.flag("--json") {
+    if parsed.isSet(Flag.json) {
       context.stdout.line(
         JSON.object([
           ("rebuiltManifest", .bool(report.rebuiltManifest)),
@@ -343,3 +342,16 @@ let repairCommand = CommandSpec(
         + "interrupted imports undone \(report.recovery.undoneObjects)")
     return 0
   })
+
+/// The options of `intake list` and `intake export`, as typed keys.
+enum LibraryOption {
+  static let order = ValueOption(
+    "--order", "ORDER", "batch (import batches in the user's order; the default) or date.")
+  static let limit = ValueOption("--limit", "N", "List at most N assets.")
+  static let exportFormat = ValueOption("--as", "FORMAT", "original (the stored bytes; the default) or jpeg.")
+  static let stripLocation = Flag("--strip-location", "Leave out GPS and other location metadata.")
+  static let maxSize = ValueOption(
+    "--max-size", "N", "Longest side in pixels; larger pictures are converted to a JPEG of that size.")
+  static let force = Flag(
+    "--force", "Export an asset known to be damaged, or whose bytes no longer match, as it is stored.")
+}

@@ -3,7 +3,7 @@ import PhotoIntake
 /// Where the library is: `--library DIR`, else the embedded default under the XDG data folder.
 enum LibraryLocation {
   static func path(_ parsed: ParsedCommand, _ context: CommandContext) -> String {
-    if let explicit = parsed.value("--library") { return context.absolute(explicit) }
+    if let explicit = parsed.value(ValueOption.library) { return context.absolute(explicit) }
     if let data = context.environment["XDG_DATA_HOME"], data.hasPrefix("/") {
       return data + "/photointake"
     }
@@ -35,7 +35,8 @@ enum LibraryLocation {
   {
     var configuration = Library.Configuration()
     configuration.createIfNeeded = create
-    if let text = parsed.value("--wait") {
+    // Readers (list, show, …) take no --wait: they never wait for a writer.
+    if parsed.declares(ValueOption.wait), let text = parsed.value(ValueOption.wait) {
       guard let seconds = Double(text), seconds >= 0 else {
         context.stderr.line("intake: --wait needs a number of seconds.")
         return nil

@@ -10,10 +10,10 @@ let metadataCommand = CommandSpec(
     camera, embedded previews, Live Photo identifier, duration. With --json, prints one JSON object per file
     on its own line. Exits with 1 if any file could not be read.
     """,
-  options: [.json],
+  options: [Flag.json],
   arguments: [ArgumentSpec(name: "FILE", arity: .oneOrMore, help: "Files to read.")],
   run: { parsed, context in
-    let json = parsed.flag("--json")
+    let json = parsed.isSet(Flag.json)
     var failed = false
     // Files are read on every core, and printed in the order given as soon as those before them are done.
     let paths = parsed.positionals

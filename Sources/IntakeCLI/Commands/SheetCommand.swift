@@ -14,9 +14,8 @@ let sheetCommand = CommandSpec(
     Exit status: 0 on success, 1 when some renditions could not be made, 3 when the library could not be opened.
     """,
   options: [
-    .library,
-    .value(
-      "--out", "DIR", "Folder to write (default: ./contact-sheet). Created if needed; replaced files only."),
+    ValueOption.library,
+    SheetOption.out,
   ],
   run: { parsed, context in await SheetRun(parsed: parsed, context: context).run() })
 
@@ -37,7 +36,7 @@ struct SheetRun {
   }
 
   func run() async -> Int32 {
-    let out = context.absolute(parsed.value("--out") ?? "contact-sheet")
+    let out = context.absolute(parsed.value(SheetOption.out) ?? "contact-sheet")
     guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
     let assets: [Asset]
     do {
@@ -271,4 +270,10 @@ struct SheetRun {
     }
     return result
   }
+}
+
+/// The options of `intake sheet`, as typed keys.
+enum SheetOption {
+  static let out = ValueOption(
+    "--out", "DIR", "Folder to write (default: ./contact-sheet). Created if needed; replaced files only.")
 }

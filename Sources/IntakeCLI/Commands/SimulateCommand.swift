@@ -16,7 +16,7 @@ let simulateCommand = CommandSpec(
     Exit status: 0 when PhotoIntake did what the scenario shows, 1 when it did not, 2 for usage errors, 3 when
     the scenario could not run.
     """,
-  options: [.json],
+  options: [Flag.json],
   arguments: [ArgumentSpec(name: "SCENARIO", arity: .one, help: "The scenario to run (see above).")],
   run: { parsed, context in await SimulateRun(parsed: parsed, context: context).run() })
 
@@ -52,7 +52,7 @@ struct SimulateRun {
       context.stderr.line("intake simulate: the scenario could not run: \(error)")
       return 3
     }
-    if parsed.flag("--json") {
+    if parsed.isSet(Flag.json) {
       context.stdout.line(JSON.object(Self.jsonFields(report)))
     } else {
       context.stdout.write(Self.text(report))

@@ -19,13 +19,13 @@ let thumbnailCommand = CommandSpec(
     Exit status: 0 when every file was rendered, 1 when some could not be, 2 for usage errors.
     """,
   options: [
-    .json,
-    .value("--size", "N", "Longest side of the thumbnail in pixels (default 320). Never enlarges."),
-    .value("--out", "PATH", "Output file (one FILE) or folder (several FILEs). Required."),
-    .value("--quality", "Q", "JPEG quality 1-100 (default 82)."),
-    .value("--max-pixels", "N", "Refuse images declaring more pixels than this (default 200000000)."),
-    .value("--jobs", "N", "Files rendered at once (default: the number of cores)."),
-    .flag("--no-preview", "Always decode the primary image, never an embedded preview."),
+    Flag.json,
+    ThumbnailOption.size,
+    ThumbnailOption.out,
+    ThumbnailOption.quality,
+    ThumbnailOption.maxPixels,
+    ThumbnailOption.jobs,
+    ThumbnailOption.noPreview,
   ],
   arguments: [ArgumentSpec(name: "FILE", arity: .oneOrMore, help: "Image files or movies.")],
   run: { parsed, context in await ThumbnailRun(parsed: parsed, context: context).run() })
@@ -36,27 +36,28 @@ struct ThumbnailRun {
   var context: CommandContext
 
   func run() async -> Int32 {
-    guard let out = parsed.value("--out").map(context.absolute) else {
+    guard let out = parsed.value(ThumbnailOption.out).map(context.absolute) else {
       context.stderr.line("intake thumbnail: --out PATH is required.")
       return 2
     }
     var request = ThumbnailRequest(maxPixelSize: 320)
-    for (name, apply) in [
-      ("--size", { (value: Int) in request.maxPixelSize = value }),
-      ("--quality", { (value: Int) in request.quality = value }),
-      ("--max-pixels", { (value: Int) in request.maximumPixelCount = value }),
-    ] as [(String, (Int) -> Void)] {
-      guard let text = parsed.value(name) else { continue }
-      guard let value = Int(text), value > 0, name != "--quality" || value <= 100 else {
+    for (option, apply) in [
+      (ThumbnailOption.size, { (value: Int) in request.maxPixelSize = value }),
+      (ThumbnailOption.quality, { (value: Int) in request.quality = value }),
+      (ThumbnailOption.maxPixels, { (value: Int) in request.maximumPixelCount = value }),
+    ] as [(ValueOption, (Int) -> Void)] {
+      guard let text = parsed.value(option) else { continue }
+      let isQuality = option == ThumbnailOption.quality
+      guard let value = Int(text), value > 0, !isQuality || value <= 100 else {
         context.stderr.line(
-          "intake thumbnail: \(name) needs a positive number\(name == "--quality" ? " up to 100" : "").")
+          "intake thumbnail: \(option.spec.name) needs a positive number\(isQuality ? " up to 100" : "").")
         return 2
       }
       apply(value)
     }
-    request.allowsEmbeddedPreview = !parsed.flag("--no-preview")
+    request.allowsEmbeddedPreview = !parsed.isSet(ThumbnailOption.noPreview)
     var jobs = ProcessInfo.processInfo.activeProcessorCount
-    if let text = parsed.value("--jobs") {
+    if let text = parsed.value(ThumbnailOption.jobs) {
       guard let value = Int(text), value > 0 else {
         context.stderr.line("intake thumbnail: --jobs needs a positive number.")
         return 2
@@ -72,7 +73,8 @@ struct ThumbnailRun {
       outputs = [out]
     } else {
       guard mkdir(out, 0o755) == 0 || errno == EEXIST else {
-        context.stderr.line("intake thumbnail: cannot create the folder \(parsed.value("--out") ?? out).")
+        context.stderr.line(
+          "intake thumbnail: cannot create the folder \(parsed.value(ThumbnailOption.out) ?? out).")
         return 2
       }
       outputs = Self.outputNames(for: inputs).map { out + "/" + $0 }
@@ -83,7 +85,7 @@ struct ThumbnailRun {
       let shown = parsed.positionals[index]
       switch result {
       case .success(let thumbnail):
-        if parsed.flag("--json") {
+        if parsed.isSet(Flag.json) {
           context.stdout.line(
             JSON.object(
               [
@@ -98,7 +100,7 @@ struct ThumbnailRun {
         }
       case .failure(let error):
         failures += 1
-        if parsed.flag("--json") {
+        if parsed.isSet(Flag.json) {
           context.stdout.line(
             JSON.object([
               ("path", .string(shown)), ("error", .string(error.description)), ("code", .string(error.code)),
@@ -152,4 +154,16 @@ struct ThumbnailRun {
       return candidate
     }
   }
+}
+
+/// The options of `intake thumbnail`, as typed keys.
+enum ThumbnailOption {
+  static let size = ValueOption(
+    "--size", "N", "Longest side of the thumbnail in pixels (default 320). Never enlarges.")
+  static let out = ValueOption("--out", "PATH", "Output file (one FILE) or folder (several FILEs). Required.")
+  static let quality = ValueOption("--quality", "Q", "JPEG quality 1-100 (default 82).")
+  static let maxPixels = ValueOption(
+    "--max-pixels", "N", "Refuse images declaring more pixels than this (default 200000000).")
+  static let jobs = ValueOption("--jobs", "N", "Files rendered at once (default: the number of cores).")
+  static let noPreview = Flag("--no-preview", "Always decode the primary image, never an embedded preview.")
 }

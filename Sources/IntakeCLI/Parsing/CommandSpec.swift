@@ -7,12 +7,12 @@ struct CommandSpec: Sendable {
   var abstract: String
   /// More help, shown by `intake NAME --help`.
   var discussion: String = ""
-  var options: [OptionSpec] = []
+  var options: [any CommandOption] = []
   var arguments: [ArgumentSpec] = []
   var run: @Sendable (ParsedCommand, CommandContext) async -> Int32
 }
 
-/// A named option: `--json` (a flag) or `--library DIR` (takes a value).
+/// What an option is, for the parser and the help text: `--json` (a flag) or `--library DIR` (takes a value).
 struct OptionSpec: Sendable, Hashable {
   enum Kind: Sendable, Hashable {
     case flag
@@ -23,23 +23,40 @@ struct OptionSpec: Sendable, Hashable {
   var name: String
   var kind: Kind
   var help: String
+}
 
-  static func flag(_ name: String, _ help: String) -> OptionSpec {
-    OptionSpec(name: name, kind: .flag, help: help)
+/// An option a command declares in ``CommandSpec/options`` and reads from ``ParsedCommand`` by the same key.
+///
+/// Keys are static constants (``Flag/json``, ``ValueOption/library``, or a command's own), so a misspelt key does not
+/// compile, and a flag cannot be read as a value nor a value as a flag.
+protocol CommandOption: Sendable {
+  var spec: OptionSpec { get }
+}
+
+/// The key of an option that takes no value: `--json`.
+struct Flag: CommandOption, Hashable {
+  let spec: OptionSpec
+
+  init(_ name: String, _ help: String) {
+    spec = OptionSpec(name: name, kind: .flag, help: help)
   }
 
-  static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false)
-    -> OptionSpec
-  {
-    OptionSpec(name: name, kind: .value(valueName: valueName, repeatable: repeatable), help: help)
+  static let json = Flag("--json", "Print JSON for machines instead of text.")
+}
+
+/// The key of an option that takes a value: `--library DIR`.
+struct ValueOption: CommandOption, Hashable {
+  let spec: OptionSpec
+
+  init(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false) {
+    spec = OptionSpec(name: name, kind: .value(valueName: valueName, repeatable: repeatable), help: help)
   }
 
   /// Every command that touches a library takes this.
-  static let library = OptionSpec.value(
+  static let library = ValueOption(
     "--library", "DIR",
     "The library folder (default: $XDG_DATA_HOME/photointake, else ~/.local/share/photointake).")
-  static let json = OptionSpec.flag("--json", "Print JSON for machines instead of text.")
-  static let wait = OptionSpec.value(
+  static let wait = ValueOption(
     "--wait", "SECONDS", "How long to wait for another process writing to the library (default 60).")
 }
 
@@ -54,16 +71,38 @@ struct ArgumentSpec: Sendable, Hashable {
   var help: String
 }
 
-/// The result of parsing one command line against a ``CommandSpec``.
+/// The result of parsing one command line against a ``CommandSpec``, read by the same keys the spec declares.
 struct ParsedCommand: Sendable {
+  /// The names of the options the command declares: reading another is a programming mistake.
+  var declared: Set<String> = []
   var flags: Set<String> = []
   var values: [String: [String]] = [:]
   var positionals: [String] = []
 
-  func flag(_ name: String) -> Bool { flags.contains(name) }
-  /// The last value given for `name`.
-  func value(_ name: String) -> String? { values[name]?.last }
-  func allValues(_ name: String) -> [String] { values[name] ?? [] }
+  /// Whether `flag` was given.
+  func isSet(_ flag: Flag) -> Bool {
+    checkDeclared(flag.spec.name)
+    return flags.contains(flag.spec.name)
+  }
+
+  /// The last value given for `option`.
+  func value(_ option: ValueOption) -> String? {
+    checkDeclared(option.spec.name)
+    return values[option.spec.name]?.last
+  }
+
+  /// Every value given for a repeatable `option`, in order.
+  func allValues(_ option: ValueOption) -> [String] {
+    checkDeclared(option.spec.name)
+    return values[option.spec.name] ?? []
+  }
+
+  /// Whether the command declares `option` (code shared by several commands asks before it reads).
+  func declares(_ option: some CommandOption) -> Bool { declared.contains(option.spec.name) }
+
+  private func checkDeclared(_ name: String) {
+    assert(declared.contains(name), "\(name) is read but not declared in the command's options")
+  }
 }
 
 /// A mistake in the command line, reported with exit code 2.

@@ -31,7 +31,7 @@ enum Help {
     if !spec.discussion.isEmpty { text += "\n\(spec.discussion)\n" }
     let rows: [(String, String)] =
       spec.arguments.map { ($0.name, $0.help) }
-      + spec.options.map { option in
+      + spec.options.map(\.spec).map { option in
         switch option.kind {
         case .flag: (option.name, option.help)
         case .value(let valueName, _): ("\(option.name) \(valueName)", option.help)
