@@ -19,7 +19,7 @@ public struct ExportOptions: Sendable, Hashable {
 
   /// What the exported file is. Default ``Format/original``.
   public var format: Format
-  /// Removes EXIF/XMP GPS and QuickTime location (``PhotoMetadata/LocationStripper`` for originals; the GPS
+  /// Removes EXIF/XMP GPS and QuickTime location (PhotoMetadata's `LocationStripper` for originals; the GPS
   /// directory is left out of a converted JPEG).
   public var stripLocation: Bool
   /// The longest side of a converted JPEG, in pixels; nil keeps the full size. Images are never enlarged.

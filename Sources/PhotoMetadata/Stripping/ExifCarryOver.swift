@@ -7,7 +7,7 @@
 /// - PixelXDimension and PixelYDimension (0xA002, 0xA003) become the copy's size (§4.6.5 Table 7).
 /// - IFD0's next-IFD offset becomes 0, unlinking IFD1: its thumbnail shows the original's orientation and
 ///   size (§4.5.4). Its bytes stay inside the block, unreferenced.
-/// - With `removeLocation`, the GPS IFD goes as ``LocationStripper`` removes it (``ExifGPSEraser``).
+/// - With `removeLocation`, the GPS IFD goes as ``LocationStripper`` removes it (`ExifGPSEraser`).
 ///
 /// ```swift
 /// let app1 = try ExifCarryOver.app1Payload(fileAt: heic, width: 4032, height: 3024, removeLocation: true)
