@@ -1,4 +1,5 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 @testable import IntakeCLI
@@ -63,7 +64,7 @@ struct ArgumentParserTests {
 struct CommandLineEndOfOptionsTests {
   /// `intake metadata -- -h` reads a file named `-h` (there is none here: exit 1), it does not print help.
   @Test func aFileNamedLikeAnOptionAfterDoubleDashIsAFile() async {
-    let folder = NSTemporaryDirectory()
+    let folder = TemporaryDirectory().path
     let result = await runIntake(["metadata", "--", "-h"], in: folder)
     #expect(result.status == 1)
     #expect(!result.stdout.contains("USAGE"))
@@ -74,7 +75,7 @@ struct CommandLineEndOfOptionsTests {
 
   /// `--library --json` is a forgotten folder, not a library named `--json` (exit 2, nothing created).
   @Test func aValueOptionDoesNotSwallowAFlag() async {
-    let folder = NSTemporaryDirectory()
+    let folder = TemporaryDirectory().path
     let result = await runIntake(["list", "--library", "--json"], in: folder)
     #expect(result.status == 2)
     #expect(result.stderr.contains("'--json' is an option"))

@@ -54,7 +54,7 @@ enum AuditCommand {
     }
     switch format {
     case .text:
-      context.stdout.write(TextFormatter.format(report))
+      context.stdout.lines(TextFormatter.format(report))
       context.stderr.line(TextFormatter.summary(report))
     case .json:
       context.stdout.write(JSONFormatter.format(report))

@@ -25,7 +25,7 @@ let metadataCommand = CommandSpec(
       let path = paths[index]
       switch result {
       case .success(let metadata):
-        context.stdout.line(
+        context.stdout.lines(
           json ? MetadataFormatter.json(metadata, path: path) : MetadataFormatter.text(metadata, path: path))
       case .failure(let error):
         failed = true
@@ -95,6 +95,7 @@ enum MetadataFormatter {
           + [m.hasICCProfile ? "ICC profile" : nil, m.hasGainMap ? "HDR gain map" : nil].compactMap { $0 }
           .joined(separator: ", "))
     }
-    return lines.joined(separator: "\n")
+    // Each line sanitized before they are joined: a line feed in a Make or Model must not start a line of its own.
+    return lines.map(Terminal.sanitized).joined(separator: "\n")
   }
 }

@@ -55,7 +55,7 @@ struct SimulateRun {
     if parsed.isSet(Flag.json) {
       context.stdout.line(JSON.object(Self.jsonFields(report)))
     } else {
-      context.stdout.write(Self.text(report))
+      context.stdout.lines(Self.text(report))
     }
     return report.succeeded ? 0 : 1
   }

@@ -42,7 +42,9 @@ indirect enum JSON: Sendable, Equatable {
       case "\n": result += "\\n"
       case "\r": result += "\\r"
       case "\t": result += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value):
+      // Controls and bidirectional overrides as \u escapes: the same string to a JSON reader, and inert when the
+      // JSON itself is shown on a terminal.
+      case _ where Terminal.mustEscape(scalar):
         let hex = String(scalar.value, radix: 16)
         result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
       default: result.unicodeScalars.append(scalar)

@@ -57,5 +57,14 @@ public struct TextSink: Sendable {
     FileHandle.standardError.write(Data(text.utf8))
   }
 
-  func line(_ text: String) { write(text + "\n") }
+  /// Writes one line, its control characters escaped (``Terminal/sanitized(_:)``): a line printed this way stays
+  /// one line, whatever a file name or a photo's metadata holds.
+  func line(_ text: String) { write(Terminal.sanitized(text) + "\n") }
+
+  /// Writes text of several lines, each sanitized as ``line(_:)`` does (audit findings, simulation reports).
+  func lines(_ text: String) {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    for line in lines { self.line(String(line)) }
+  }
 }
