@@ -31,8 +31,9 @@
   /// (``DeferredPhotoIntake``); if it cannot be had, the proxy stays. On iOS 18 the Camera Control offers the
   /// system's zoom and exposure sliders when the session supports controls.
   ///
-  /// Needs `NSCameraUsageDescription` in Info.plist. Deferred shots are saved to Photos (add-only access,
-  /// `NSPhotoLibraryAddUsageDescription`); replacing their proxies needs read access to those assets.
+  /// Needs `NSCameraUsageDescription` in Info.plist. Deferred delivery is opt-in
+  /// (``init(importer:deferredDelivery:)``): deferred shots are saved to Photos (add-only access,
+  /// `NSPhotoLibraryAddUsageDescription`), and replacing their proxies needs read access to those assets.
   @available(iOS 17, *)
   @MainActor
   @Observable
@@ -63,19 +64,30 @@
     }
 
     @ObservationIgnored private var capabilities: CaptureCapabilities?
-    /// The iOS 17 `AVCapturePhotoOutputReadinessCoordinator`, untyped so the class can exist on iOS 16.
-    @ObservationIgnored private var readinessCoordinator: AnyObject?
-    @ObservationIgnored private var readinessDelegate: AnyObject?
+    /// Tells the shutter when the photo output is ready; made once the session is configured.
+    @ObservationIgnored private var readinessCoordinator: AVCapturePhotoOutputReadinessCoordinator?
+    /// The coordinator's delegate, which it holds weakly.
+    @ObservationIgnored private var readinessDelegate: ReadinessDelegate?
     /// Each deferred shot's proxy in the app's library, by the Photos asset it was saved as.
     @ObservationIgnored private var proxies: [String: Asset] = [:]
     @ObservationIgnored private var processingWatch: Task<Void, Never>?
 
-    @ObservationIgnored private let controller = CaptureSessionController()
+    @ObservationIgnored private let controller: CaptureSessionController
     /// Removed by ``disappear()``, and at the latest when the model goes.
     @ObservationIgnored private let lifecycleObservers = NotificationTokens()
 
-    public init(importer: Importer) {
+    /// A camera that imports into `importer`.
+    ///
+    /// - Parameter deferredDelivery: let the camera hand over proxies where it supports deferred delivery
+    ///   (iOS 17). Each such shot is saved to the user's Photos library, which finishes it (add-only access,
+    ///   asked at the first one), so it is off unless the app wants its captures in Photos anyway.
+    public init(importer: Importer, deferredDelivery: Bool = false) {
       self.importer = importer
+      var features: Set<CaptureConfiguration.Feature> = [
+        .zeroShutterLag, .responsiveCapture, .fastCapturePrioritization,
+      ]
+      if deferredDelivery { features.insert(.autoDeferredPhotoDelivery) }
+      controller = CaptureSessionController(features: features)
       controller.setEventHandler { [weak self] event in
         // AVFoundation posts on its own threads; the main queue keeps the events in the order they came.
         DispatchQueue.main.async { MainActor.assumeIsolated { self?.handle(event) } }
@@ -128,11 +140,7 @@
       guard shots.handle(.shutterPressed(id: id)).contains(.capture(id: id)) else { return nil }
       // Tracked on the main actor before the session's queue captures, so the shutter turns not-ready at once
       // (AVCapturePhotoOutputReadinessCoordinator, AVCapturePhotoOutput.h).
-      if #available(iOS 17, *),
-        let coordinator = readinessCoordinator as? AVCapturePhotoOutputReadinessCoordinator
-      {
-        coordinator.startTrackingCaptureRequest(using: settings)
-      }
+      readinessCoordinator?.startTrackingCaptureRequest(using: settings)
       isCapturing = true
       defer { isCapturing = shots.shots.values.contains(.capturing) }
       let photo: CapturedPhoto
@@ -174,7 +182,6 @@
     /// Imports the proxy (the user has the shot now) and saves it to Photos, which finishes it.
     private func storeProxy(_ data: Data, id: Int64) async -> Asset? {
       let imported = await intake.importProxy(data, suggestedName: "Capture")
-      guard #available(iOS 17, *) else { return finish(imported) }
       do throws(PhotoSaveError) {
         let identifier = try await DeferredProxySaver.save(data)
         if case .success(let proxy) = imported {
@@ -230,11 +237,7 @@
     /// The effects that are the readiness coordinator's (the rest are carried out where they arise).
     private func perform(_ effects: [PhotoCaptureStateMachine.Effect]) {
       for case .stopTracking(let id) in effects {
-        if #available(iOS 17, *),
-          let coordinator = readinessCoordinator as? AVCapturePhotoOutputReadinessCoordinator
-        {
-          coordinator.stopTrackingCaptureRequest(using: id)
-        }
+        readinessCoordinator?.stopTrackingCaptureRequest(using: id)
       }
     }
 
@@ -243,24 +246,20 @@
       shots.handle(.readinessChanged(.init(systemRawValue: rawValue)))
     }
 
-    /// After the session is configured: the readiness coordinator (iOS 17; before, the shutter is ready while
-    /// the session runs) and the rotation coordinator, whose preview angle needs the input in the session.
-    private func sessionConfigured(_ capabilities: CaptureCapabilities, running: Bool) {
+    /// After the session is configured: the readiness coordinator and the rotation coordinator, whose preview
+    /// angle needs the input in the session.
+    private func sessionConfigured(_ capabilities: CaptureCapabilities) {
       self.capabilities = capabilities
       if let device = CaptureSessionController.videoDevice() { rotation.attach(device: device) }
-      if #available(iOS 17, *) {
-        if readinessCoordinator == nil {
-          let coordinator = AVCapturePhotoOutputReadinessCoordinator(photoOutput: controller.photoOutput)
-          let delegate = ReadinessDelegate(model: self)
-          coordinator.delegate = delegate
-          readinessCoordinator = coordinator
-          readinessDelegate = delegate
-        }
-        if let coordinator = readinessCoordinator as? AVCapturePhotoOutputReadinessCoordinator {
-          shots.handle(.readinessChanged(.init(systemRawValue: coordinator.captureReadiness.rawValue)))
-        }
-      } else {
-        shots.handle(.readinessChanged(running ? .ready : .sessionNotRunning))
+      if readinessCoordinator == nil {
+        let coordinator = AVCapturePhotoOutputReadinessCoordinator(photoOutput: controller.photoOutput)
+        let delegate = ReadinessDelegate(model: self)
+        coordinator.delegate = delegate
+        readinessCoordinator = coordinator
+        readinessDelegate = delegate
+      }
+      if let coordinator = readinessCoordinator {
+        shots.handle(.readinessChanged(.init(systemRawValue: coordinator.captureReadiness.rawValue)))
       }
     }
 
@@ -277,7 +276,7 @@
     private func startSession() async {
       do {
         let (running, capabilities) = try await controller.start()
-        sessionConfigured(capabilities, running: running)
+        sessionConfigured(capabilities)
         handle(running ? .configured : .startFailed(.runtime(code: 0, reason: "the camera did not start")))
       } catch {
         let reason =
@@ -315,17 +314,18 @@
 
   /// Receives the readiness coordinator's callbacks, "always delivered on the main queue" (AVCapturePhotoOutput.h).
   @available(iOS 17, *)
-  private final class ReadinessDelegate: NSObject, AVCapturePhotoOutputReadinessCoordinatorDelegate {
+  @MainActor
+  final class ReadinessDelegate: NSObject, AVCapturePhotoOutputReadinessCoordinatorDelegate {
     weak var model: CameraModel?
 
     init(model: CameraModel) { self.model = model }
 
-    func readinessCoordinator(
+    nonisolated func readinessCoordinator(
       _ coordinator: AVCapturePhotoOutputReadinessCoordinator,
       captureReadinessDidChange captureReadiness: AVCapturePhotoOutput.CaptureReadiness
     ) {
       let raw = captureReadiness.rawValue
-      MainActor.assumeIsolated { model?.readinessChanged(raw) }
+      MainActor.assumeIsolated { self.model?.readinessChanged(raw) }
     }
   }
 

@@ -39,7 +39,12 @@
     /// called hits it.
     static let captureTimeout = Duration.seconds(20)
 
-    override init() {
+    /// The iOS 17 features to enable where supported.
+    private let wantedFeatures: Set<CaptureConfiguration.Feature>
+
+    /// A controller that enables `features` where the output supports them.
+    init(features: Set<CaptureConfiguration.Feature>) {
+      wantedFeatures = features
       super.init()
       let center = NotificationCenter.default
       // Delivered on the thread that posts them (`queue: nil`); the handler hops to the main actor itself.
@@ -221,7 +226,7 @@
     private func enableFeatures() -> Set<CaptureConfiguration.Feature> {
       let output = photoOutput
       return CaptureConfiguration.enable(
-        Set(CaptureConfiguration.Feature.allCases),
+        wantedFeatures,
         isSupported: { feature in
           switch feature {
           case .zeroShutterLag: output.isZeroShutterLagSupported
