@@ -37,9 +37,13 @@ struct CameraView: View {
                   if let asset = await camera.capture() { await gallery.addCapture(asset) }
                 }
               } label: {
+                // The readiness coordinator drives the shutter: disabled without dimming for a moment between
+                // rapid shots, dimmed while waiting for a capture, a spinner while processing.
                 Image(systemName: "circle.inset.filled").font(.system(size: 72))
+                  .opacity(camera.shutter.isDimmed ? 0.4 : 1)
+                  .overlay { if camera.shutter.showsSpinner { ProgressView() } }
               }
-              .disabled(camera.isCapturing || !camera.isRunning)
+              .disabled(!camera.shutter.isEnabled)
               .accessibilityLabel("Take Photo")
               .padding(.bottom, 32)
             }

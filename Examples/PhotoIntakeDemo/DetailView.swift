@@ -8,8 +8,10 @@ import SwiftUI
 struct DetailView: View {
   let gallery: Gallery
   let item: PhotoSelection.Item
-  @State private var shareFile: PreparedFile?
-  @State private var compatibleFiles: [PreparedFile] = []
+  /// Files prepared for sharing, by what they were prepared as; released when the view goes.
+  @State private var prepared: [SharePreparation: [PreparedFile]] = [:]
+  /// The preparation running, cancelled when the view goes (a multi-GB movie takes a while to re-encode).
+  @State private var preparing: (kind: SharePreparation, task: Task<Void, Never>)?
   @State private var status: String?
   @State private var isSaving = false
   @State private var saveWithoutLocation = true
@@ -24,17 +26,20 @@ struct DetailView: View {
         }
         Section("Facts") { MetadataRows(asset: asset, movie: gallery.asset(item.pairedVideo)) }
         Section {
-          if let shareFile {
-            ShareLink(item: URL(fileURLWithPath: shareFile.path)) {
-              Label("Share Without Location", systemImage: "square.and.arrow.up")
-            }
-          } else {
-            ProgressView()
-          }
-          if !compatibleFiles.isEmpty {
-            // A JPEG (and, for a Live Photo, its movie as H.264) that a recipient without an iPhone can open.
-            ShareLink(items: compatibleFiles.map { URL(fileURLWithPath: $0.path) }) {
-              Label("Share as JPEG", systemImage: "square.and.arrow.up.on.square")
+          // Nothing is copied or converted until the user asks: opening the view costs nothing, and the work
+          // runs off the main actor (``PreparedFile/files(for:in:as:folder:)`` uses threads of its own).
+          ForEach(SharePreparation.allCases, id: \.self) { kind in
+            if let files = prepared[kind] {
+              ShareLink(items: files.map { URL(fileURLWithPath: $0.path) }) {
+                Label(kind.shareTitle, systemImage: "square.and.arrow.up")
+              }
+            } else if preparing?.kind == kind {
+              HStack {
+                ProgressView()
+                Button("Cancel", role: .cancel) { cancelPreparing() }
+              }
+            } else {
+              Button(kind.prepareTitle) { prepare(kind, asset) }.disabled(preparing != nil)
             }
           }
           Toggle("Save without location", isOn: $saveWithoutLocation)
@@ -51,15 +56,10 @@ struct DetailView: View {
         }
       }
       .navigationTitle(asset.name ?? "Photo")
-      .task(id: asset.id) {
-        prepareShareFile(asset)
-        await prepareCompatibleFiles(asset)
-      }
       .onDisappear {
-        shareFile?.release()
-        shareFile = nil
-        compatibleFiles.forEach { $0.release() }
-        compatibleFiles = []
+        cancelPreparing()
+        prepared.values.joined().forEach { $0.release() }
+        prepared = [:]
       }
     } else {
       ContentUnavailableView("Not in the Library", systemImage: "questionmark.square.dashed")
@@ -79,27 +79,29 @@ struct DetailView: View {
     }
   }
 
-  /// Files any device opens, without location, at most 2048 px: converted off the main actor.
-  private func prepareCompatibleFiles(_ asset: Asset) async {
-    compatibleFiles.forEach { $0.release() }
-    compatibleFiles = []
-    do {
-      compatibleFiles = try await PreparedFile.files(
-        for: asset, in: gallery.library,
-        as: ExportOptions(format: .jpeg, stripLocation: true, maxPixelSize: 2048))
-    } catch {
-      status = error.description
+  /// Prepares the files for one way of sharing, on the user's tap. A preparation that finishes after the
+  /// view went away (or was cancelled) releases what it made at once.
+  private func prepare(_ kind: SharePreparation, _ asset: Asset) {
+    let library = gallery.library
+    let task = Task {
+      do {
+        let files = try await PreparedFile.files(for: asset, in: library, as: kind.options)
+        guard !Task.isCancelled, preparing?.kind == kind else {
+          files.forEach { $0.release() }
+          return
+        }
+        prepared[kind] = files
+      } catch {
+        if !Task.isCancelled { status = error.description }
+      }
+      if preparing?.kind == kind { preparing = nil }
     }
+    preparing = (kind, task)
   }
 
-  /// A named file for the share sheet: a link to the original, or a copy without GPS (no re-encoding).
-  private func prepareShareFile(_ asset: Asset) {
-    shareFile?.release()
-    do {
-      shareFile = try PreparedFile.make(for: asset, in: gallery.library, withoutLocation: true)
-    } catch {
-      status = error.description
-    }
+  private func cancelPreparing() {
+    preparing?.task.cancel()
+    preparing = nil
   }
 
   /// Saves with add-only access; a Live Photo goes as photo + paired video when Photos will pair them.
@@ -144,4 +146,34 @@ struct MetadataRows: View {
 
 extension String {
   fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}
+
+/// The two ways the detail view shares a photo.
+enum SharePreparation: CaseIterable, Hashable {
+  /// The original bytes without GPS (a copy with the location left out; nothing re-encoded).
+  case withoutLocation
+  /// A JPEG (and, for a Live Photo, its movie as H.264) that a recipient without an iPhone can open, without
+  /// location, at most 2048 px.
+  case compatible
+
+  var options: ExportOptions {
+    switch self {
+    case .withoutLocation: ExportOptions(format: .original, stripLocation: true)
+    case .compatible: ExportOptions(format: .jpeg, stripLocation: true, maxPixelSize: 2048)
+    }
+  }
+
+  var prepareTitle: String {
+    switch self {
+    case .withoutLocation: "Prepare to Share Without Location"
+    case .compatible: "Prepare to Share as JPEG"
+    }
+  }
+
+  var shareTitle: String {
+    switch self {
+    case .withoutLocation: "Share Without Location"
+    case .compatible: "Share as JPEG"
+    }
+  }
 }

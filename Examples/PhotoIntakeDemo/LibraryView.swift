@@ -4,7 +4,7 @@ import Photos
 import SwiftUI
 
 /// "From your library": the user's photos (or limited selection) with cached thumbnails; tap to select, then
-/// import the originals into the app's library. Browsing asks read-write access (`NSPhotoLibraryUsageDescription`)
+/// import them (as they look now, with the user's edits) into the app's library. Browsing asks read-write access (`NSPhotoLibraryUsageDescription`)
 /// and only when the user opens this screen; nothing is fetched before access allows it.
 @MainActor
 struct LibraryView: View {
@@ -69,8 +69,10 @@ struct LibraryView: View {
           }
         }
         LazyVGrid(columns: columns, spacing: 2) {
-          ForEach(0..<(grid.assets?.count ?? 0), id: \.self) { index in
-            LibraryCell(grid: grid, index: index)
+          // Keyed by local identifier, never by index: a library change (a screenshot, an iCloud sync) shifts
+          // every index, and a cell keyed by index would show one photo and import another.
+          ForEach(grid.identifiers, id: \.self) { identifier in
+            LibraryCell(grid: grid, identifier: identifier)
           }
         }
       }
@@ -90,16 +92,16 @@ struct LibraryView: View {
   }
 }
 
-/// One thumbnail: a degraded image at once, then the final one; selected cells show their order.
+/// One thumbnail: a degraded image at once, then the final one; selected cells show their order. The cell's
+/// identity, its image and its request all follow the asset's local identifier.
 @MainActor
 struct LibraryCell: View {
   @ObservedObject var grid: PhotoLibraryGridModel
-  let index: Int
+  let identifier: String
   @State private var image: UIImage?
 
   var body: some View {
-    let identifier = grid.assets.flatMap { index < $0.count ? $0.object(at: index).localIdentifier : nil }
-    let position = identifier.flatMap { grid.selection.firstIndex(of: $0) }
+    let position = grid.selection.firstIndex(of: identifier)
     Color.secondary.opacity(0.2)
       .aspectRatio(1, contentMode: .fill)
       .overlay {
@@ -113,19 +115,17 @@ struct LibraryCell: View {
         }
       }
       .overlay(alignment: .bottom) {
-        if let identifier, let fraction = grid.progress[identifier], fraction < 1 {
+        if let fraction = grid.progress[identifier], fraction < 1 {
           ProgressView(value: fraction).padding(4)
         }
       }
       .onTapGesture {
-        guard let identifier else { return }
         if let position { grid.selection.remove(at: position) } else { grid.selection.append(identifier) }
       }
       .onAppear {
-        grid.cellAppeared(at: index)
-        grid.requestThumbnail(at: index) { delivered, _ in image = delivered }
+        grid.cellAppeared(identifier) { delivered, _ in image = delivered }
       }
-      .onDisappear { grid.cellDisappeared(at: index) }
+      .onDisappear { grid.cellDisappeared(identifier) }
   }
 }
 

@@ -19,7 +19,8 @@ public struct AssetImport: Sendable {
   public let importer: Importer
   /// Where the resources are read from.
   public let provider: any AssetResourceProviding
-  /// The original files, or the current rendering of edited assets.
+  /// The current rendering of edited assets (the default, as the picker delivers them with
+  /// `preferredAssetRepresentationMode = .current`), or the original files.
   public var version: AssetVersion
   /// Whether a Live Photo keeps its movie.
   public var livePhotos: LivePhotoPolicy
@@ -29,7 +30,7 @@ public struct AssetImport: Sendable {
 
   /// Imports through `importer` what `provider` reads.
   public init(
-    importer: Importer, provider: any AssetResourceProviding, version: AssetVersion = .original,
+    importer: Importer, provider: any AssetResourceProviding, version: AssetVersion = .current,
     livePhotos: LivePhotoPolicy = .keepPair, networkAccessAllowed: Bool = true
   ) {
     self.importer = importer

@@ -4,8 +4,12 @@
 /// original data; `.fullSizePhoto`, `.fullSizeVideo` and `.fullSizePairedVideo` hold "the current rendered output,
 /// if any, for an edited asset". So ``AssetVersion/current`` takes a full-size rendering when the asset has one
 /// and the original otherwise, and ``AssetVersion/original`` always takes the original. Adjustment data, bases
-/// and proxies are never imported: they are not the photo. A RAW+JPEG pair keeps its `.photo` (the JPEG Photos
-/// shows); the RAW (`.alternatePhoto`) is taken only when there is no `.photo`.
+/// and proxies are never imported: they are not the photo.
+///
+/// RAW follows the one policy of both import paths (``RepresentationChoice/rawPolicy``): the RAW is kept. A
+/// RAW+JPEG pair imports its RAW (`.alternatePhoto`, when its type is a RAW type) rather than the JPEG `.photo`,
+/// as the picker path loads the RAW a provider offers; an edited pair under ``AssetVersion/current`` imports
+/// the rendering of the edit, as any edited photo does.
 ///
 /// ```swift
 /// let plan = try AssetResourcePlan(resources: resources, version: .original, livePhotos: .keepPair)
@@ -37,8 +41,13 @@ public struct AssetResourcePlan: Sendable, Hashable {
       return nil
     }
     let current = version == .current
+    // The RAW of a RAW+JPEG pair, which the RAW policy keeps over the JPEG.
+    let raw = resources.first {
+      $0.kind == .alternatePhoto && RepresentationChoice.isRAW($0.uniformTypeIdentifier)
+    }
+    let edited = current ? first([.fullSizePhoto]) : nil
     // A Live Photo has a photo and a paired video; a video asset has a `.video` and no photo.
-    if let photo = first(current ? [.fullSizePhoto, .photo, .alternatePhoto] : [.photo, .alternatePhoto]) {
+    if let photo = edited ?? raw ?? first([.photo, .alternatePhoto]) {
       primary = photo
       // An edited still goes with the edited movie only: an edit that turned the motion off renders no
       // `.fullSizePairedVideo`, and the original movie would bring back what the user removed.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMetadata
 
 /// One picked Live Photo, loaded once as a bundle and imported as two assets: the still, then its movie.
 ///
@@ -11,6 +12,11 @@ import Foundation
 ///
 /// The pair is then one picked item (``PhotoSelection/Item/pairedVideo``). A movie that cannot be had (the
 /// bundle holds none, or linking it fails) fails only the movie's item: the still is kept as a photo.
+///
+/// A bundle that fails to load (an iCloud download that failed, a bundle type the provider cannot coerce, a
+/// folder without a still) does not lose the photo: when the provider also registers a still
+/// (`public.heic`, `public.jpeg`, chosen by ``RepresentationChoice``), the still is loaded on its own and the
+/// movie's item fails with the bundle's error. Only a cancelled load is not retried.
 public final class LivePhotoLoad: Sendable {
   private enum Outcome: Sendable {
     case pending
@@ -100,8 +106,22 @@ public final class LivePhotoLoad: Sendable {
       finish(movie)
     } catch {
       finish(.failure(error))
-      throw error
+      guard error != .cancelled, let still = stillFallbackTypeIdentifier else { throw error }
+      try await ScopedFileLoad.perform(
+        provider, typeIdentifier: still, progress: { sink.reportProgress($0) }
+      ) { url throws(Importer.Error) in
+        try sink.adoptFile(atPath: url.path)
+      }
     }
+  }
+
+  /// The still the provider registers besides the bundle, for a bundle that fails to load.
+  var stillFallbackTypeIdentifier: String? {
+    let others = provider.registeredTypeIdentifiers.filter { !LivePhotoBundle.isBundleType($0) }
+    guard let type = RepresentationChoice.preferredTypeIdentifier(among: others),
+      MediaType(hint: type)?.isImage == true
+    else { return nil }
+    return type
   }
 
   private func deliverMovie(to sink: StagingSink) async throws(Importer.Error) {

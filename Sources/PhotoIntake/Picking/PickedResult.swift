@@ -41,6 +41,9 @@ public enum PickLoad: Sendable, Hashable {
   /// is loaded; otherwise, and for every other provider, ``RepresentationChoice`` picks the least-derived still
   /// or movie. A provider that registers only a bundle is loaded as a bundle whatever the policy, since there is
   /// nothing else (the movie is then dropped under ``LivePhotoPolicy/stillOnly``).
+  ///
+  /// A bundle whose load fails falls back to the still the provider also registers (``LivePhotoLoad``): the
+  /// photo is kept without its motion rather than lost with it.
   public static func decide(registered: [String], livePhotos: LivePhotoPolicy) -> PickLoad {
     let bundle = registered.first(where: LivePhotoBundle.isBundleType)
     if let bundle, livePhotos == .keepPair {

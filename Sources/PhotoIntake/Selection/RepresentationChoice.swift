@@ -8,7 +8,31 @@ import PhotoMetadata
 /// Loading the JPEG re-encodes the photo (a 20 MB HEIC can become a larger, lossier JPEG). This choice loads the
 /// least-derived representation PhotoIntake can store, and falls back to whatever is registered so that the
 /// bytes, not the type identifier, decide.
+///
+/// **The RAW policy, one for both import paths: the RAW is kept.** A provider that offers a RAW type and a JPEG
+/// (`com.adobe.raw-image` and `public.jpeg`) may be a RAW+JPEG pair or a RAW whose JPEG the system transcodes;
+/// only a device can tell which, and the RAW is right for both answers: it is never a transcode. The library
+/// path (``AssetResourcePlan``) makes the same choice from the resources, which do tell: a pair's RAW
+/// `.alternatePhoto` over its JPEG `.photo`. So one photo arrives as the same file through the picker and
+/// through the grid. An app that wants the JPEG of a pair filters on the imported ``MediaType``.
 public enum RepresentationChoice {
+  /// What both import paths do with a RAW and a processed version of one photo.
+  public enum RAWPolicy: Sendable, Hashable {
+    /// Keep the RAW (DNG, ProRAW, CR2, CR3, NEF, ARW) over a JPEG or HEIC of the same photo.
+    case keepRAW
+  }
+
+  /// The policy both paths follow.
+  public static let rawPolicy = RAWPolicy.keepRAW
+
+  /// Whether a type identifier names a RAW photo format.
+  public static func isRAW(_ typeIdentifier: String) -> Bool {
+    switch MediaType(hint: typeIdentifier) {
+    case .dng, .cr2, .cr3, .nef, .arw: true
+    default: false
+    }
+  }
+
   /// The type identifier to pass to `loadFileRepresentation(forTypeIdentifier:completionHandler:)`; nil when
   /// the provider has no registered types (a preselected result that stayed selected).
   public static func preferredTypeIdentifier(among registered: [String]) -> String? {

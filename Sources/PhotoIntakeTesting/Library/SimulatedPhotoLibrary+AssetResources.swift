@@ -9,7 +9,8 @@ import PhotoIntake
 extension SimulatedPhotoLibrary: AssetResourceProviding {
   /// The asset's resources as PhotoKit lists them: `.photo` or `.video` (the original), a Live Photo's
   /// `.pairedVideo`, and after ``SimulatedUser/edit(_:)`` the renderings (`.fullSizePhoto`, `.fullSizeVideo`,
-  /// `.fullSizePairedVideo`) with `.adjustmentData`.
+  /// `.fullSizePairedVideo`) with `.adjustmentData`; an asset saved from a deferred proxy
+  /// (``saveDeferredProxy(_:final:)``) lists `.photoProxy` only, until it is processed.
   public func assetResources(forAsset localIdentifier: String) async throws(Importer.Error) -> [AssetResource]
   {
     let stored: StoredAsset
@@ -19,9 +20,13 @@ extension SimulatedPhotoLibrary: AssetResourceProviding {
       throw Importer.Error(assetResourceErrorChain: error.chain, reason: error.reason)
     }
     let image = stored.asset.kind.isImage
+    // An asset saved from a deferred proxy lists the proxy until Photos has processed it.
+    let processing: Bool
+    if case .processing = stored.deferred { processing = true } else { processing = false }
+    let primary: AssetResource.Kind = processing ? .photoProxy : image ? .photo : .video
     var resources = [
       AssetResource(
-        kind: image ? .photo : .video, uniformTypeIdentifier: stored.original.typeIdentifier,
+        kind: primary, uniformTypeIdentifier: stored.original.typeIdentifier,
         originalFilename: stored.original.filename)
     ]
     if let video = stored.pairedVideo {
@@ -97,6 +102,11 @@ extension SimulatedPhotoLibrary: AssetResourceProviding {
 
   private static func bytes(of kind: AssetResource.Kind, in stored: StoredAsset) -> [UInt8]? {
     let image = stored.asset.kind.isImage
+    switch stored.deferred {
+    case .processing: return kind == .photoProxy ? stored.original.bytes : nil
+    case .failed: return nil
+    case nil: break
+    }
     switch kind {
     case .photo where image, .video where !image: return stored.original.bytes
     case .pairedVideo: return stored.pairedVideo?.bytes

@@ -13,6 +13,16 @@ struct StoredAsset: Sendable {
   var rendered: SimulatedResource?
   /// A Live Photo's edited movie (`.fullSizePairedVideo`).
   var renderedPairedVideo: SimulatedResource?
+  /// Saved from a camera's deferred proxy: `original` is the proxy until Photos finishes processing.
+  var deferred: DeferredProcessing?
+}
+
+/// Where Photos is with an asset saved from a deferred proxy.
+enum DeferredProcessing: Sendable {
+  /// Processing; this is the photo it will become.
+  case processing(final: SimulatedResource)
+  /// Processing ended without a readable photo: the asset lists its `.photo`, whose read fails.
+  case failed
 }
 
 /// An album (`PHAssetCollection` of type `.album`).

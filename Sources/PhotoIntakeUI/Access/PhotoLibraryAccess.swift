@@ -82,11 +82,9 @@
           handle(.requestFinished(Self.status(status)))
         case .presentLimitedLibraryPicker:
           guard let presenter else { continue }
-          let added = await withCheckedContinuation { continuation in
-            PHPhotoLibrary.shared().presentLimitedLibraryPicker(from: presenter) { identifiers in
-              continuation.resume(returning: identifiers)
-            }
-          }
+          // The `async` form: the completion block is not `NS_SWIFT_SENDABLE`, so a closure written here would
+          // inherit the main actor and, under Swift 6.0 and 6.1, trap if PhotosUI called it off the main thread.
+          let added: [String] = await PHPhotoLibrary.shared().presentLimitedLibraryPicker(from: presenter)
           handle(.limitedPickerFinished(newlySelected: added))
         case .openSettings:
           Self.openSettingsPage()

@@ -40,7 +40,7 @@
     /// - Throws: ``PhotoIntake/Importer/Error/assetDeleted`` when the asset is gone;
     ///   ``PhotoIntake/Importer/Error/itemUnavailable(reason:)`` when it has nothing to import.
     public static func sources(
-      forAsset localIdentifier: String, version: AssetVersion = .original,
+      forAsset localIdentifier: String, version: AssetVersion = .current,
       livePhotos: LivePhotoPolicy = .keepPair,
       provider: PHAssetResourceProvider = PHAssetResourceProvider()
     ) async throws(Importer.Error) -> [PHAssetItemSource] {

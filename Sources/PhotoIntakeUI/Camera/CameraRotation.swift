@@ -25,7 +25,8 @@
     /// A rotation that follows nothing until ``CameraPreview`` attaches its layer and the camera is known.
     public init() {}
 
-    /// The camera whose rotation to follow.
+    /// The camera whose rotation to follow; call it once the session has the camera's input (the preview
+    /// layer's connection exists only then).
     func attach(device: AVCaptureDevice) {
       guard self.device !== device else { return }
       self.device = device
@@ -55,11 +56,16 @@
     private func makeCoordinator() {
       guard let device, let previewLayer else { return }
       if #available(iOS 17, *) {
+        observation?.invalidate()
         let coordinator = AVCaptureDevice.RotationCoordinator(device: device, previewLayer: previewLayer)
         self.coordinator = coordinator
-        Self.apply(coordinator.videoRotationAngleForHorizonLevelPreview, to: previewLayer.connection)
-        // "The coordinator delivers key-value updates on the main queue" (AVCaptureDevice.h).
-        observation = coordinator.observe(\.videoRotationAngleForHorizonLevelPreview, options: [.new]) {
+        // "The coordinator delivers key-value updates on the main queue" (AVCaptureDevice.h). `.initial` applies
+        // the current angle at once: the layer's connection exists only once the session has its input, which
+        // is why ``CameraModel`` attaches the device after configuring the session; before that a landscape
+        // start would stay sideways until the next turn of the device.
+        observation = coordinator.observe(
+          \.videoRotationAngleForHorizonLevelPreview, options: [.initial, .new]
+        ) {
           [weak self] coordinator, _ in
           let angle = coordinator.videoRotationAngleForHorizonLevelPreview
           MainActor.assumeIsolated { Self.apply(angle, to: self?.previewLayer?.connection) }
@@ -135,7 +141,9 @@
     static func captureOrientation(device: UIDeviceOrientation, interface: UIInterfaceOrientation) -> Int
   }
 
-  let legacy: any LegacyRotating.Type = Legacy.self
+  /// The iOS 16 helpers. Computed, not a stored global: a global `let` of a metatype that is not `Sendable`
+  /// is a concurrency warning on the iOS 26 SDK.
+  var legacy: any LegacyRotating.Type { Legacy.self }
 
   enum Legacy: LegacyRotating {
     @available(iOS, deprecated: 17.0, message: "iOS 16 only; iOS 17 uses the rotation coordinator")

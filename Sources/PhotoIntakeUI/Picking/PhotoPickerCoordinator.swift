@@ -85,9 +85,12 @@
     public func cancelImport() { session?.cancel() }
 
     public func picker(_ picker: PHPickerViewController, didFinishPicking results: [PHPickerResult]) {
-      // "The picker won't be automatically dismissed when this method is called" (PHPicker.h); a continuous,
-      // embedded picker stays where the app put it.
-      if !options.continuous { picker.dismiss(animated: true) }
+      // "The picker won't be automatically dismissed when this method is called" (PHPicker.h). Only a picker
+      // that was itself presented is dismissed: `dismiss(animated:)` on an embedded (child) picker is handed
+      // to the nearest presented ancestor, which is the app's own screen. A continuous picker stays too.
+      if !options.continuous, picker.parent == nil, picker.presentingViewController != nil {
+        picker.dismiss(animated: true)
+      }
       pickerSelection = results.compactMap(\.assetIdentifier)
       importResults(
         results.map {
@@ -110,6 +113,11 @@
       let session = PickImport(importer: importer, livePhotos: options.livePhotos)
         .start(results, previous: options.mergeBase(for: before))
       self.session = session
+      // Keeps copying when the user switches apps; cancelled when the system's time runs out.
+      let protection = BackgroundImportProtection(name: "PhotoIntake import of picked photos") {
+        session.cancel()
+      }
+      defer { protection.end() }
       for await event in session { onEvent?(event) }
       let outcome = await session.outcome()
       selection = options.selection(after: outcome.selection, previous: before, current: selection)

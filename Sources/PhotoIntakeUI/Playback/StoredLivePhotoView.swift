@@ -35,7 +35,7 @@
     public var body: some View {
       ZStack {
         if let livePhoto = loader.livePhoto {
-          LivePhotoViewRepresentable(livePhoto: livePhoto)
+          LivePhotoViewRepresentable(livePhoto: livePhoto, playsHint: loader.playsHint)
         } else if let failure = loader.failure {
           Label(failure, systemImage: "exclamationmark.triangle").font(.footnote).padding()
         } else {
@@ -54,8 +54,11 @@
   final class LivePhotoLoader: ObservableObject {
     @Published private(set) var livePhoto: PHLivePhoto?
     @Published private(set) var failure: String?
+    /// Whether the view should play the hint for the photo it shows now: for the first one only.
+    @Published private(set) var playsHint = false
     private var files: [PreparedFile] = []
     private var request: PHLivePhotoRequestID?
+    private var delivery = ProgressiveDelivery()
 
     func load(still: Asset, movie: Asset, library: Library) {
       release()
@@ -75,23 +78,33 @@
         withResourceFileURLs: urls, placeholderImage: nil, targetSize: .zero, contentMode: .aspectFit
       ) { [weak self] photo, info in
         let result = LivePhotoBox(photo)
-        let cancelled = (info[PHLivePhotoInfoCancelledKey] as? Bool) ?? false
+        let cancelled = (info[PHLivePhotoInfoCancelledKey] as? NSNumber)?.boolValue ?? false
+        let degraded = (info[PHLivePhotoInfoIsDegradedKey] as? NSNumber)?.boolValue ?? false
         let error = (info[PHLivePhotoInfoErrorKey] as? NSError)?.localizedDescription
         Task { @MainActor in
           guard let self, !cancelled else { return }
           if let photo = result.photo {
-            self.livePhoto = photo
-          } else if let error {
+            self.show(photo, degraded: degraded)
+          } else if let error, self.livePhoto == nil {
             self.failure = "This Live Photo cannot be shown: \(error)"
           }
         }
       }
     }
 
+    /// Shows a result unless the final one is already shown (the hops to the main actor may reorder them);
+    /// the hint plays with the first one shown only.
+    private func show(_ photo: PHLivePhoto, degraded: Bool) {
+      guard delivery.accepts(isDegraded: degraded) else { return }
+      playsHint = delivery.takeHint()
+      livePhoto = photo
+    }
+
     /// Cancels the request and deletes the prepared links (never the library's objects).
     func release() {
       if let request { PHLivePhoto.cancelRequest(withRequestID: request) }
       request = nil
+      delivery.restart()
       files.forEach { $0.release() }
       files = []
     }
@@ -108,6 +121,8 @@
   @MainActor
   struct LivePhotoViewRepresentable: UIViewRepresentable {
     let livePhoto: PHLivePhoto
+    /// Whether to play the hint when this photo is set (``LivePhotoLoader`` says yes for its first one only).
+    let playsHint: Bool
 
     func makeUIView(context: Context) -> PHLivePhotoView {
       let view = PHLivePhotoView()
@@ -118,8 +133,9 @@
     func updateUIView(_ view: PHLivePhotoView, context: Context) {
       guard view.livePhoto !== livePhoto else { return }
       view.livePhoto = livePhoto
-      // A brief, silent hint that the picture moves (as Photos does when one scrolls onto a Live Photo).
-      view.startPlayback(with: .hint)
+      // A brief, silent hint that the picture moves (as Photos does when one scrolls onto a Live Photo), once:
+      // not again when the final photo replaces the degraded one.
+      if playsHint { view.startPlayback(with: .hint) }
     }
   }
 #endif

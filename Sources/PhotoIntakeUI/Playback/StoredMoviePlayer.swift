@@ -9,7 +9,8 @@
   ///
   /// Objects are stored without an extension, and AVFoundation recognises a container by its file's name, so
   /// the movie is played through a ``PreparedFile`` (a hard link named like "IMG_0100.mov"; nothing is
-  /// copied), released when the view goes away.
+  /// copied), released when the view goes away. The app's audio session is set to `.playback`, so a movie
+  /// has sound with the Ring/Silent switch on silent, as in Photos.
   ///
   /// ```swift
   /// StoredMoviePlayer(asset: movie, library: library).aspectRatio(16 / 9, contentMode: .fit)
@@ -53,11 +54,22 @@
       do {
         let prepared = try PreparedFile.make(for: asset, in: library, withoutLocation: false)
         file = prepared
+        Self.useMoviePlaybackAudio()
         player = AVPlayer(url: URL(fileURLWithPath: prepared.path))
         failure = nil
       } catch {
         failure = error.description
       }
+    }
+
+    /// Movies play with sound even when the Ring/Silent switch is on silent: the default category
+    /// (`.soloAmbient`) is silenced by the switch, `.playback` is not ("Choosing an audio session category",
+    /// AVAudioSession.h). Setting the category does not activate the session; AVPlayer activates it when it
+    /// plays. A failure leaves the default, which plays, silently under the switch.
+    private static func useMoviePlaybackAudio() {
+      let session = AVAudioSession.sharedInstance()
+      guard session.category != .playback else { return }
+      try? session.setCategory(.playback, mode: .moviePlayback)
     }
   }
 #endif

@@ -16,8 +16,21 @@
   /// let identifier = try await PhotoLibrarySaver().save(asset, pairedVideo: movie, from: library,
   ///                                                     options: .init(withoutLocation: true))
   /// ```
+  ///
+  /// The app's album (``PhotoSavePlanner/Options/albumName``) is found by the local identifier it was created
+  /// with (``AppAlbumResolver``), never by its title: a user album of the same name never receives the app's
+  /// photos, and saves that run at once create one album, not one each.
   public struct PhotoLibrarySaver: Sendable {
-    public init() {}
+    private let albums: AppAlbumResolver
+
+    /// A saver that records the app's albums in `UserDefaults.standard`; all such savers share one resolver.
+    public init() { albums = Self.sharedAlbums }
+
+    /// A saver that records the app's albums in `albumStore` (for example a suite shared with extensions).
+    /// Savers made with the same store should share one saver, so that their album creations are serialized.
+    public init(albumStore: any AppAlbumStore) { albums = AppAlbumResolver(store: albumStore) }
+
+    private static let sharedAlbums = AppAlbumResolver(store: UserDefaultsAlbumStore())
 
     /// Plans, saves and cleans up: the one call an app needs.
     ///
@@ -49,8 +62,11 @@
       {
         throw refused
       }
-      // Albums are fetched outside the change block; with add-only access nothing can be fetched.
-      let album = request.albumName.flatMap(Self.existingAlbum(named:))
+      // The album is found or made before the asset's change block; with add-only access there is none.
+      var album: PHAssetCollection?
+      if let name = request.albumName {
+        album = try await appAlbum(named: name)
+      }
       let created = CreatedIdentifier()
       do {
         try await PHPhotoLibrary.shared().performChanges {
@@ -65,10 +81,7 @@
           }
           guard let placeholder = creation.placeholderForCreatedAsset else { return }
           created.set(placeholder.localIdentifier)
-          if let name = request.albumName {
-            let albumRequest =
-              album.flatMap { PHAssetCollectionChangeRequest(for: $0) }
-              ?? PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: name)
+          if let album, let albumRequest = PHAssetCollectionChangeRequest(for: album) {
             albumRequest.addAssets([placeholder] as NSArray)
           }
         }
@@ -78,17 +91,29 @@
       return created.value
     }
 
-    /// The user album with this title, if the app may see it.
-    private static func existingAlbum(named name: String) -> PHAssetCollection? {
-      let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: nil)
-      var found: PHAssetCollection?
-      albums.enumerateObjects { collection, _, stop in
-        if collection.localizedTitle == name {
-          found = collection
-          stop.pointee = true
-        }
+    /// The app's album `name`, by its recorded local identifier, made (and recorded) when there is none.
+    private func appAlbum(named name: String) async throws(PhotoSaveError) -> PHAssetCollection? {
+      let identifier: String
+      do {
+        identifier = try await albums.album(
+          named: name, exists: { Self.album(withIdentifier: $0) != nil },
+          create: { name in
+            let created = CreatedIdentifier()
+            try await PHPhotoLibrary.shared().performChanges {
+              let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: name)
+              created.set(request.placeholderForCreatedAssetCollection.localIdentifier)
+            }
+            guard let identifier = created.value else { throw CocoaError(.fileWriteUnknown) }
+            return identifier
+          })
+      } catch {
+        throw PhotoSaveError(photoKitError: error)
       }
-      return found
+      return Self.album(withIdentifier: identifier)
+    }
+
+    private static func album(withIdentifier identifier: String) -> PHAssetCollection? {
+      PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject
     }
   }
 

@@ -67,6 +67,8 @@ struct ScriptedProvider: FileRepresentationProviding {
   var behaviour: Behaviour
   /// Where temporary files are written.
   var temporaryFolder: String
+  /// What the load of these types does instead of `behaviour`.
+  var byType: [String: Behaviour] = [:]
   /// Paths the provider deleted after its handler returned.
   let expired = Protected<[String]>([])
   let cancelled = Protected(false)
@@ -78,7 +80,7 @@ struct ScriptedProvider: FileRepresentationProviding {
     completionHandler: @escaping @Sendable (URL?, (any Error)?) -> Void
   ) -> any FileRepresentationLoad {
     asked.withLock { $0 = true }
-    let behaviour = behaviour
+    let behaviour = byType[typeIdentifier] ?? behaviour
     let folder = temporaryFolder + "/" + UUID().uuidString
     let expired = expired
     Task {

@@ -33,7 +33,8 @@ import Testing
     ),
     // An edit that turned the motion off renders a still only: the original movie must not come back.
     ([.photo, .pairedVideo, .fullSizePhoto, .adjustmentData], .current, .keepPair, .fullSizePhoto, nil),
-    // RAW+JPEG keeps the photo Photos shows; a RAW alone is the photo.
+    // An alternate photo that is not RAW (these rows' resources are all HEIC) leaves the photo; an alternate
+    // alone is the photo. RAW+JPEG pairs: `theRAWPolicyIsTheSameOnBothPaths`.
     ([.alternatePhoto, .photo], .original, .keepPair, .photo, nil),
     ([.alternatePhoto], .original, .keepPair, .alternatePhoto, nil),
     // A proxy the camera saved while finishing the photo is not the photo.
@@ -56,6 +57,28 @@ import Testing
       try AssetResourcePlan(
         resources: kinds.map { Self.resource($0) }, version: .current, livePhotos: .keepPair)
     }
+  }
+
+  /// One RAW policy (``RepresentationChoice/rawPolicy``): a RAW+JPEG pair imports its RAW from the library, as
+  /// the picker path loads the RAW its provider offers; the rendering of an edit still wins under `.current`.
+  @Test(arguments: [
+    ("com.adobe.raw-image", AssetVersion.original, AssetResource.Kind.alternatePhoto),
+    ("com.adobe.raw-image", .current, .alternatePhoto),
+    ("com.canon.cr3-raw-image", .original, .alternatePhoto),
+    ("public.jpeg", .original, .photo),
+  ])
+  func theRAWPolicyIsTheSameOnBothPaths(
+    _ alternateType: String, _ version: AssetVersion, _ expected: AssetResource.Kind
+  ) throws {
+    let pair = [Self.resource(.photo, "public.jpeg"), Self.resource(.alternatePhoto, alternateType)]
+    let plan = try AssetResourcePlan(resources: pair, version: version, livePhotos: .keepPair)
+    #expect(plan.primary.kind == expected)
+    let picked = RepresentationChoice.preferredTypeIdentifier(among: ["public.jpeg", alternateType])
+    #expect(picked == plan.primary.uniformTypeIdentifier)
+
+    let edited = pair + [Self.resource(.fullSizePhoto, "public.jpeg"), Self.resource(.adjustmentData)]
+    let current = try AssetResourcePlan(resources: edited, version: .current, livePhotos: .keepPair)
+    #expect(current.primary.kind == .fullSizePhoto)
   }
 
   @Test func renderingsTakeTheOriginalsName() {
