@@ -10,7 +10,7 @@
   /// It only runs ``PickImport`` and records its events; ``PhotoImportPicker`` and
   /// ``SwiftUI/View/photoImportPicker(isPresented:model:)`` feed it `PhotosPicker`'s selection, and
   /// ``PhotoPickerCoordinator`` is the UIKit counterpart. `@Observable` needs iOS 17.
-  @available(iOS 17, *)
+  @available(iOS 17, macOS 14, *)
   @MainActor
   @Observable
   public final class PhotoImportModel {
