@@ -9,7 +9,7 @@
   ///
   /// It only runs ``PickImport`` and records its events; ``PhotoImportPicker`` and
   /// ``SwiftUI/View/photoImportPicker(isPresented:model:)`` feed it `PhotosPicker`'s selection, and
-  /// ``PhotoPickerCoordinator`` is the UIKit counterpart. `@Observable` needs iOS 17.
+  /// ``PhotoPickerCoordinator`` is the UIKit counterpart. `@Observable` needs iOS 17 or macOS 14.
   @available(iOS 17, macOS 14, *)
   @MainActor
   @Observable
