@@ -1,37 +1,126 @@
 #!/usr/bin/env bash
-# ios-typecheck.sh [TARGET_OR_FOLDER...]
-# Type-checks the Apple-platform code against the iOS 17.4 SDK with ../shared/tools/ios-typecheck, after two
-# preparations that tool does not make:
-#  1. `-package-name PhotoIntake`, which SwiftPM passes and our `package` declarations need.
-#  2. The 17.4 SDK's standard library predates Swift 6's typed throws: it lacks `_willThrowTyped`, which the
-#     6.3 compiler calls on every typed `throw`, so SIL generation crashes (signal 11) when the tool emits a
-#     module for the next target. Xcode 16's SDKs declare it as an always-emit-into-client function that does
-#     nothing before iOS 18. This script copies that declaration from the installed toolchain's own standard
-#     library interface into the local SDK copy (once; outside the repo), which is what a newer SDK contains.
-# Default targets: PhotoMetadata PhotoIntake PhotoIntakeTesting PhotoIntakeUI, then the demo app if present.
-# IOS_TARGET=arm64-apple-ios16.0 checks against the package's oldest deployment target (the demo app needs 17).
+# ios-typecheck.sh [MODULE_OR_FOLDER...]
+# Type-checks the Apple-platform code against every Apple SDK subset that ../shared/tools/README.md sets up, in one
+# command, and prints one line per SDK × deployment target × mode with the errors and warnings in our code:
+#
+#   iOS 26.2 SDK: ios16.0 ios17.0 ios18.0 ios26.0     iOS 18.6 SDK: ios18.0     iOS 17.4 SDK: ios17.0
+#   macOS 15.5 SDK: macos13.0 macos14.0 macos15.0
+#   modes: typecheck (-typecheck) and sil (-emit-sil -wmo: Swift 6's region-based isolation errors are made only there)
+#
+# Modules (in dependency order): PhotoMetadata PhotoIntake PhotoIntakeTesting PhotoIntakeUI, then the demo app
+# (Examples/PhotoIntakeDemo), which is iOS 17+ only: its cell says "skipped" on iOS 16 and macOS.
+#
+# A full run is 18 cells of 2–4 minutes each on a busy machine. Choose a subset with:
+#   CELLS="ios26.2/ios18.0 macos15.5/macos14.0"   SDK/deployment pairs (SDK names: ios26.2 ios18.6 ios17.4 macos15.5)
+#   SDKS="ios26.2 macos15.5"                       every deployment target of these SDKs
+#   MODES="sil"                                    typecheck, sil or both (default "typecheck sil")
+#   TARGETS="PhotoMetadata PhotoIntake"             or name modules as arguments
+# Each SDK × deployment target has its own module cache, $WORK_ROOT/<sdk>-<deployment> (default
+# /tmp/tc-photointake-<sdk>-<deployment>, outside the repo); the modes of one cell reuse it one after the other,
+# never at once. Full compiler output goes to $LOG_DIR/<sdk>-<deployment>-<mode>.log (default $WORK_ROOT/logs).
+# The 17.4 SDK's standard library predates typed throws (`_willThrowTyped`, called by the 6.3 compiler on every
+# typed `throw`); ios-sdk-setup patches it, and this script does too if an older subset lacks it.
+# Exit status: 0 when every cell has no error and no warning in our code, 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOOL=${IOS_TYPECHECK:-../shared/tools/ios-typecheck}
 [ -x "$TOOL" ] || TOOL=/work/shared/tools/ios-typecheck
-SDK=${IOS_SDK:-$HOME/.cache/photointake/iPhoneOS17.4.sdk}
-IFACE="$SDK/usr/lib/swift/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
-[ -f "$IFACE" ] || { echo "ios-typecheck.sh: no SDK at $SDK; see ../shared/tools/README.md" >&2; exit 3; }
-if ! grep -q "swift_willThrowTyped" "$IFACE"; then
-  SWIFT_ROOT=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")
-  HOST=$(find "$SWIFT_ROOT/lib/swift/linux/Swift.swiftmodule" -name '*.swiftinterface' ! -name '*private*' | head -1)
-  # The declarations between `public protocol Error` and `swift_unexpectedError`.
+SDK_ROOT=${SDK_ROOT:-$HOME/.cache/photointake}
+WORK_ROOT=${WORK_ROOT:-/tmp/tc-photointake}
+LOG_DIR=${LOG_DIR:-$WORK_ROOT-logs}
+MODES=${MODES:-typecheck sil}
+mkdir -p "$LOG_DIR"
+
+sdk_folder() {
+  case $1 in
+    ios26.2) echo iPhoneOS26.2.sdk ;; ios18.6) echo iPhoneOS18.6.sdk ;; ios17.4) echo iPhoneOS17.4.sdk ;;
+    macos15.5) echo MacOSX15.5.sdk ;; *) echo "ios-typecheck.sh: unknown SDK $1" >&2; exit 2 ;;
+  esac
+}
+deployments() {
+  case $1 in
+    ios26.2) echo ios16.0 ios17.0 ios18.0 ios26.0 ;; ios18.6) echo ios18.0 ;; ios17.4) echo ios17.0 ;;
+    macos15.5) echo macos13.0 macos14.0 macos15.0 ;;
+  esac
+}
+
+if [ -n "${CELLS:-}" ]; then
+  read -r -a cells <<<"$CELLS"
+else
+  cells=()
+  for sdk in ${SDKS:-ios26.2 ios18.6 ios17.4 macos15.5}; do
+    for d in $(deployments "$sdk"); do cells+=("$sdk/$d"); done
+  done
+fi
+if [ $# -gt 0 ]; then modules=("$@"); else read -r -a modules <<<"${TARGETS:-PhotoMetadata PhotoIntake PhotoIntakeTesting PhotoIntakeUI Examples/PhotoIntakeDemo}"; fi
+
+# The 17.4 SDK's standard library lacks `_willThrowTyped`: copy its declaration from the toolchain's own interface.
+patch_will_throw_typed() {
+  local iface=$1/usr/lib/swift/Swift.swiftmodule/arm64-apple-ios.swiftinterface
+  [ -f "$iface" ] && ! grep -q "swift_willThrowTyped" "$iface" || return 0
+  local swift_root host
+  swift_root=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")
+  host=$(find "$swift_root/lib/swift/linux/Swift.swiftmodule" -name '*.swiftinterface' ! -name '*private*' | head -1)
   awk '/@_silgen_name\("swift_willThrowTypedImpl"\)/{p=1; print prev} /@_silgen_name\("swift_unexpectedError"\)/{p=0} p{print} {prev=$0}' \
-    "$HOST" >"$SDK/willThrowTyped.swift.part"
-  grep -q "func _willThrowTyped" "$SDK/willThrowTyped.swift.part" || {
-    echo "ios-typecheck.sh: could not find _willThrowTyped in $HOST" >&2; exit 3; }
-  cat "$SDK/willThrowTyped.swift.part" >>"$IFACE"
-  rm -f "$SDK/willThrowTyped.swift.part"
-  rm -rf "${TMPDIR:-/tmp}/photointake-ios-typecheck/cache"   # rebuild the SDK module cache
-fi
-targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-  targets=(PhotoMetadata PhotoIntake PhotoIntakeTesting PhotoIntakeUI)
-  [ -d Examples/PhotoIntakeDemo ] && targets+=(Examples/PhotoIntakeDemo)
-fi
-EXTRA_FLAGS="-package-name PhotoIntake ${EXTRA_FLAGS:-}" exec "$TOOL" "${targets[@]}"
+    "$host" >"$1/willThrowTyped.swift.part"
+  grep -q "func _willThrowTyped" "$1/willThrowTyped.swift.part" || {
+    echo "ios-typecheck.sh: could not find _willThrowTyped in $host" >&2; exit 3; }
+  cat "$1/willThrowTyped.swift.part" >>"$iface" && rm -f "$1/willThrowTyped.swift.part"
+}
+
+# Counts diagnostics per module in a log: our code is every path under Sources/ or Examples/.
+summarize() {
+  awk -v mods="$2" '
+    BEGIN { n = split(mods, m, " ") }
+    /^== [^ ]+ \(/ { cur = $2; next }
+    /^(Sources|Examples)\/[^:]+:[0-9]+:[0-9]+: error:/   { e[cur]++; next }
+    /^(Sources|Examples)\/[^:]+:[0-9]+:[0-9]+: warning:/ { w[cur]++; next }
+    /: error:/ { other[cur]++ }
+    END {
+      line = ""
+      for (i = 1; i <= n; i++) {
+        name = m[i]; sub(/.*\//, "", name)
+        s = sprintf("%s %de/%dw", name, e[name] + 0, w[name] + 0)
+        if (other[name] > 0) s = s sprintf("(+%d SDK/tool errors)", other[name])
+        line = line (line == "" ? "" : "  ") s
+        te += e[name]; tw += w[name]; to += other[name]
+      }
+      printf "%s\t%d\t%d\t%d\n", line, te, tw, to
+    }' "$1"
+}
+
+status=0
+printf '%-16s %-10s %-9s %s\n' SDK deployment mode "result (errors/warnings in our code, per module)"
+for cell in "${cells[@]}"; do
+  sdk=${cell%%/*}; deploy=${cell#*/}
+  sdk_path=$SDK_ROOT/$(sdk_folder "$sdk")
+  if [ ! -d "$sdk_path/usr/lib/swift" ]; then
+    printf '%-16s %-10s %-9s %s\n' "$sdk" "$deploy" - "MISSING SDK at $sdk_path (see ../shared/tools/README.md)"
+    status=1; continue
+  fi
+  patch_will_throw_typed "$sdk_path"
+  case $deploy in ios*) triple=arm64-apple-$deploy ;; macos*) triple=arm64-apple-$deploy ;; esac
+  cell_modules=(); skipped=""
+  for mod in "${modules[@]}"; do
+    # The demo app is iOS 17+ (SwiftUI's @Observable models, inline pickers); it is not a macOS app.
+    if [[ $mod == Examples/PhotoIntakeDemo ]] && { [[ $deploy == macos* ]] || [[ $deploy == ios16.0 ]]; }; then
+      skipped="  PhotoIntakeDemo skipped (iOS 17+ only)"; continue
+    fi
+    cell_modules+=("$mod")
+  done
+  for mode in $MODES; do
+    log=$LOG_DIR/$sdk-$deploy-$mode.log
+    start=$(date +%s)
+    rc=0
+    WORK=$WORK_ROOT-$sdk-$deploy IOS_SDK=$sdk_path IOS_TARGET=$triple MODE=$mode EMIT_ON_ERROR=1 \
+      EXTRA_FLAGS="-D IOS_TYPECHECK ${EXTRA_FLAGS:-}" "$TOOL" "${cell_modules[@]}" >"$log" 2>&1 || rc=$?
+    IFS=$'\t' read -r line te tw to < <(summarize "$log" "${cell_modules[*]}")
+    verdict=clean
+    if [ "$te" -gt 0 ] || [ "$tw" -gt 0 ] || [ "$to" -gt 0 ]; then verdict="NOT CLEAN"; status=1
+    elif [ "$rc" -ne 0 ]; then verdict="FAILED (exit $rc, see $log)"; status=1; fi
+    printf '%-16s %-10s %-9s %s: %s%s  [%ss]\n' "$sdk" "$deploy" "$mode" "$verdict" "$line" "$skipped" \
+      "$(($(date +%s) - start))"
+  done
+done
+echo "logs: $LOG_DIR"
+exit $status

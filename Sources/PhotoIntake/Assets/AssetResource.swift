@@ -37,7 +37,8 @@ public struct AssetResource: Sendable, Hashable, Codable {
 
   /// The resource's role.
   public var kind: Kind
-  /// Its Uniform Type Identifier (`PHAssetResource.uniformTypeIdentifier`): a hint, compared with the bytes.
+  /// Its Uniform Type Identifier (`PHAssetResource.contentType` on iOS 26 and macOS 26,
+  /// `uniformTypeIdentifier` before): a hint, compared with the bytes.
   public var uniformTypeIdentifier: String
   /// The name the file had when it was added to Photos (`PHAssetResource.originalFilename`), e.g. `IMG_0001.HEIC`.
   public var originalFilename: String

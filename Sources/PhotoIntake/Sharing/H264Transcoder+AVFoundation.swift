@@ -9,61 +9,141 @@
   /// AVFoundation needs to recognise the container); the export reads that and writes `<name>.mp4` in a
   /// folder of its own. `AVAssetExportPresetHighestQuality` encodes H.264 (HEVC has presets of its own);
   /// without location, `AVMetadataItemFilter.forSharing()` leaves out location and other user-identifying
-  /// metadata. The iOS 18 SDK adds `export(to:as:isolation:)` (back-deployed); the iOS 16 and 17 SDKs have
-  /// `exportAsynchronously(completionHandler:)`, used here (deprecated from iOS 18, still available).
+  /// metadata.
+  ///
+  /// Which API runs the export:
+  /// - `export(to:as:isolation:)` (iOS 18, macOS 15; the iOS 26 and macOS 26 SDKs back-deploy it to every
+  ///   system): it cancels the export itself when the task is cancelled (`cancelExport()` in its
+  ///   `withTaskCancellationHandler`, as the 26.2 SDK's interface shows) and throws `CancellationError`.
+  /// - `exportAsynchronously(completionHandler:)` before (deprecated from iOS 18 and macOS 15): the task's
+  ///   cancellation handler calls `cancelExport()`, after which AVFoundation calls the completion handler with
+  ///   the status `.cancelled`.
+  ///
+  /// Either way ``PreparedFile/converting(into:cancel:_:)`` removes the partial `.mp4` and its folder when the
+  /// export fails or is cancelled; AVFoundation leaves them (its documentation promises nothing about the
+  /// output of an export that did not complete).
   enum H264Transcoder {
     static func prepare(_ asset: Asset, in library: Library, options: ExportOptions, folder: String)
       async throws(PreparedFile.Error) -> PreparedFile
     {
+      if Task.isCancelled { throw .cancelled }
       let original = try PreparedFile.make(for: asset, in: library, withoutLocation: false, folder: folder)
       defer { original.release() }
       let holder = try PreparedFile.makeHolder(in: folder)
       var stem = PreparedFile.filename(for: asset)
       if let dot = stem.lastIndex(of: ".") { stem = String(stem[..<dot]) }
-      let path = holder + "/" + stem + ".mp4"
+      let url = URL(fileURLWithPath: holder + "/" + stem + ".mp4")
       let source = AVURLAsset(url: URL(fileURLWithPath: original.path))
       guard let session = AVAssetExportSession(asset: source, presetName: AVAssetExportPresetHighestQuality)
       else {
         Syscalls.removeEmptyDirectory(holder)
         throw .cannotConvert(.unsupportedContent(type: asset.type))
       }
-      session.outputURL = URL(fileURLWithPath: path)
-      session.outputFileType = .mp4
       session.shouldOptimizeForNetworkUse = true
       if options.stripLocation { session.metadataItemFilter = AVMetadataItemFilter.forSharing() }
-      let outcome = await run(session)
-      guard outcome.completed else {
-        try? Syscalls.unlink(path)
-        Syscalls.removeEmptyDirectory(holder)
-        throw .cannotConvert(.encodeFailed(reason: outcome.reason))
-      }
-      return PreparedFile(path: path, removedLocation: options.stripLocation ? ["QuickTime location"] : [])
+      #if canImport(AVFoundation, _version: 2395)
+        // The iOS 26 / macOS 26 SDKs: `export(to:as:isolation:)` is back-deployed to every system.
+        try await PreparedFile.converting(into: holder) {
+          try await exportWatchingTheTask(session, to: url)
+        }
+      #elseif canImport(AVFoundation, _version: 2330)
+        // The iOS 18 / macOS 15 SDKs: `export(to:as:isolation:)` from iOS 18 and macOS 15 only.
+        if #available(iOS 18, macOS 15, tvOS 18, visionOS 2, *) {
+          try await PreparedFile.converting(into: holder) {
+            try await exportWatchingTheTask(session, to: url)
+          }
+        } else {
+          try await exportWithCompletionHandler(session, to: url, holder: holder)
+        }
+      #else
+        try await exportWithCompletionHandler(session, to: url, holder: holder)
+      #endif
+      return PreparedFile(
+        path: url.path, removedLocation: options.stripLocation ? ["QuickTime location"] : [])
     }
 
-    /// Runs the export and waits for it without blocking a thread.
-    private static func run(_ session: AVAssetExportSession) async -> (completed: Bool, reason: String) {
-      // The session is not Sendable; the box only carries it into the completion handler, which AVFoundation
-      // calls once, after the session has stopped changing.
-      let box = SessionBox(session)
-      return await withCheckedContinuation { continuation in
-        box.session.exportAsynchronously {
-          let finished = box.session
-          continuation.resume(
-            returning: (
-              finished.status == .completed,
-              finished.error?.localizedDescription
-                ?? "the export stopped (status \(finished.status.rawValue))"
-            ))
+    #if canImport(AVFoundation, _version: 2330)
+      /// `export(to:as:isolation:)`, with its failure as a sentence.
+      @available(iOS 18, macOS 15, tvOS 18, visionOS 2, *)
+      private static func exportWatchingTheTask(_ session: AVAssetExportSession, to url: URL) async throws {
+        do {
+          try await session.export(to: url, as: .mp4)
+        } catch let error as CancellationError {
+          throw error
+        } catch {
+          throw ExportFailure(reason: error.localizedDescription)
         }
       }
-    }
+    #endif
 
-    /// Carries the session into the completion handler.
-    private final class SessionBox: @unchecked Sendable {
-      // @unchecked: `session` is only read, by the caller before the export starts and by the completion
-      // handler after it has ended; AVFoundation orders the two.
-      let session: AVAssetExportSession
-      init(_ session: AVAssetExportSession) { self.session = session }
+    #if !canImport(AVFoundation, _version: 2395)
+      /// The export with `exportAsynchronously(completionHandler:)`, for systems before iOS 18 and macOS 15;
+      /// the task's cancellation calls `cancelExport()`.
+      private static func exportWithCompletionHandler(
+        _ session: AVAssetExportSession, to url: URL, holder: String
+      ) async throws(PreparedFile.Error) {
+        session.outputURL = url
+        session.outputFileType = .mp4
+        // The session is not Sendable; the box carries it into the completion and cancellation handlers.
+        let box = SessionBox(session)
+        try await PreparedFile.converting(into: holder, cancel: { box.exporter.cancelExport() }) {
+          try await run(box)
+        }
+      }
+
+      /// Runs the export and waits for it without blocking a thread.
+      private static func run(_ box: SessionBox) async throws {
+        let outcome: Result<Void, any Swift.Error> = await withCheckedContinuation { continuation in
+          box.exporter.exportAsynchronously {
+            let finished = box.exporter
+            switch finished.status {
+            case .completed: continuation.resume(returning: .success(()))
+            case .cancelled: continuation.resume(returning: .failure(CancellationError()))
+            default:
+              continuation.resume(
+                returning: .failure(
+                  ExportFailure(
+                    reason: finished.error?.localizedDescription
+                      ?? "the export stopped (status \(finished.status.rawValue))")))
+            }
+          }
+        }
+        try outcome.get()
+      }
+
+      /// Carries the session into the completion and cancellation handlers.
+      private final class SessionBox: @unchecked Sendable {
+        // @unchecked: the session is configured before the export starts and only read afterwards: its status
+        // and error by the completion handler, which AVFoundation calls once, after the session has stopped
+        // changing, and `cancelExport()`, which AVAssetExportSession.h says "can be invoked when the export is
+        // running".
+        let exporter: any CompletionHandlerExporting
+        init(_ session: AVAssetExportSession) { self.exporter = session }
+      }
+    #endif
+
+    /// An export that ended without a file, with AVFoundation's reason.
+    private struct ExportFailure: Swift.Error, CustomStringConvertible {
+      var reason: String
+      var description: String { reason }
     }
   }
+
+  #if !canImport(AVFoundation, _version: 2395)
+    /// `AVAssetExportSession`'s completion-handler interface, called through a protocol so that the fallback
+    /// for older systems compiles without deprecation warnings where the deployment target is iOS 18 or
+    /// macOS 15 and the fallback never runs (Swift does not narrow an `if #available` branch's `else`).
+    private protocol CompletionHandlerExporting: AnyObject {
+      #if canImport(AVFoundation, _version: 2330)
+        func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void)
+      #else
+        func exportAsynchronously(completionHandler handler: @escaping () -> Void)
+      #endif
+      func cancelExport()
+      var status: AVAssetExportSession.Status { get }
+      var error: (any Swift.Error)? { get }
+    }
+
+    extension AVAssetExportSession: CompletionHandlerExporting {}
+  #endif
 #endif

@@ -31,6 +31,8 @@ public struct PreparedFile: Sendable, Hashable {
     case writeFailed(reason: String)
     /// No compatible copy (a JPEG, an H.264 movie) could be made; nothing was prepared.
     case cannotConvert(ImagingError)
+    /// The task was cancelled; whatever the conversion had written was removed.
+    case cancelled
 
     public var description: String {
       switch self {
@@ -43,6 +45,8 @@ public struct PreparedFile: Sendable, Hashable {
         "A temporary copy could not be written (\(reason)). Free some space and try again."
       case .cannotConvert(let error):
         "No compatible copy could be made, so nothing was shared: " + error.description
+      case .cancelled:
+        "Preparing the file was cancelled; nothing was kept."
       }
     }
   }

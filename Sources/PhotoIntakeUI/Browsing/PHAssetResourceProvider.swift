@@ -2,6 +2,7 @@
   import Foundation
   import Photos
   import PhotoIntake
+  import UniformTypeIdentifiers
 
   /// The Photos library as the core's ``AssetResourceProviding``: `PHAssetResource.assetResources(for:)` and
   /// `PHAssetResourceManager.writeData(for:toFile:options:completionHandler:)`, which writes the resource straight
@@ -49,7 +50,7 @@
         return resources.compactMap { resource in
           AssetResource.Kind(rawValue: resource.type.rawValue).map {
             AssetResource(
-              kind: $0, uniformTypeIdentifier: resource.uniformTypeIdentifier,
+              kind: $0, uniformTypeIdentifier: Self.typeIdentifier(of: resource),
               originalFilename: resource.originalFilename)
           }
         }
@@ -82,6 +83,16 @@
       case .success: return
       case .failure(let error): throw error
       }
+    }
+
+    /// The resource's type: `contentType` (a `UTType`, iOS 26 and macOS 26) where the SDK and the system have
+    /// it, `uniformTypeIdentifier` (which PHAssetResource.h marks "Use contentType instead") before.
+    static func typeIdentifier(of resource: PHAssetResource) -> String {
+      #if canImport(AVFoundation, _version: 2395)
+        // The iOS 26 / macOS 26 SDKs (the AVFoundation overlay's version tells the SDKs apart).
+        if #available(iOS 26, macOS 26, tvOS 26, visionOS 26, *) { return resource.contentType.identifier }
+      #endif
+      return resource.uniformTypeIdentifier
     }
 
     /// The resources of the asset, or ``PhotoIntake/Importer/Error/assetDeleted`` when it is gone.

@@ -17,7 +17,7 @@
   ///
   /// Building a browser fetches nothing: a fetch before access was asked for makes PhotoKit show its own prompt,
   /// out of the app's flow. ``reload()`` (or ``observe()``) fetches once access allows reading, and then only.
-  @available(iOS 17, *)
+  @available(iOS 17, macOS 14, *)
   @MainActor
   @Observable
   public final class PhotoLibraryBrowser {

@@ -9,8 +9,8 @@
   ///
   /// It only runs ``PickImport`` and records its events; ``PhotoImportPicker`` and
   /// ``SwiftUI/View/photoImportPicker(isPresented:model:)`` feed it `PhotosPicker`'s selection, and
-  /// ``PhotoPickerCoordinator`` is the UIKit counterpart. `@Observable` needs iOS 17.
-  @available(iOS 17, *)
+  /// ``PhotoPickerCoordinator`` is the UIKit counterpart. `@Observable` needs iOS 17 or macOS 14.
+  @available(iOS 17, macOS 14, *)
   @MainActor
   @Observable
   public final class PhotoImportModel {

@@ -10,16 +10,17 @@
   /// ```swift
   /// PhotoImportPicker(model: model) { Label("Add photos", systemImage: "photo.badge.plus") }
   /// ```
-  @available(iOS 17, *)
+  @available(iOS 17, macOS 14, *)
   @MainActor
   public struct PhotoImportPicker<Label: View>: View {
     private let model: PhotoImportModel
-    private let label: Label
+    private let label: LabelBox
     @State private var items: [PhotosPickerItem] = []
 
+    /// A picker button (or embedded picker) whose button shows `label`.
     public init(model: PhotoImportModel, @ViewBuilder label: () -> Label) {
       self.model = model
-      self.label = label()
+      self.label = LabelBox(view: AnyView(label()))
     }
 
     public var body: some View {
@@ -35,23 +36,34 @@
     /// next time; without it they cannot.
     @ViewBuilder
     private func picker(_ options: PickerOptions) -> some View {
+      // From the iOS 18 and macOS 15 SDKs on, `PhotosPicker`'s label closure is `@Sendable`: it may neither read
+      // this main-actor view's properties nor capture the generic `Label` (its metatype is not Sendable). The
+      // box, made before, carries the type-erased label in.
+      let label = self.label
       if options.usesPhotoLibrary {
         PhotosPicker(
           selection: $items, maxSelectionCount: options.maxSelectionCount,
           selectionBehavior: options.selectionBehavior, matching: options.filter?.pickerFilter,
           preferredItemEncoding: options.encoding.itemEncoding, photoLibrary: .shared()
-        ) { label }
+        ) { label.view }
       } else {
         PhotosPicker(
           selection: $items, maxSelectionCount: options.maxSelectionCount,
           selectionBehavior: options.selectionBehavior, matching: options.filter?.pickerFilter,
           preferredItemEncoding: options.encoding.itemEncoding
-        ) { label }
+        ) { label.view }
       }
     }
   }
 
-  @available(iOS 17, *)
+  /// Carries the picker's label into `PhotosPicker`'s label closure.
+  private struct LabelBox: @unchecked Sendable {
+    // @unchecked: `PhotosPicker` calls its label closure, which is not escaping, inside its initializer, which
+    // `body` runs on the main actor; the view never leaves the main actor.
+    let view: AnyView
+  }
+
+  @available(iOS 17, macOS 14, *)
   extension View {
     /// Presents `PhotosPicker` when `isPresented` is true and imports the selection into `model`.
     ///
@@ -65,7 +77,7 @@
     }
   }
 
-  @available(iOS 17, *)
+  @available(iOS 17, macOS 14, *)
   @MainActor
   struct PhotoImportPickerModifier: ViewModifier {
     @Binding var isPresented: Bool
@@ -87,7 +99,7 @@
   /// Keeps `PhotosPicker`'s selection and the model in step: the picker opens with the model's selection
   /// preselected, each change of the picker's selection is imported, and when the app removes or reorders
   /// items, an embedded picker's selection follows (``PhotoImportModel/pickerItems(following:)``).
-  @available(iOS 17, *)
+  @available(iOS 17, macOS 14, *)
   @MainActor
   struct PickerSelectionSync: ViewModifier {
     let model: PhotoImportModel

@@ -1,4 +1,4 @@
-#if canImport(PhotosUI) && canImport(SwiftUI) && canImport(UIKit)
+#if canImport(PhotosUI) && canImport(SwiftUI)
   import Foundation
   import PhotoIntake
   import PhotosUI

@@ -1,4 +1,4 @@
-#if canImport(PhotosUI) && canImport(SwiftUI) && canImport(UIKit)
+#if canImport(PhotosUI) && canImport(SwiftUI)
   import Photos
   import PhotoIntake
   // @preconcurrency: the iOS 17.4 SDK (a Swift 5.10 interface) declares `PHPickerMode.compact` as a mutable
@@ -22,7 +22,7 @@
       configuration.preferredAssetRepresentationMode = encoding.assetRepresentationMode
       configuration.selection = ordered ? .ordered : .default
       configuration.preselectedAssetIdentifiers = preselectedAssetIdentifiers(for: selection)
-      if #available(iOS 17, *) {
+      if #available(iOS 17, macOS 14, *) {
         if continuous { configuration.selection = ordered ? .continuousAndOrdered : .continuous }
         configuration.mode = style == .compact ? .compact : .default
         configuration.disabledCapabilities = disabledCapabilities.pickerCapabilities
@@ -35,7 +35,7 @@
 
     /// `PhotosPicker`'s `selectionBehavior`.
     public var selectionBehavior: PhotosPickerSelectionBehavior {
-      if #available(iOS 17, *), continuous { return ordered ? .continuousAndOrdered : .continuous }
+      if #available(iOS 17, macOS 14, *), continuous { return ordered ? .continuousAndOrdered : .continuous }
       return ordered ? .ordered : .default
     }
   }
@@ -84,7 +84,7 @@
 
   extension PickerOptions.Capabilities {
     /// `PHPickerCapabilities` (iOS 17).
-    @available(iOS 17, *)
+    @available(iOS 17, macOS 14, *)
     public var pickerCapabilities: PHPickerCapabilities {
       var capabilities: PHPickerCapabilities = []
       if contains(.search) { capabilities.insert(.search) }
@@ -98,7 +98,7 @@
 
   extension PickerOptions.Style {
     /// `PhotosPickerStyle` (iOS 17).
-    @available(iOS 17, *)
+    @available(iOS 17, macOS 14, *)
     public var photosPickerStyle: PhotosPickerStyle {
       switch self {
       case .presentation: .presentation

@@ -4,7 +4,7 @@
 
   /// The progress of a ``PhotoImportModel``'s import: "3 of 8" and a bar over every pick, with a Cancel
   /// button. Shows nothing when no import runs.
-  @available(iOS 17, *)
+  @available(iOS 17, macOS 14, *)
   @MainActor
   public struct ImportProgressView: View {
     private let model: PhotoImportModel

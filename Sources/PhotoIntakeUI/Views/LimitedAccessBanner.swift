@@ -11,7 +11,7 @@
   /// ```swift
   /// VStack { LimitedAccessBanner(access: access); LibraryGrid() }
   /// ```
-  @available(iOS 17, *)
+  @available(iOS 17, macOS 14, *)
   @MainActor
   public struct LimitedAccessBanner: View {
     private let access: PhotoLibraryAccess

@@ -1,14 +1,20 @@
-#if canImport(SwiftUI) && canImport(UIKit)
+#if canImport(SwiftUI) && (canImport(UIKit) || canImport(AppKit))
   import PhotoIntake
   import SwiftUI
-  import UIKit
+  #if canImport(UIKit)
+    import UIKit
+  #else
+    import AppKit
+    import ImageIO
+  #endif
 
   /// A library asset's picture: a placeholder at once, then its downsampled rendition (``RenditionStore``, a
   /// small upright JPEG made by ImageIO without a full-size decode). The original is never decoded here: a
   /// 48 MP HEIC decoded for a 100-point cell would cost ~190 MB (DESIGN.md invariant 6).
   ///
-  /// The rendition's JPEG is decoded off the main thread (`UIImage.byPreparingForDisplay()`). Movies, and
-  /// photos whose rendition cannot be made (a damaged file, a bomb), keep a symbol instead.
+  /// The rendition's JPEG is decoded off the main thread: `UIImage.byPreparingForDisplay()` on iOS; on macOS
+  /// an ImageIO decode (`kCGImageSourceShouldCacheImmediately`) shown as an `NSImage`. Movies, and photos whose
+  /// rendition cannot be made (a damaged file, a bomb), keep a symbol instead.
   ///
   /// ```swift
   /// RenditionImage(asset: asset, store: store, size: 320).frame(width: 100, height: 100).clipped()
@@ -18,7 +24,11 @@
     private let asset: Asset
     private let store: RenditionStore
     private let size: Int
-    @State private var image: UIImage?
+    #if canImport(UIKit)
+      @State private var image: UIImage?
+    #else
+      @State private var image: NSImage?
+    #endif
     @State private var failed = false
 
     /// - Parameter size: the rendition's longest side in pixels (``RenditionStore/Configuration/sizes``).
@@ -31,7 +41,11 @@
     public var body: some View {
       ZStack {
         if let image {
-          Image(uiImage: image).resizable().scaledToFill()
+          #if canImport(UIKit)
+            Image(uiImage: image).resizable().scaledToFill()
+          #else
+            Image(nsImage: image).resizable().scaledToFill()
+          #endif
         } else {
           Rectangle().fill(.quaternary)
           Image(systemName: symbol)
@@ -55,7 +69,11 @@
       do {
         let rendition = try await store.rendition(of: asset, size: size)
         // Decode the small JPEG off the main actor, ready to draw.
-        let loaded = await Self.decode(rendition.path)
+        #if canImport(UIKit)
+          let loaded = await Self.decode(rendition.path)
+        #else
+          let loaded = await Self.decode(rendition.path).map { NSImage(cgImage: $0, size: .zero) }
+        #endif
         if Task.isCancelled { return }
         image = loaded
         failed = loaded == nil
@@ -64,9 +82,22 @@
       }
     }
 
-    private nonisolated static func decode(_ path: String) async -> UIImage? {
-      guard let image = UIImage(contentsOfFile: path) else { return nil }
-      return await image.byPreparingForDisplay() ?? image
-    }
+    #if canImport(UIKit)
+      private nonisolated static func decode(_ path: String) async -> UIImage? {
+        guard let image = UIImage(contentsOfFile: path) else { return nil }
+        return await image.byPreparingForDisplay() ?? image
+      }
+    #else
+      /// Decodes the rendition on a lane of PhotoIntake's own (file I/O and decoding stay off the cooperative
+      /// pool), ready to draw.
+      private nonisolated static func decode(_ path: String) async -> CGImage? {
+        await BlockingLanes.shared.run { () -> CGImage? in
+          let url = URL(fileURLWithPath: path) as CFURL
+          guard let source = CGImageSourceCreateWithURL(url, nil) else { return nil }
+          return CGImageSourceCreateImageAtIndex(
+            source, 0, [kCGImageSourceShouldCacheImmediately: true] as CFDictionary)
+        }
+      }
+    #endif
   }
 #endif
