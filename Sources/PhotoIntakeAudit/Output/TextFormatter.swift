@@ -8,9 +8,14 @@ public enum TextFormatter {
     for finding in report.findings {
       text +=
         "\(finding.file):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message) [\(finding.rule)]\n"
+      // Thread rules' paths run from where the main thread starts to the call; other rules list the
+      // places that make the finding matter (each list cell that calls a decoding helper).
+      let threadPath = finding.rule == "sync-load" || finding.rule == "session-main-thread"
       for (number, step) in finding.contextPath.enumerated() {
         let note =
-          number == 0 ? "on the main thread: \(step.function) (\(step.reason))" : "calls \(step.function)"
+          !threadPath
+          ? "\(step.reason), in \(step.function)"
+          : number == 0 ? "on the main thread: \(step.function) (\(step.reason))" : "calls \(step.function)"
         text += "\(step.file):\(step.line):\(step.column): note: \(note)\n"
       }
     }
