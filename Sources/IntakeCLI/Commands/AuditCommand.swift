@@ -50,6 +50,9 @@ enum AuditCommand {
     } catch {
       return usage(error.description, context)
     }
+    for skipped in report.skipped {
+      context.stderr.line("intake audit: skipped \(skipped.file): \(skipped.reason)")
+    }
     switch format {
     case .text:
       context.stdout.write(TextFormatter.format(report))

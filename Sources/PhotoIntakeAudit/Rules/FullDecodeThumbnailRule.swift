@@ -35,13 +35,17 @@ struct FullDecodeThumbnailRule: AuditRule {
         || (file.name(of: type).map { project.listCalls[$0]?.isEmpty == false } ?? false)
     }
     func isListContext(_ index: Int) -> Bool { inList[file.syntax.scope(of: index)] }
+    // Whether a function downsamples, per function scope (asked once per decode).
+    var downsamples: [Int: Bool] = [:]
     for index in 0..<file.count
     where file.word(index) == .UIImage && !file.isMember(index) && file.kind(index + 1) == .leftParen
       && (file.word(index + 2) == .data || file.word(index + 2) == .contentsOfFile)
       && file.kind(index + 3) == .colon
     {
       let function = file.enclosingFunction(of: index)
-      guard !file.contains(Self.downsampling, in: file.body(of: function)) else { continue }
+      let downsampled = downsamples[function] ?? file.contains(Self.downsampling, in: file.body(of: function))
+      downsamples[function] = downsampled
+      guard !downsampled else { continue }
       guard isListContext(index) else {
         if let finding = helperCalledFromList(file, index, function: function, project: project) {
           findings.append(finding)

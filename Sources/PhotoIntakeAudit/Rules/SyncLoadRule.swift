@@ -33,6 +33,9 @@ struct SyncLoadRule: AuditRule {
         initializers: [.DispatchSemaphore, .DispatchGroup])
       : nil
     var findings = blockingLoads(in: file, project: project)
+    // Whether a function loads picked items, per function scope: asked once per `.wait()`, and a
+    // generated file of thousands of waits in one function made the scan quadratic.
+    var loadsItems: [Int: Bool] = [:]
     for index in 0..<file.count {
       if file.word(index) == .try, file.word(index + 1) == .opBang,
         file.tokens[index + 1].start == file.tokens[index].end
@@ -48,8 +51,12 @@ struct SyncLoadRule: AuditRule {
         let blocks =
           file.contains([.DispatchSemaphore, .DispatchGroup], in: receiver)
           || (file.kind(index - 2) == .identifier && blockers.refers(index - 2))
-        let function = file.body(of: file.enclosingFunction(of: index))
-        if blocks, function.contains(where: { file.word($0).isItemLoad }) {
+        let function = file.enclosingFunction(of: index)
+        let loads =
+          loadsItems[function]
+          ?? file.body(of: function).contains(where: { file.word($0).isItemLoad })
+        loadsItems[function] = loads
+        if blocks, loads {
           findings.append(file.finding(descriptor, at: index))
         }
       }
