@@ -36,12 +36,14 @@ public enum TextFormatter {
       "intake audit: \(count) finding\(count == 1 ? "" : "s") (\(parts.joined(separator: ", "))) in \(files)."
   }
 
-  /// The rule catalog for `--list-rules`: id, severity, message, fix and reference for each rule.
+  /// The rule catalog for `--list-rules`: id, severity, what it reports, what it deliberately does not,
+  /// fix and reference for each rule.
   public static func ruleList(_ rules: [RuleDescriptor]) -> String {
     var text = ""
     for rule in rules {
       text += "\(rule.id) (\(rule.severity.rawValue))\n"
-      text += "  \(rule.summary)\n"
+      text += "  Reports: \(rule.summary)\n"
+      text += "  Leaves alone: \(rule.leavesAlone)\n"
       text += "  Fix: \(rule.fix)\n"
       text += "  See: \(rule.reference.title) <\(rule.reference.url)>\n\n"
     }
