@@ -18,7 +18,9 @@ let auditCommand = CommandSpec(
     .value("--rule", "ID", "Run only this rule (repeatable).", repeatable: true),
     .value("--disable", "ID", "Do not run this rule (repeatable).", repeatable: true),
     .value("--fail-on", "SEVERITY", "Exit 1 when a finding is at least: error, warning (default) or note."),
-    .flag("--list-rules", "Print every rule: its severity, what it reports and deliberately does not, fix and reference."),
+    .flag(
+      "--list-rules",
+      "Print every rule: its severity, what it reports and deliberately does not, fix and reference."),
   ],
   arguments: [ArgumentSpec(name: "PATH", arity: .optional, help: "The project folder to audit.")],
   run: { parsed, context in AuditCommand.run(parsed, context) })

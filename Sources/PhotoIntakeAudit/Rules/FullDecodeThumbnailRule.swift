@@ -14,7 +14,8 @@ struct FullDecodeThumbnailRule: AuditRule {
     id: "full-decode-thumbnail", severity: .warning,
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
-    leavesAlone: "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination) and in functions that downsample with ImageIO or preparingThumbnail.",
+    leavesAlone:
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination) and in functions that downsample with ImageIO or preparingThumbnail.",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \

@@ -14,7 +14,8 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "identifier-only-persistence", severity: .warning,
     summary: "A photo or picker identifier is persisted as the only reference to a picked photo.",
-    leavesAlone: "Identifiers stored beside the photo itself (data, a file name or path, a content hash, a PHCloudIdentifier, or an app type holding one), album and collection identifiers, and counts of identifiers.",
+    leavesAlone:
+      "Identifiers stored beside the photo itself (data, a file name or path, a content hash, a PHCloudIdentifier, or an app type holding one), album and collection identifiers, and counts of identifiers.",
     fix: """
       Copy the picked bytes into the app's container and persist that file's name or content hash. If you \
       also need the library asset, store a PHCloudIdentifier (cloudIdentifierMappings(forLocalIdentifiers:)) \

@@ -11,7 +11,8 @@ struct SyncLoadRule: AuditRule {
     id: "sync-load", severity: .error,
     summary:
       "Picked-item loading is force-tried or blocked on (try!, semaphore, DispatchGroup.wait); failures crash and iCloud downloads freeze the thread.",
-    leavesAlone: "Synchronous loads where the call graph does not reach them from the main thread (another queue, Task.detached, an actor, a callback PhotoKit or AVFoundation delivers on its own queue), and waits for work that is not a photo or media request.",
+    leavesAlone:
+      "Synchronous loads where the call graph does not reach them from the main thread (another queue, Task.detached, an actor, a callback PhotoKit or AVFoundation delivers on its own queue), and waits for work that is not a photo or media request.",
     fix: """
       Await the async API (`try await item.loadTransferable(type:)`) or continue in the completion handler; \
       catch the error and show progress. Loading may download from iCloud and may fail, so never force-try \
