@@ -93,15 +93,15 @@ struct ProjectFacts: Sendable {
       if presents, ListContext.isPresented(file, index) { continue }
       let function = file.enclosingFunction(of: index)
       var display = file.name(of: function) ?? "top-level code"
-      if let type = file.enclosingType(of: index), let typeName = file.name(of: type) {
-        display = typeName + "." + display
-      }
+      let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
+      if let typeName { display = typeName + "." + display }
+      let isBare = !file.isMember(index) || file.word(index - 2) == .selfKeyword
       let (line, column) = file.source.location(ofByte: file.tokens[index].start)
       let labels = call ? ListCall.labels(file, paren: index + 1) : nil
       let shown = call ? "\(name)(\(labels?.map { $0 + ":" }.joined() ?? ""))" : name
       listCalls[name, default: []].append(
         ListCall(
-          labels: labels,
+          labels: labels, isBare: isBare, typeName: typeName,
           step: ContextStep(
             function: display, reason: "a list or grid cell uses \(shown)", file: file.path, line: line,
             column: column)))

@@ -84,7 +84,16 @@ struct FullDecodeThumbnailRule: AuditRule {
     } else {
       return nil
     }
-    let calls = (project.listCalls[name] ?? []).filter { $0.matches(parameters: parameters) }
+    let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
+    var modifier = scope.head - 1
+    var isPrivate = false
+    while modifier >= 0, file.word(modifier).isModifier || file.kind(modifier) == .attribute {
+      isPrivate = isPrivate || file.word(modifier) == .private || file.word(modifier) == .fileprivate
+      modifier -= 1
+    }
+    let calls = (project.listCalls[name] ?? []).filter {
+      $0.matches(parameters: parameters, typeName: typeName, file: file.path, isPrivate: isPrivate)
+    }
     guard !calls.isEmpty else { return nil }
     let shown = isProperty ? name : "\(name)(\(parameters?.map { $0 + ":" }.joined() ?? ""))"
     var finding = file.finding(

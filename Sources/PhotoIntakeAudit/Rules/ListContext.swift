@@ -70,12 +70,21 @@ enum ListContext {
 struct ListCall: Sendable {
   /// The argument labels (`_` for none), or `nil` for a property read.
   var labels: [String]?
+  /// Whether the call has no receiver (`loadImage(named:)`, `self.loadImage(named:)`): it reaches a
+  /// function of its own type only.
+  var isBare: Bool
+  /// The type around the call, by name, if any.
+  var typeName: String?
   /// Where it is, for the finding's context path.
   var step: ContextStep
 
   /// Whether a call with these labels can reach a declaration taking `parameters`: the same labels, or
   /// the leading ones with the rest defaulted or given as trailing closures.
-  func matches(parameters: [String]?) -> Bool {
+  /// A bare call reaches only a function of its own type (or, at top level, of its own file), and a
+  /// `private` or `fileprivate` function is reached only from its own file.
+  func matches(parameters: [String]?, typeName: String?, file: String, isPrivate: Bool) -> Bool {
+    if isBare, self.typeName != typeName || (typeName == nil && step.file != file) { return false }
+    if isPrivate, step.file != file { return false }
     guard let labels, let parameters else { return labels == nil && parameters == nil }
     return labels.count <= parameters.count && Array(parameters.prefix(labels.count)) == labels
   }
