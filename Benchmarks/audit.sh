@@ -9,10 +9,15 @@
 # 200-file sample). With REAL, a folder of real projects (the checkouts Tests/PhotoIntakeAuditTests/
 # Evaluation/score.sh makes, or any), it also measures files per second there: real code has longer files
 # and more calls for the project model to resolve than the generated tree.
+# Then, unless SIZES is empty (default "1 5 10 25 50"), it audits one generated file of each size in MB —
+# the same method bodies repeated, with semaphore waits, UserDefaults stores of picker identifiers, image
+# decodes, nested interpolations and a long literal line in every block — and prints seconds per MB and
+# peak memory over file size: both must stay flat from 1 to 50 MB (linear time, memory a small multiple).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FILES=${1:-2000}
 REAL=${2:-}
+SIZES=${SIZES-1 5 10 25 50}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/intake-audit-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
@@ -122,4 +127,47 @@ if [ -n "$REAL" ]; then
   echo "real code:         ${REAL_WALL}s wall, ${REAL_CPU}s CPU for $REAL_FILES files ($((REAL_BYTES / 1024)) KiB)" \
     "= $REAL_RATE files/s wall, $(rate "$REAL_FILES" "$REAL_CPU") files/s of CPU, on one core"
   echo "target on real code: 2000 files/s -> $([ "$REAL_RATE" -ge 2000 ] && echo met || echo MISSED)"
+fi
+
+if [ -n "$SIZES" ]; then
+  echo "large files (one file each, one run on core 0):"
+  FIRST_RATE=""
+  for mb in $SIZES; do
+    rm -rf "$WORK/large" && mkdir -p "$WORK/large"
+    python3 - "$WORK/large/Large.swift" "$mb" <<'PY'
+import sys
+path, mb = sys.argv[1], int(sys.argv[2])
+block = """
+  func load{i}(_ provider: NSItemProvider, results: [PHPickerResult]) {{
+    let semaphore = DispatchSemaphore(value: 0)
+    provider.loadObject(ofClass: UIImage.self) {{ _, _ in semaphore.signal() }}
+    semaphore.wait()
+    let ids{i} = results.compactMap(\\.assetIdentifier)
+    UserDefaults.standard.set(ids{i}.joined(separator: ","), forKey: "k{i}")
+    let label = "item \\(ids{i}.count) of \\("\\(results.count)") at \\(Date())"
+    let text = "{filler}"
+    print(label, text, UIImage(data: Data()) as Any)
+  }}
+"""
+filler = "lorem ipsum " * 200
+with open(path, "w") as out:
+    out.write("import PhotosUI\nimport UIKit\n\nfinal class Large {\n")
+    written, i = 0, 0
+    while written < mb * 1_000_000:
+        chunk = block.format(i=i, filler=filler)
+        out.write(chunk)
+        written += len(chunk)
+        i += 1
+    out.write("}\n")
+PY
+    BYTES_L=$(wc -c < "$WORK/large/Large.swift")
+    LINE=$( { /usr/bin/time -f '%e %U %S %M' taskset -c 0 "$INTAKE" audit "$WORK/large" --format json >/dev/null; } 2>&1 | tail -1)
+    read -r L_WALL L_USER L_SYS L_RSS <<<"$LINE"
+    L_CPU=$(echo "$L_USER + $L_SYS" | bc)
+    PER_MB=$(echo "scale=3; $L_CPU * 1000000 / $BYTES_L" | bc)
+    [ -z "$FIRST_RATE" ] && FIRST_RATE=$PER_MB
+    echo "  ${mb} MB: ${L_WALL}s wall, ${L_CPU}s CPU = ${PER_MB}s of CPU per MB" \
+      "($(echo "scale=2; $PER_MB / $FIRST_RATE" | bc)x the first size's), peak $((L_RSS / 1024)) MB" \
+      "= $(echo "scale=1; $L_RSS * 1024 / $BYTES_L" | bc)x the file"
+  done
 fi

@@ -38,7 +38,7 @@ public struct Auditor: Sendable {
   /// - Parameter displayName: how findings name the folder, joined with each file's path inside it
   ///   (default: `folder` as given; `.` names files by their path inside it alone).
   /// - Throws: ``Error/notAFolder(_:)`` if `folder` is not a readable folder. Unreadable files inside it
-  ///   are skipped, not fatal.
+  ///   are skipped, not fatal; files too deeply nested to lex are listed in ``AuditReport/skipped``.
   public func audit(folder: String, displayName: String? = nil) throws(Auditor.Error) -> AuditReport {
     let root = URL(fileURLWithPath: folder).standardizedFileURL.path
     let shown = displayName ?? folder
@@ -54,18 +54,28 @@ public struct Auditor: Sendable {
         facts.usageKeys.addBuildSettings(data)
       }
     }
+    let prefix = shown.hasSuffix("/") ? shown : shown + "/"
     var files: [SourceFile] = []
+    var skipped: [SkippedFile] = []
     files.reserveCapacity(inventory.swiftFiles.count)
     for path in inventory.swiftFiles {
       guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
       let file = SourceFile(path: path, bytes: [UInt8](data))
+      if file.source.tooDeep {
+        skipped.append(
+          SkippedFile(
+            file: shown == "." || shown == "./" ? path : prefix + path,
+            reason:
+              "Its string interpolations nest more than \(Lexer.maximumNesting) levels deep, so it was not audited."
+          ))
+        continue
+      }
       facts.add(file)
       files.append(file)
     }
     if Self.needsModel.contains(where: facts.words.contains) {
       facts.model = ProjectModel(files: files, facts: facts)
     }
-    let prefix = shown.hasSuffix("/") ? shown : shown + "/"
     var findings: [Finding] = []
     for file in files {
       for rule in enabled where rule.triggers.contains(where: { file.source.words.contains($0) }) {
@@ -82,7 +92,9 @@ public struct Auditor: Sendable {
       }
     }
     findings.sort { ($0.file, $0.line, $0.column, $0.rule) < ($1.file, $1.line, $1.column, $1.rule) }
-    return AuditReport(findings: findings, swiftFiles: files.count, rules: rules, root: root)
+    var report = AuditReport(findings: findings, swiftFiles: files.count, rules: rules, root: root)
+    report.skipped = skipped
+    return report
   }
 
   /// Words of the rules that ask where code runs; the call graph is built only when one occurs.

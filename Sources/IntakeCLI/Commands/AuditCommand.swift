@@ -52,6 +52,9 @@ enum AuditCommand {
     } catch {
       return usage(error.description, context)
     }
+    for skipped in report.skipped {
+      context.stderr.line("intake audit: skipped \(skipped.file): \(skipped.reason)")
+    }
     switch format {
     case .text:
       context.stdout.lines(TextFormatter.format(report))
@@ -80,5 +83,5 @@ enum AuditOption {
   static let failOn = ValueOption(
     "--fail-on", "SEVERITY", "Exit 1 when a finding is at least: error, warning (default) or note.")
   static let listRules = Flag(
-    "--list-rules", "Print every rule with its severity, fix and reference, then exit.")
+    "--list-rules", "Print every rule: its severity, what it reports and deliberately does not, fix and reference.")
 }

@@ -8,8 +8,14 @@ struct LexedSource: Sendable {
   let suppressions: [Suppression]
   /// Which words occur in code, so a rule can skip a file that cannot concern it in O(1).
   let words: WordSet
+  /// Whether lexing stopped at string interpolations nested deeper than ``Lexer/maximumNesting``: the
+  /// tokens are incomplete and the file is not audited.
+  let tooDeep: Bool
 
-  init(bytes: [UInt8], tokens: [Token], lineStarts: [UInt32], suppressions: [Suppression]) {
+  init(
+    bytes: [UInt8], tokens: [Token], lineStarts: [UInt32], suppressions: [Suppression], tooDeep: Bool = false
+  ) {
+    self.tooDeep = tooDeep
     self.bytes = bytes
     self.tokens = tokens
     self.lineStarts = lineStarts

@@ -16,6 +16,14 @@ struct Lexer {
   private var suppressions: [Suppression] = []
   private var newlineSeen = true
   private let table = WordTable.shared
+  /// String interpolations open around `index`; each is a level of recursion.
+  private var nesting = 0
+  private var tooDeep = false
+
+  /// The deepest string interpolation lexed (`"\("\("…")")"`). Each level recurses, so a generated file
+  /// of tens of thousands would overflow the stack; real code nests a handful. A deeper file is not
+  /// audited (``LexedSource/tooDeep``).
+  static let maximumNesting = 256
 
   private init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -28,7 +36,7 @@ struct Lexer {
       lexer.lexCode(untilClosingParen: false)
       return LexedSource(
         bytes: source, tokens: lexer.tokens, lineStarts: lexer.lineStarts,
-        suppressions: lexer.suppressions)
+        suppressions: lexer.suppressions, tooDeep: lexer.tooDeep)
     }
   }
 
@@ -273,8 +281,15 @@ extension Lexer {
           let afterHashes = index + 1 + hashes
           if afterHashes < bytes.count, bytes[afterHashes] == UInt8(ascii: "(") {
             emit(.string, segmentStart, index, .none)
+            guard nesting < Self.maximumNesting else {
+              tooDeep = true
+              index = bytes.count
+              return
+            }
             index = afterHashes + 1
+            nesting += 1
             lexCode(untilClosingParen: true)
+            nesting -= 1
             segmentStart = index
             continue
           }

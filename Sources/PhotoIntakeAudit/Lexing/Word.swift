@@ -46,7 +46,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case DispatchSemaphore, DispatchGroup, wait
 
   // MARK: Where references go
-  case append, insert, resume, returning, success, send, yield, updateValue, setValue
+  case append, insert, resume, returning, success, send, yield, updateValue, setValue, count, isEmpty
   case UserDefaults, NSUbiquitousKeyValueStore, standard, forKey, write, encode
   case Codable, Encodable, Decodable, NSManagedObject
 
@@ -56,7 +56,8 @@ enum Word: UInt16, CaseIterable, Sendable {
   case UICollectionViewCell, UITableViewCell, UICollectionViewListCell, cellForItemAt, cellForRowAt
   case CellRegistration, UICollectionViewDiffableDataSource, UITableViewDiffableDataSource
   case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid, AsyncImage
-  case PHImageManagerMaximumSize
+  case PHImageManagerMaximumSize, NavigationLink, sheet, fullScreenCover, navigationDestination, popover
+  case label, CGImage
 
   // MARK: Camera
   case AVCaptureSession, AVCaptureMultiCamSession, startRunning, stopRunning, AVCaptureDevice

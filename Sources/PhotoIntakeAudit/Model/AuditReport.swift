@@ -8,6 +8,8 @@ public struct AuditReport: Sendable {
   public var rules: [RuleDescriptor]
   /// The audited folder, absolute.
   public var root: String
+  /// Swift files read but not audited, with the reason (string interpolations nested too deep to lex).
+  public var skipped: [SkippedFile] = []
 
   /// A report of `findings` after reading `swiftFiles` Swift files under `root` with `rules`.
   public init(findings: [Finding], swiftFiles: Int, rules: [RuleDescriptor], root: String) {
@@ -23,5 +25,19 @@ public struct AuditReport: Sendable {
   /// Whether any finding is at or above `threshold`.
   public func hasFindings(atLeast threshold: Severity) -> Bool {
     findings.contains { $0.severity >= threshold }
+  }
+}
+
+/// A Swift file the audit read but could not audit, and why.
+public struct SkippedFile: Sendable, Hashable, Codable {
+  /// The file, named as findings name files.
+  public var file: String
+  /// Why it was skipped, as a sentence.
+  public var reason: String
+
+  /// A file `file` skipped for `reason`.
+  public init(file: String, reason: String) {
+    self.file = file
+    self.reason = reason
   }
 }

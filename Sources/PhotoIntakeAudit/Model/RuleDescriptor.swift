@@ -13,17 +13,22 @@ public struct RuleDescriptor: Sendable, Hashable {
   public var id: String
   /// How serious a finding of the rule is.
   public var severity: Severity
-  /// The message findings carry unless the rule words a more specific one.
+  /// The message findings carry unless the rule words a more specific one: what the rule reports.
   public var summary: String
+  /// What the rule deliberately does not report, in a sentence: the look-alikes that are harmless.
+  public var leavesAlone: String
   /// Why it matters and what to do instead, in a few sentences.
   public var fix: String
   /// The Apple documentation or WWDC session the rule rests on.
   public var reference: Reference
 
-  init(id: String, severity: Severity, summary: String, fix: String, reference: Reference) {
+  init(
+    id: String, severity: Severity, summary: String, leavesAlone: String, fix: String, reference: Reference
+  ) {
     self.id = id
     self.severity = severity
     self.summary = summary
+    self.leavesAlone = leavesAlone
     self.fix = fix
     self.reference = reference
   }

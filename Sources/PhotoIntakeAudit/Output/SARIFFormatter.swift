@@ -36,6 +36,17 @@ public enum SARIFFormatter {
       message: SARIFLog.Message(text: finding.message),
       locations: [location(finding.pathInRoot, line: finding.line, column: finding.column)])
     guard !finding.contextPath.isEmpty else { return result }
+    guard finding.rule == "sync-load" || finding.rule == "session-main-thread" else {
+      // Not a thread path: the places that make the finding matter (each list cell calling a helper).
+      result.relatedLocations = finding.contextPath.enumerated().map { number, step in
+        var location = location(step.pathInRoot, line: step.line, column: step.column)
+        location.id = number + 1
+        location.message = SARIFLog.Message(
+          text: "\(step.reason.prefix(1).uppercased())\(step.reason.dropFirst()), in \(step.function).")
+        return location
+      }
+      return result
+    }
     let steps = finding.contextPath.enumerated().map { number, step in
       var location = location(step.pathInRoot, line: step.line, column: step.column)
       location.id = number + 1

@@ -8,9 +8,14 @@ public enum TextFormatter {
     for finding in report.findings {
       text +=
         "\(finding.file):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message) [\(finding.rule)]\n"
+      // Thread rules' paths run from where the main thread starts to the call; other rules list the
+      // places that make the finding matter (each list cell that calls a decoding helper).
+      let threadPath = finding.rule == "sync-load" || finding.rule == "session-main-thread"
       for (number, step) in finding.contextPath.enumerated() {
         let note =
-          number == 0 ? "on the main thread: \(step.function) (\(step.reason))" : "calls \(step.function)"
+          !threadPath
+          ? "\(step.reason), in \(step.function)"
+          : number == 0 ? "on the main thread: \(step.function) (\(step.reason))" : "calls \(step.function)"
         text += "\(step.file):\(step.line):\(step.column): note: \(note)\n"
       }
     }
@@ -31,12 +36,14 @@ public enum TextFormatter {
       "intake audit: \(count) finding\(count == 1 ? "" : "s") (\(parts.joined(separator: ", "))) in \(files)."
   }
 
-  /// The rule catalog for `--list-rules`: id, severity, message, fix and reference for each rule.
+  /// The rule catalog for `--list-rules`: id, severity, what it reports, what it deliberately does not,
+  /// fix and reference for each rule.
   public static func ruleList(_ rules: [RuleDescriptor]) -> String {
     var text = ""
     for rule in rules {
       text += "\(rule.id) (\(rule.severity.rawValue))\n"
-      text += "  \(rule.summary)\n"
+      text += "  Reports: \(rule.summary)\n"
+      text += "  Leaves alone: \(rule.leavesAlone)\n"
       text += "  Fix: \(rule.fix)\n"
       text += "  See: \(rule.reference.title) <\(rule.reference.url)>\n\n"
     }

@@ -5,6 +5,10 @@ struct ProjectFacts: Sendable {
   struct TypeInfo: Sendable {
     var isMainActor = false
     var inherits: Set<String> = []
+    /// A stored property of the type could hold the photo itself (see ``StoredProperty/isDurable``).
+    var keepsPhoto = false
+    /// Names of the project's or libraries' types its stored properties hold (``StoredProperty/typeNames``).
+    var propertyTypes: Set<String> = []
   }
 
   /// Words used in code anywhere in the project.
@@ -19,6 +23,9 @@ struct ProjectFacts: Sendable {
   /// (`func pickImage(_ source: UIImagePickerController.SourceType)`), by name: a `.photoLibrary`
   /// passed to one picks from the library.
   var sourceTypeFunctions: Set<String> = []
+  /// Calls and member reads made from list or grid contexts, by the called name (see ``ListCall``):
+  /// a helper or view they reach draws cells too.
+  var listCalls: [String: [ListCall]] = [:]
   /// The call graph and execution contexts, built after every file is read when a rule that needs
   /// them can fire (see ``Auditor``).
   var model: ProjectModel?
@@ -41,8 +48,15 @@ struct ProjectFacts: Sendable {
       where file.kind(token) == .identifier && file.kind(token + 1) != .dot {
         info.inherits.insert(file.text(token))
       }
+      if scope.kind == .type, file.word(scope.head) != .protocol {
+        for property in StoredProperty.all(in: file, type: index) {
+          info.keepsPhoto = info.keepsPhoto || property.isDurable
+          info.propertyTypes.formUnion(property.typeNames)
+        }
+      }
       types[name] = info
     }
+    if file.source.words.containsAny(ListContext.words) { addListCalls(file) }
     if file.source.words.contains(.SourceType) {
       for (index, scope) in file.syntax.scopes.enumerated()
       where scope.kind == .function && file.word(scope.head) == .func
@@ -63,6 +77,42 @@ struct ProjectFacts: Sendable {
     }
   }
 
+  /// Records the calls (`thumbnail(for:)`, `PhotoCard(photo:)`) and member reads (`photo.image`) that
+  /// list and grid contexts of `file` make, a few places per name.
+  private mutating func addListCalls(_ file: SourceFile) {
+    let inList = ListContext.scopes(in: file)
+    let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover])
+    for index in 0..<file.count where file.kind(index) == .identifier && file.word(index) == .none {
+      let scope = file.syntax.scope(of: index)
+      guard inList[scope] else { continue }
+      let call = file.kind(index + 1) == .leftParen
+      guard call || (file.isMember(index) && file.kind(index + 1) != .colon) else { continue }
+      if Self.declarationKeywords.contains(file.word(index - 1)) { continue }  // a declaration's name
+      let name = file.text(index)
+      if listCalls[name, default: []].count >= Self.listCallsKept { continue }
+      if presents, ListContext.isPresented(file, index) { continue }
+      let function = file.enclosingFunction(of: index)
+      var display = file.name(of: function) ?? "top-level code"
+      let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
+      if let typeName { display = typeName + "." + display }
+      let isBare = !file.isMember(index) || file.word(index - 2) == .selfKeyword
+      let (line, column) = file.source.location(ofByte: file.tokens[index].start)
+      let labels = call ? ListCall.labels(file, paren: index + 1) : nil
+      let shown = call ? "\(name)(\(labels?.map { $0 + ":" }.joined() ?? ""))" : name
+      listCalls[name, default: []].append(
+        ListCall(
+          labels: labels, isBare: isBare, typeName: typeName,
+          step: ContextStep(
+            function: display, reason: "a list or grid cell uses \(shown)", file: file.path, line: line,
+            column: column)))
+    }
+  }
+
+  private static let listCallsKept = 8
+  private static let declarationKeywords: Set<Word> = [
+    .func, .var, .let, .class, .struct, .enum, .actor, .protocol, .extension, .typealias, .case,
+  ]
+
   /// Whether `name` (or a type it inherits, transitively within the project) is one of `bases`.
   func inherits(_ name: String, anyOf bases: Set<String>) -> Bool {
     var seen: Set<String> = []
@@ -71,6 +121,20 @@ struct ProjectFacts: Sendable {
       if bases.contains(next) { return true }
       guard seen.insert(next).inserted, let info = types[next] else { continue }
       queue.append(contentsOf: info.inherits)
+    }
+    return false
+  }
+
+  /// Whether a value of the project's type `name` could hold a photo's bytes or a way to them, through
+  /// its stored properties and the project's types they hold; `nil` for a type the project does not declare.
+  func keepsPhoto(_ name: String) -> Bool? {
+    guard types[name] != nil else { return nil }
+    var seen: Set<String> = []
+    var queue = [name]
+    while let next = queue.popLast() {
+      guard seen.insert(next).inserted, let info = types[next] else { continue }
+      if info.keepsPhoto { return true }
+      queue.append(contentsOf: info.propertyTypes)
     }
     return false
   }

@@ -14,6 +14,8 @@ struct FullDecodeThumbnailRule: AuditRule {
     id: "full-decode-thumbnail", severity: .warning,
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
+    leavesAlone:
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination) and in functions that downsample with ImageIO or preparingThumbnail.",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -23,41 +25,87 @@ struct FullDecodeThumbnailRule: AuditRule {
 
   let triggers: Set<Word> = [.UIImage, .PHImageManagerMaximumSize, .AsyncImage]
 
-  private static let listContainers: Set<Word> = [
-    .ForEach, .List, .LazyVGrid, .LazyHGrid, .LazyVStack, .LazyHStack, .Grid, .CellRegistration,
-    .UICollectionViewDiffableDataSource, .UITableViewDiffableDataSource,
-  ]
   private static let downsampling: Set<Word> = [
     .CGImageSourceCreateThumbnailAtIndex, .preparingThumbnail, .byPreparingThumbnail, .prepareThumbnail,
     .prepareForDisplay, .kCGImageSourceThumbnailMaxPixelSize,
   ]
-  private static let cellBases: Set<String> = [
-    "UICollectionViewCell", "UITableViewCell", "UICollectionViewListCell",
-  ]
-
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     var findings: [Finding] = []
+    // Types a list or grid context creates (`PhotoCard(photo: photo)` in a `ForEach`) draw cells too.
+    let inList = ListContext.scopes(in: file) { type in
+      project.typeInherits(file, scope: type, anyOf: ListContext.cellBases)
+        || (file.name(of: type).map { project.listCalls[$0]?.isEmpty == false } ?? false)
+    }
+    func isListContext(_ index: Int) -> Bool { inList[file.syntax.scope(of: index)] }
+    // Whether a function downsamples, per function scope (asked once per decode).
+    var downsamples: [Int: Bool] = [:]
     for index in 0..<file.count
     where file.word(index) == .UIImage && !file.isMember(index) && file.kind(index + 1) == .leftParen
       && (file.word(index + 2) == .data || file.word(index + 2) == .contentsOfFile)
       && file.kind(index + 3) == .colon
     {
       let function = file.enclosingFunction(of: index)
-      guard !file.contains(Self.downsampling, in: file.body(of: function)),
-        isListContext(file, index, project: project)
-      else { continue }
+      let downsampled = downsamples[function] ?? file.contains(Self.downsampling, in: file.body(of: function))
+      downsamples[function] = downsampled
+      guard !downsampled else { continue }
+      guard isListContext(index) else {
+        if let finding = helperCalledFromList(file, index, function: function, project: project) {
+          findings.append(finding)
+        }
+        continue
+      }
       if let callback = cellCallback(file, index), !isDrawn(file, index, in: callback) { continue }
       findings.append(file.finding(descriptor, at: index))
     }
     for index in 0..<file.count
     where file.word(index) == .PHImageManagerMaximumSize || file.word(index) == .AsyncImage {
-      guard let message = fullSizeRequest(file, index), isListContext(file, index, project: project) else {
-        continue
-      }
+      guard let message = fullSizeRequest(file, index), isListContext(index) else { continue }
       findings.append(file.finding(descriptor, at: index, message: message))
     }
     return findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
   }
+
+  /// A full-size decode in a helper that returns the image (`func image(for photo:) -> UIImage?`, a
+  /// computed `var image: UIImage?`), which list or grid contexts elsewhere call: reported once, at the
+  /// decode, with each cell's call in the context path.
+  private func helperCalledFromList(_ file: SourceFile, _ index: Int, function: Int, project: ProjectFacts)
+    -> Finding?
+  {
+    let scope = file.scope(function)
+    guard scope.kind == .function, let name = file.name(of: function),
+      file.contains(Self.imageTypes, in: scope.head..<max(scope.head, scope.open))
+    else { return nil }
+    let isProperty = file.word(scope.head) == .var
+    let parameters: [String]?
+    if isProperty {
+      parameters = nil
+    } else if let paren = (scope.head..<scope.open).first(where: { file.kind($0) == .leftParen }) {
+      parameters = ListCall.parameterLabels(file, paren: paren)
+    } else {
+      return nil
+    }
+    let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
+    var modifier = scope.head - 1
+    var isPrivate = false
+    while modifier >= 0, file.word(modifier).isModifier || file.kind(modifier) == .attribute {
+      isPrivate = isPrivate || file.word(modifier) == .private || file.word(modifier) == .fileprivate
+      modifier -= 1
+    }
+    let calls = (project.listCalls[name] ?? []).filter {
+      $0.matches(parameters: parameters, typeName: typeName, file: file.path, isPrivate: isPrivate)
+    }
+    guard !calls.isEmpty else { return nil }
+    let shown = isProperty ? name : "\(name)(\(parameters?.map { $0 + ":" }.joined() ?? ""))"
+    var finding = file.finding(
+      descriptor, at: index,
+      message:
+        "\(shown) decodes the full-size photo with UIImage(\(file.text(index + 2)):), and list or grid cells call it; downsample instead."
+    )
+    finding.contextPath = calls.map(\.step)
+    return finding
+  }
+
+  private static let imageTypes: Set<Word> = [.UIImage, .Image, .CGImage]
 
   /// `requestImage(…, targetSize: PHImageManagerMaximumSize, …)`, or `AsyncImage(url: photo.fullURL)`.
   private func fullSizeRequest(_ file: SourceFile, _ index: Int) -> String? {
@@ -76,7 +124,9 @@ struct FullDecodeThumbnailRule: AuditRule {
       ASCII.lowercased(file.text($0))
     }
     let fullSize = names.contains { name in
-      ["full", "original", "large", "hires", "highres"].contains { ASCII.contains(name, $0) }
+      ["full", "original", "large", "hires", "highres", "raw", "download"].contains {
+        ASCII.contains(name, $0)
+      }
     }
     let small = names.contains { name in
       ["thumb", "small", "preview"].contains { ASCII.contains(name, $0) }
@@ -84,28 +134,6 @@ struct FullDecodeThumbnailRule: AuditRule {
     guard fullSize, !small else { return nil }
     return
       "A list or grid cell shows AsyncImage of the full-size photo, decoded at full size; load a thumbnail URL."
-  }
-
-  private func isListContext(_ file: SourceFile, _ index: Int, project: ProjectFacts) -> Bool {
-    for scopeIndex in file.syntax.enclosingScopes(of: index) {
-      let scope = file.scope(scopeIndex)
-      switch scope.kind {
-      case .closure:
-        if Self.listContainers.contains(file.word(scope.callee)) { return true }
-      case .function:
-        if file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open)) {
-          return true
-        }
-      case .type:
-        let name = file.name(of: scopeIndex) ?? ""
-        if ["Cell", "Row", "Tile", "Thumbnail", "GridItem"].contains(where: { name.hasSuffix($0) }) {
-          return true
-        }
-        if project.typeInherits(file, scope: scopeIndex, anyOf: Self.cellBases) { return true }
-      default: continue
-      }
-    }
-    return false
   }
 
   /// The closure around `index` when the list context is the cell type itself and not a list builder,
@@ -116,7 +144,7 @@ struct FullDecodeThumbnailRule: AuditRule {
       let scope = file.scope(scopeIndex)
       switch scope.kind {
       case .closure:
-        if Self.listContainers.contains(file.word(scope.callee)) { return nil }
+        if ListContext.containers.contains(file.word(scope.callee)) { return nil }
         if closure == nil { closure = scopeIndex }
       case .function:
         if file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open)) {

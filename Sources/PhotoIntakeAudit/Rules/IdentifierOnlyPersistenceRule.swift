@@ -1,16 +1,21 @@
 /// `identifier-only-persistence`: a photo or picker identifier persisted as the only reference.
 ///
-/// Four shapes: `UserDefaults.set(…)` of an expression built from `assetIdentifier`, `localIdentifier`,
-/// `itemIdentifier` or a photo-identifier-named variable, directly or through locals
+/// Five shapes: `UserDefaults.set(…)` (on `UserDefaults` or any name declared as one) of an expression
+/// built from `assetIdentifier`, `localIdentifier`, `itemIdentifier` or a photo-identifier-named
+/// variable, directly, through key paths and `joined`, or through locals and properties
 /// (`let ids = results.compactMap(\.assetIdentifier)`); data encoded from such an expression and written
-/// with `write(to:)`; an `@AppStorage`/`@SceneStorage` property named
-/// like a photo identifier; and a persisted model (`Codable`/`Encodable`, SwiftData `@Model`, Core Data
-/// `NSManagedObject`) with a photo-identifier property and no property that could hold the photo itself
-/// (data, a file URL or path, a content hash, a cloud identifier).
+/// with `write(to:)`; an `@AppStorage`/`@SceneStorage` property named like a photo identifier, or one of
+/// any name assigned such an expression; and a persisted model (`Codable`/`Encodable` here or in another
+/// file, SwiftData `@Model`, Core Data `NSManagedObject`) with a photo-identifier property and no property
+/// that could hold the photo itself (data, a file URL or path, a content hash, a cloud identifier, or a
+/// type of the app's that has one). Counts and emptiness checks of identifiers, and album or collection
+/// identifiers, are not reported.
 struct IdentifierOnlyPersistenceRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "identifier-only-persistence", severity: .warning,
     summary: "A photo or picker identifier is persisted as the only reference to a picked photo.",
+    leavesAlone:
+      "Identifiers stored beside the photo itself (data, a file name or path, a content hash, a PHCloudIdentifier, or an app type holding one), album and collection identifiers, and counts of identifiers.",
     fix: """
       Copy the picked bytes into the app's container and persist that file's name or content hash. If you \
       also need the library asset, store a PHCloudIdentifier (cloudIdentifierMappings(forLocalIdentifiers:)) \
@@ -21,7 +26,10 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
 
   let triggers: Set<Word> = [
     .set, .setValue, .AppStorage, .SceneStorage, .Codable, .Encodable, .Model, .NSManagedObject,
-    .NSManaged, .write,
+    .NSManaged, .write, .UserDefaults,
+    // A type made Codable in another file (`extension Selection: Codable {}`) has none of these words
+    // where it is declared.
+    .var, .let,
   ]
 
   /// `assetID`, `selectedPhotoIdentifiers`, `localIdentifier`, `pickerItemIDs`…
@@ -31,13 +39,10 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
       && ["asset", "photo", "picker", "image", "localidentifier"].contains { ASCII.contains(lower, $0) }
   }
 
-  /// Property names that suggest the model keeps the photo, not just a pointer to it.
-  private static let durable: [StaticString] = [
-    "data", "url", "file", "path", "hash", "sha", "checksum", "digest", "cloud",
-  ]
-
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     var findings: [Finding] = []
+    let flow = ValueFlow(file)
+    var storage: Set<String> = []
     for index in 0..<file.count {
       switch (file.kind(index), file.word(index)) {
       case (.identifier, .set), (.identifier, .setValue):
@@ -46,74 +51,80 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
         let isDefaults =
           file.contains([.UserDefaults, .NSUbiquitousKeyValueStore], in: receiver)
           || ["defaults", "userDefaults"].contains(file.text(index - 2))
+          || (file.kind(index - 2) == .identifier && flow.defaultsNames.contains(file.text(index - 2)))
         guard isDefaults, let close = file.match(index + 1) else { continue }
         let value = (index + 2)..<file.endOfArgument(from: index + 2, close: close)
-        // An album's or collection's identifier is not a reference to a picked photo.
-        let names = value.filter { file.kind($0) == .identifier }.map { ASCII.lowercased(file.text($0)) }
-        if names.contains(where: { ASCII.contains($0, "collection") || ASCII.contains($0, "album") }) {
-          continue
-        }
-        if refersToIdentifiers(file, value, before: index, depth: 2) {
+        if refersToIdentifiers(file, value, before: index, depth: 3, flow: flow) {
           findings.append(file.finding(descriptor, at: index))
         }
       case (.identifier, .write):
         // `try data.write(to: url)` where `data` encodes identifiers (`JSONEncoder().encode(ids)`).
         guard file.isMember(index), file.kind(index + 1) == .leftParen, file.kind(index - 2) == .identifier,
-          let initializer = initializer(of: index - 2, in: file, before: index),
+          let initializer = flow.local(index - 2, before: index),
           file.contains([.encode], in: initializer),
-          refersToIdentifiers(file, initializer, before: index, depth: 2)
+          refersToIdentifiers(file, initializer, before: index, depth: 3, flow: flow)
         else { continue }
         findings.append(file.finding(descriptor, at: index))
       case (.attribute, .AppStorage), (.attribute, .SceneStorage):
         var cursor = index + 1
         if file.kind(cursor) == .leftParen, let close = file.match(cursor) { cursor = close + 1 }
         while file.word(cursor).isModifier || file.kind(cursor) == .attribute { cursor += 1 }
-        if file.word(cursor) == .var, Self.looksLikePhotoIdentifier(file.text(cursor + 1)) {
+        guard file.word(cursor) == .var, file.kind(cursor + 1) == .identifier else { continue }
+        if Self.looksLikePhotoIdentifier(file.text(cursor + 1)) {
           findings.append(file.finding(descriptor, at: cursor + 1))
+        } else {
+          storage.insert(file.text(cursor + 1))
         }
       default: continue
       }
     }
+    // `selection = results.compactMap(\.assetIdentifier).joined(separator: ",")` into an `@AppStorage`
+    // property of any name.
+    for name in storage {
+      for assignment in flow.assignments[name] ?? [] where !assignment.declares {
+        if refersToIdentifiers(file, assignment.value, before: assignment.target, depth: 3, flow: flow) {
+          findings.append(file.finding(descriptor, at: assignment.target))
+        }
+      }
+    }
     for (index, scope) in file.syntax.scopes.enumerated()
-    where scope.kind == .type && isPersisted(file, index) {
-      findings += identifierOnlyProperties(file, type: index).map { file.finding(descriptor, at: $0) }
+    where scope.kind == .type && isPersisted(file, index, project: project) {
+      findings += identifierOnlyProperties(file, type: index, project: project).map {
+        file.finding(descriptor, at: $0)
+      }
     }
     return findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
   }
 
-  /// Whether `range` mentions a photo identifier, directly or through the initializer of a local declared
-  /// earlier in the same function (`let ids = results.compactMap(\.assetIdentifier)`), `depth` levels deep.
-  private func refersToIdentifiers(_ file: SourceFile, _ range: Range<Int>, before use: Int, depth: Int)
-    -> Bool
-  {
-    for index in range.clamped(to: 0..<file.count) {
+  /// Whether `range` mentions a photo identifier, directly or through what the names in it were set to:
+  /// a local's initializer earlier in the same function (`let ids = results.compactMap(\.assetIdentifier)`)
+  /// or any assignment in the file to a property (`chosen = results.map(\.localIdentifier)` in another
+  /// method), `depth` levels deep. A count or an emptiness check of identifiers is not identifiers, and an
+  /// album's or collection's identifier is not a reference to a picked photo.
+  private func refersToIdentifiers(
+    _ file: SourceFile, _ range: Range<Int>, before use: Int, depth: Int, flow: ValueFlow
+  ) -> Bool {
+    let range = range.clamped(to: 0..<file.count)
+    guard !range.isEmpty, !Self.isCount(file, range.upperBound - 2) else { return false }
+    for index in range where file.kind(index) == .identifier {
+      let lower = ASCII.lowercased(file.text(index))
+      if ASCII.contains(lower, "collection") || ASCII.contains(lower, "album") { return false }
+    }
+    for index in range where file.kind(index) == .identifier && !Self.isCount(file, index + 1) {
       if isIdentifierReference(file, index) { return true }
-      guard depth > 0, file.kind(index) == .identifier, !file.isMember(index),
-        let initializer = initializer(of: index, in: file, before: use)
-      else { continue }
-      if refersToIdentifiers(file, initializer, before: initializer.lowerBound, depth: depth - 1) {
+      guard depth > 0, !file.isMember(index) || file.word(index - 2) == .selfKeyword else { continue }
+      for value in flow.values(of: index, before: use)
+      where refersToIdentifiers(file, value, before: value.lowerBound, depth: depth - 1, flow: flow) {
         return true
       }
     }
     return false
   }
 
-  /// The initializer of the local that token `name` refers to: `let name = <initializer>` earlier in the
-  /// same function.
-  private func initializer(of name: Int, in file: SourceFile, before use: Int) -> Range<Int>? {
-    let function = file.body(of: file.enclosingFunction(of: use))
-    var cursor = min(use, function.upperBound) - 1
-    while cursor > function.lowerBound {
-      if file.kind(cursor) == .identifier, file.source.sameText(cursor, name), cursor != name,
-        file.word(cursor - 1) == .let || file.word(cursor - 1) == .var
-      {
-        let statement = file.statement(from: cursor)
-        guard let assign = statement.first(where: { file.word($0) == .opAssign }) else { return nil }
-        return (assign + 1)..<statement.upperBound
-      }
-      cursor -= 1
-    }
-    return nil
+  /// Whether the tokens at `dot` are `.count` or `.isEmpty`: the expression before them is a number or a
+  /// flag, not the identifiers.
+  private static func isCount(_ file: SourceFile, _ dot: Int) -> Bool {
+    file.kind(dot) == .dot && (file.word(dot + 1) == .count || file.word(dot + 1) == .isEmpty)
   }
 
   private func isIdentifierReference(_ file: SourceFile, _ index: Int) -> Bool {
@@ -124,14 +135,17 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     }
   }
 
-  /// A type whose values are written to disk: Codable, a SwiftData model, or a Core Data entity.
-  private func isPersisted(_ file: SourceFile, _ type: Int) -> Bool {
+  /// A type whose values are written to disk: Codable (here, in an extension in another file, or
+  /// through a protocol of the project's that is), a SwiftData model, or a Core Data entity.
+  private func isPersisted(_ file: SourceFile, _ type: Int, project: ProjectFacts) -> Bool {
     let scope = file.scope(type)
+    guard file.word(scope.head) != .protocol, file.word(scope.head) != .extension else { return false }
     let inherited = file.inheritance(of: type)
     if inherited.contains(.Codable) || inherited.contains(.Encodable) || inherited.contains(.NSManagedObject)
     {
       return true
     }
+    if let name = file.name(of: type), project.inherits(name, anyOf: Self.persistedBases) { return true }
     var cursor = scope.head - 1
     while cursor >= 0, file.kind(cursor) == .attribute || file.word(cursor).isModifier {
       if file.word(cursor) == .Model { return true }
@@ -140,33 +154,24 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     return false
   }
 
-  /// Property types that cannot hold the photo or a way to it.
-  private static let plainTypes: Set<String> = [
-    "String", "Int", "Double", "Float", "Bool", "Date", "UUID", "CGFloat", "Int64", "Int32",
-  ]
+  private static let persistedBases: Set<String> = ["Codable", "Encodable", "NSManagedObject"]
 
-  /// The photo-identifier stored properties of a persisted type that has nothing more durable: every
-  /// other stored property is a plain value (a property of a type of the app's own may carry the photo).
-  private func identifierOnlyProperties(_ file: SourceFile, type: Int) -> [Int] {
+  /// The photo-identifier stored properties of a persisted type that has nothing more durable: no other
+  /// stored property could hold the photo — none is named or typed for data, a file, a path, a hash or a
+  /// cloud identifier, and none holds a type of the project's own that (through its properties) could.
+  /// A library type the project does not declare counts as durable only when named like one (`UIImage`,
+  /// `StoredFile`), since a `CLLocation` or a `Color` beside an identifier still leaves it the only
+  /// reference.
+  private func identifierOnlyProperties(_ file: SourceFile, type: Int, project: ProjectFacts) -> [Int] {
     var identifiers: [Int] = []
-    for index in file.body(of: type)
-    where (file.word(index) == .var || file.word(index) == .let) && file.syntax.scope(of: index) == type {
-      let name = index + 1
-      guard file.kind(name) == .identifier else { continue }
-      let lower = ASCII.lowercased(file.text(name))
-      let statement = file.statement(from: index)
-      if file.contains([.PHCloudIdentifier], in: statement) { return [] }
-      if statement.contains(where: { ["Data", "URL"].contains(file.text($0)) }) { return [] }
-      if Self.looksLikePhotoIdentifier(file.text(name)) {
-        identifiers.append(name)
-      } else if Self.durable.contains(where: { ASCII.contains(lower, $0) }) {
-        return []
-      } else if let colon = statement.first(where: { file.kind($0) == .colon }),
-        let type = ((colon + 1)..<statement.upperBound).first(where: { file.kind($0) == .identifier }),
-        !Self.plainTypes.contains(file.text(type))
-      {
-        return []
+    for property in StoredProperty.all(in: file, type: type) {
+      if Self.looksLikePhotoIdentifier(file.text(property.name)) {
+        if property.hasDurableType { return [] }
+        identifiers.append(property.name)
+        continue
       }
+      if property.isDurable { return [] }
+      for name in property.typeNames where project.keepsPhoto(name) == true { return [] }
     }
     return identifiers
   }

@@ -13,6 +13,8 @@ struct LimitedIgnoredRule: AuditRule {
     id: "limited-ignored", severity: .error,
     summary:
       "PHAuthorizationStatus.limited is not handled: people who chose Select Photos are treated as denied.",
+    leavesAlone:
+      "A status switch with a .limited case, and == .authorized checks in code that also handles .limited.",
     fix: """
       Treat .limited as a grant: show the photos the person shared, and offer \
       PHPhotoLibrary.shared().presentLimitedLibraryPicker(from:) to widen the selection. Add an explicit \

@@ -6,6 +6,8 @@ struct ObserverLeakRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "observer-leak", severity: .warning,
     summary: "PHPhotoLibrary.register(_:) has no matching unregisterChangeObserver(_:) in this type.",
+    leavesAlone:
+      "Types that unregister the observer anywhere, in the type or in an extension in another file.",
     fix: """
       Call PHPhotoLibrary.shared().unregisterChangeObserver(self) in deinit or when the screen goes away \
       (Apple's sample code does it in deinit). Until then the library keeps calling photoLibraryDidChange(_:), \

@@ -7,6 +7,7 @@ struct OverRequestReadRule: AuditRule {
     id: "over-request-read", severity: .warning,
     summary:
       "Full photo library access is requested, but the project only picks photos and never fetches assets.",
+    leavesAlone: "Read-write requests in a project that also fetches or browses PHAssets, which needs them.",
     fix: """
       Remove the authorization request (and its NSPhotoLibraryUsageDescription prompt): PHPickerViewController \
       and PhotosPicker run out of process and hand the app only what the person selects, with no \

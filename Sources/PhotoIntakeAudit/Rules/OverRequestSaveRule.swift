@@ -8,6 +8,7 @@ struct OverRequestSaveRule: AuditRule {
     id: "over-request-save", severity: .warning,
     summary:
       "Read-write photo library access is requested, but the project only adds photos; request .addOnly.",
+    leavesAlone: "Add-only requests, and read-write requests in a project that also fetches assets.",
     fix: """
       Call PHPhotoLibrary.requestAuthorization(for: .addOnly) and declare NSPhotoLibraryAddUsageDescription. \
       Add-only access lets the app save photos and videos without seeing the library, and people are asked \

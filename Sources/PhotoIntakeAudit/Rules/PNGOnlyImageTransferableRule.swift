@@ -8,6 +8,7 @@ struct PNGOnlyImageTransferableRule: AuditRule {
     id: "png-only-image-transferable", severity: .error,
     summary:
       "loadTransferable(type: Image.self) imports PNG only, so most picked photos (HEIC, JPEG) load as nil.",
+    leavesAlone: "loadTransferable of Data or of the app's own Transferable type.",
     fix: """
       Load Data.self (or a Transferable of your own built on DataRepresentation(importedContentType: .image) \
       or FileRepresentation), then decode it with ImageIO, downsampled to the size you display.

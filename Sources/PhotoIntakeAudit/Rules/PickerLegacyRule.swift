@@ -10,6 +10,7 @@ struct PickerLegacyRule: AuditRule {
     id: "picker-legacy", severity: .warning,
     summary:
       "UIImagePickerController picks from the photo library; use PHPickerViewController or PhotosPicker.",
+    leavesAlone: "A UIImagePickerController whose source type is the camera, which is what it is still for.",
     fix: """
       Replace the photo-library source with PHPickerViewController (UIKit) or PhotosPicker (SwiftUI). They \
       run out of process, need no photo library permission, offer search and multiple selection, and \

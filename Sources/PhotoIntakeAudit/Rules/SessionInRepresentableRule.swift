@@ -5,6 +5,7 @@ struct SessionInRepresentableRule: AuditRule {
     id: "session-in-representable", severity: .warning,
     summary:
       "An AVCaptureSession is created inside a SwiftUI representable, which SwiftUI re-creates; the camera restarts and sessions pile up.",
+    leavesAlone: "A session created by a long-lived model and passed into the representable.",
     fix: """
       Create and configure the session once, in a long-lived model (an actor, or an object held in @State \
       or @StateObject), and pass it to the representable, which should only attach an \

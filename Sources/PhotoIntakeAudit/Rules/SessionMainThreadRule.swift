@@ -10,6 +10,8 @@ struct SessionMainThreadRule: AuditRule {
     id: "session-main-thread", severity: .warning,
     summary:
       "AVCaptureSession.startRunning()/stopRunning() runs on the main thread; it blocks until the camera starts or stops.",
+    leavesAlone:
+      "startRunning()/stopRunning() on a session queue, in Task.detached, in an actor, or in callbacks AVFoundation delivers on its own queues.",
     fix: """
       Call startRunning() and stopRunning() on a dedicated serial session queue (sessionQueue.async { … }) \
       or from an actor of your own, as Apple's AVCam sample does; update the UI when the session reports \

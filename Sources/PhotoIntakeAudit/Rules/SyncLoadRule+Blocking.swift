@@ -20,6 +20,23 @@ extension SyncLoadRule {
     let assets =
       file.source.words.contains(.AVAsset) || file.source.words.contains(.AVURLAsset)
       ? DeclaredNames(in: file, types: [.AVAsset, .AVURLAsset], initializers: [.AVAsset, .AVURLAsset]) : nil
+    let blockers =
+      file.source.words.contains(.wait)
+      ? DeclaredNames(
+        in: file, types: [.DispatchSemaphore, .DispatchGroup],
+        initializers: [.DispatchSemaphore, .DispatchGroup])
+      : nil
+    // Per function scope, whether it starts a request a wait could be for and whether it loads picked
+    // items: asked once per `.wait()`, so remembered to keep a file of thousands of waits linear.
+    var awaits: [Int: Bool] = [:]
+    func waitsForRequest(_ index: Int) -> Bool {
+      let function = file.enclosingFunction(of: index)
+      if let known = awaits[function] { return known }
+      let body = file.body(of: function)
+      let answer = file.contains(Self.awaitedRequests, in: body) && !file.contains(Self.itemLoads, in: body)
+      awaits[function] = answer
+      return answer
+    }
     var findings: [Finding] = []
     for index in 0..<file.count where file.kind(index) == .identifier {
       let word = file.word(index)
@@ -43,9 +60,8 @@ extension SyncLoadRule {
       {
         message =
           "Synchronous AVAsset property read on the main thread blocks until the asset is loaded; use load(_:)."
-      } else if word == .wait, calls, isBlocker(index, in: file),
-        file.contains(Self.awaitedRequests, in: file.body(of: file.enclosingFunction(of: index))),
-        !file.contains(Self.itemLoads, in: file.body(of: file.enclosingFunction(of: index)))
+      } else if word == .wait, calls, let blockers, isBlocker(index, in: file, blockers: blockers),
+        waitsForRequest(index)
       {
         message =
           "Waiting on the main thread for a PhotoKit or AVFoundation request blocks until it finishes."
@@ -72,13 +88,10 @@ extension SyncLoadRule {
   ]
 
   /// `semaphore.wait()`, `group.wait(timeout:)`: a receiver that is, or is declared as, a semaphore or group.
-  private func isBlocker(_ index: Int, in file: SourceFile) -> Bool {
+  private func isBlocker(_ index: Int, in file: SourceFile, blockers: DeclaredNames) -> Bool {
     let receiver = file.postfixStart(endingAt: index)..<index
     if file.contains([.DispatchSemaphore, .DispatchGroup], in: receiver) { return true }
     guard file.kind(index - 2) == .identifier else { return false }
-    let blockers = DeclaredNames(
-      in: file, types: [.DispatchSemaphore, .DispatchGroup],
-      initializers: [.DispatchSemaphore, .DispatchGroup])
     return blockers.refers(index - 2)
   }
 }

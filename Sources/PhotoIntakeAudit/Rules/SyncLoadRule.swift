@@ -11,6 +11,8 @@ struct SyncLoadRule: AuditRule {
     id: "sync-load", severity: .error,
     summary:
       "Picked-item loading is force-tried or blocked on (try!, semaphore, DispatchGroup.wait); failures crash and iCloud downloads freeze the thread.",
+    leavesAlone:
+      "Synchronous loads where the call graph does not reach them from the main thread (another queue, Task.detached, an actor, a callback PhotoKit or AVFoundation delivers on its own queue), and waits for work that is not a photo or media request.",
     fix: """
       Await the async API (`try await item.loadTransferable(type:)`) or continue in the completion handler; \
       catch the error and show progress. Loading may download from iCloud and may fail, so never force-try \
@@ -33,6 +35,9 @@ struct SyncLoadRule: AuditRule {
         initializers: [.DispatchSemaphore, .DispatchGroup])
       : nil
     var findings = blockingLoads(in: file, project: project)
+    // Whether a function loads picked items, per function scope: asked once per `.wait()`, and a
+    // generated file of thousands of waits in one function made the scan quadratic.
+    var loadsItems: [Int: Bool] = [:]
     for index in 0..<file.count {
       if file.word(index) == .try, file.word(index + 1) == .opBang,
         file.tokens[index + 1].start == file.tokens[index].end
@@ -48,8 +53,12 @@ struct SyncLoadRule: AuditRule {
         let blocks =
           file.contains([.DispatchSemaphore, .DispatchGroup], in: receiver)
           || (file.kind(index - 2) == .identifier && blockers.refers(index - 2))
-        let function = file.body(of: file.enclosingFunction(of: index))
-        if blocks, function.contains(where: { file.word($0).isItemLoad }) {
+        let function = file.enclosingFunction(of: index)
+        let loads =
+          loadsItems[function]
+          ?? file.body(of: function).contains(where: { file.word($0).isItemLoad })
+        loadsItems[function] = loads
+        if blocks, loads {
           findings.append(file.finding(descriptor, at: index))
         }
       }

@@ -27,4 +27,8 @@ enum ASCII {
       return false
     }
   }
+
+  static func containsAny(_ bytes: [UInt8], _ fragments: [StaticString]) -> Bool {
+    fragments.contains { contains(bytes, $0) }
+  }
 }

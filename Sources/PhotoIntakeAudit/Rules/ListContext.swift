@@ -1,0 +1,116 @@
+/// Which code of a file draws list or grid cells, decided once per scope.
+///
+/// A scope is a list context when it is a `ForEach`/`List`/`LazyVGrid`/`LazyHGrid`/`LazyVStack`/
+/// `LazyHStack`/`Grid` content closure, a cell registration or diffable data source cell provider, a
+/// `cellForItemAt`/`cellForRowAt` method, or a type that is (or is named like) a cell, row, tile or
+/// thumbnail — or lies inside one. Navigation destinations, sheets and popovers shown from a list are not
+/// cells: a full-size image there is what the user asked to see.
+enum ListContext {
+  static let containers: Set<Word> = [
+    .ForEach, .List, .LazyVGrid, .LazyHGrid, .LazyVStack, .LazyHStack, .Grid, .CellRegistration,
+    .UICollectionViewDiffableDataSource, .UITableViewDiffableDataSource,
+  ]
+  /// Words without which a file has no list context.
+  static let words: [Word] =
+    Array(containers) + [
+      .cellForItemAt, .cellForRowAt, .UICollectionViewCell, .UITableViewCell, .UICollectionViewListCell,
+    ]
+  static let cellBases: Set<String> = [
+    "UICollectionViewCell", "UITableViewCell", "UICollectionViewListCell",
+  ]
+  private static let cellSuffixes = ["Cell", "Row", "Tile", "Thumbnail", "GridItem"]
+  /// Closures that present something other than the cell.
+  private static let presenters: Set<Word> = [
+    .NavigationLink, .sheet, .fullScreenCover, .navigationDestination, .popover,
+  ]
+
+  /// For each scope of `file`, whether code in it draws a list or grid cell. `isCellType` adds types
+  /// known from elsewhere (a base class declared in another file, a view a grid creates).
+  static func scopes(in file: SourceFile, isCellType: (Int) -> Bool = { _ in false }) -> [Bool] {
+    let scopes = file.syntax.scopes
+    var inList = [Bool](repeating: false, count: scopes.count)
+    for (index, scope) in scopes.enumerated() where index > 0 {
+      let parent = scope.parent >= 0 && scope.parent < index ? inList[scope.parent] : false
+      switch scope.kind {
+      case .closure:
+        let callee = file.word(scope.callee)
+        if presenters.contains(callee) {
+          // `NavigationLink { destination } label: { cell }`: only the label is the cell.
+          inList[index] = parent && callee == .NavigationLink && file.word(scope.label) == .label
+        } else {
+          inList[index] = parent || containers.contains(callee)
+        }
+      case .function:
+        inList[index] =
+          parent
+          || file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open))
+      case .type:
+        let name = file.name(of: index) ?? ""
+        inList[index] =
+          parent || cellSuffixes.contains(where: { name.hasSuffix($0) })
+          || scope.inheritance.clamped(to: 0..<file.count).contains { cellBases.contains(file.text($0)) }
+          || isCellType(index)
+      default:
+        inList[index] = parent
+      }
+    }
+    return inList
+  }
+
+  /// Whether token `index` lies in the parentheses of a presenter (`NavigationLink(destination: …)`).
+  static func isPresented(_ file: SourceFile, _ index: Int) -> Bool {
+    guard let paren = file.enclosingParen(of: index) else { return false }
+    return presenters.contains(file.word(paren - 1))
+  }
+}
+
+/// A call or member read made from a list or grid context (see ``ListContext``), as ``ProjectFacts``
+/// records it: `model.thumbnail(for: photo)` in a `LazyVGrid`, `photo.image` in a cell,
+/// `PhotoCard(photo: photo)` in a `ForEach`.
+struct ListCall: Sendable {
+  /// The argument labels (`_` for none), or `nil` for a property read.
+  var labels: [String]?
+  /// Whether the call has no receiver (`loadImage(named:)`, `self.loadImage(named:)`): it reaches a
+  /// function of its own type only.
+  var isBare: Bool
+  /// The type around the call, by name, if any.
+  var typeName: String?
+  /// Where it is, for the finding's context path.
+  var step: ContextStep
+
+  /// Whether a call with these labels can reach a declaration taking `parameters`: the same labels, or
+  /// the leading ones with the rest defaulted or given as trailing closures.
+  /// A bare call reaches only a function of its own type (or, at top level, of its own file), and a
+  /// `private` or `fileprivate` function is reached only from its own file.
+  func matches(parameters: [String]?, typeName: String?, file: String, isPrivate: Bool) -> Bool {
+    if isBare, self.typeName != typeName || (typeName == nil && step.file != file) { return false }
+    if isPrivate, step.file != file { return false }
+    guard let labels, let parameters else { return labels == nil && parameters == nil }
+    return labels.count <= parameters.count && Array(parameters.prefix(labels.count)) == labels
+  }
+
+  /// The labels of the call whose `(` is at `paren`.
+  static func labels(_ file: SourceFile, paren: Int) -> [String] {
+    guard let close = file.match(paren), close > paren + 1 else { return [] }
+    var labels: [String] = []
+    var start = paren + 1
+    while start < close {
+      let labeled = file.kind(start) == .identifier && file.kind(start + 1) == .colon
+      labels.append(labeled ? file.text(start) : "_")
+      start = file.endOfArgument(from: start, close: close) + 1
+    }
+    return labels
+  }
+
+  /// The external parameter labels of the function declared with its `(` at `paren`.
+  static func parameterLabels(_ file: SourceFile, paren: Int) -> [String] {
+    guard let close = file.match(paren), close > paren + 1 else { return [] }
+    var labels: [String] = []
+    var start = paren + 1
+    while start < close {
+      labels.append(file.kind(start) == .identifier || file.word(start) != .none ? file.text(start) : "_")
+      start = file.endOfArgument(from: start, close: close) + 1
+    }
+    return labels
+  }
+}

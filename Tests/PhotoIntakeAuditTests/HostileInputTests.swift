@@ -1,0 +1,99 @@
+import Foundation
+import PhotoIntakeTesting
+import Testing
+
+@testable import PhotoIntakeAudit
+
+/// Generated files no app contains but an audit must survive: they are made here, at test time, at the
+/// sizes that crashed or stalled earlier versions. Speed and memory are measured by `Benchmarks/audit.sh`;
+/// these tests check that the audit finishes with the right answer.
+struct HostileInputTests {
+  static func audit(_ files: [String: String]) throws -> AuditReport {
+    let folder = TemporaryDirectory()
+    for (path, text) in files { try folder.write(path, text) }
+    return try Auditor().audit(folder: folder.path, displayName: ".")
+  }
+
+  /// 30,000 nested interpolations (a 300 KB file) overflowed the lexer's recursion: now the file is one
+  /// skipped item, and the project's other files are still audited.
+  @Test func deeplyNestedInterpolationIsSkippedNotFatal() throws {
+    let depth = 30_000
+    let nested =
+      "let s = \"" + String(repeating: "\\(\"", count: depth) + "x"
+      + String(repeating: "\")", count: depth) + "\"\n"
+    let report = try Self.audit([
+      "Nested.swift": nested,
+      "Picker.swift": "import UIKit\nlet picker = UIImagePickerController()\n",
+    ])
+    #expect(report.skipped.map(\.file) == ["Nested.swift"])
+    #expect(report.findings.map(\.rule) == ["picker-legacy"])
+  }
+
+  /// Nesting up to the limit is lexed as code: the innermost interpolation's identifier is seen.
+  @Test func nestingWithinTheLimitIsLexed() {
+    // The innermost `\(inner)` is the last level allowed.
+    let depth = Lexer.maximumNesting - 1
+    let source =
+      "let s = \"" + String(repeating: "\\(\"", count: depth) + "\\(inner)"
+      + String(repeating: "\")", count: depth) + "\"\nafter\n"
+    let lexed = Lexer.lex(Array(source.utf8))
+    let tooDeep = lexed.tooDeep
+    #expect(!tooDeep)
+    let names = lexed.tokens.indices.filter { lexed.tokens[$0].kind == .identifier }.map { lexed.text($0) }
+    #expect(names == ["let", "s", "inner", "after"])
+    let deeper = Lexer.lex(Array(("let s = \"" + String(repeating: "\\(\"", count: depth + 2)).utf8))
+    let deeperIsTooDeep = deeper.tooDeep
+    #expect(deeperIsTooDeep)
+  }
+
+  /// 8,000 `.wait()` calls in one function took 19 s (each re-scanned the function and the file's
+  /// declarations); every one of them is still judged: a wait for a picked item's load is reported.
+  @Test func thousandsOfWaitsInOneFunctionAreEachJudged() throws {
+    let count = 8_000
+    let waits = String(repeating: "    semaphore.wait()\n", count: count)
+    let source = """
+      import PhotosUI
+      final class Loader {
+        func load(_ provider: NSItemProvider) {
+          let semaphore = DispatchSemaphore(value: 0)
+          provider.loadObject(ofClass: UIImage.self) { _, _ in semaphore.signal() }
+      \(waits)  }
+      }
+
+      """
+    let report = try Self.audit(["Loader.swift": source])
+    #expect(report.findings.count == count)
+    #expect(report.findings.allSatisfy { $0.rule == "sync-load" })
+  }
+
+  /// A 48 MB one-line string literal is one token; the file is audited and nothing in it is code.
+  @Test func hugeOneLineLiteralIsOneToken() throws {
+    let literal = "let big = \"" + String(repeating: "UIImagePickerController ", count: 2_000_000) + "\"\n"
+    let file = SourceFile(path: "Big.swift", bytes: Array(literal.utf8))
+    #expect(file.count == 4)
+    let report = try Self.audit(["Big.swift": literal])
+    #expect(report.findings.isEmpty)
+    #expect(report.swiftFiles == 1)
+  }
+
+  /// Thousands of persisted identifiers and assignments in one file: every store is found once.
+  @Test func thousandsOfStoresAreEachFound() throws {
+    let count = 4_000
+    var body = ""
+    for index in 0..<count {
+      body += "    let ids\(index) = results.compactMap(\\.assetIdentifier)\n"
+      body += "    defaults.set(ids\(index), forKey: \"k\(index)\")\n"
+    }
+    let source = """
+      import PhotosUI
+      final class Store {
+        let defaults = UserDefaults.standard
+        func save(_ results: [PHPickerResult]) {
+      \(body)  }
+      }
+
+      """
+    let report = try Self.audit(["Store.swift": source])
+    #expect(report.findings.count == count)
+  }
+}
