@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
-# score.sh [INTAKE]   (run from anywhere)
-# Scores `intake audit` against judgments.tsv: for each repository judged there, checks out the pinned
-# commit (from $EVAL_MIRRORS/<owner>+<name>/repo if that git directory exists, else a blobless clone
-# from GitHub into $EVAL_CACHE, default ~/.cache/intake-audit-eval), audits it on one core, and prints
-# per rule and per set (tuning, held-out): recall (mistakes reported / mistakes) and the share of
-# look-alike places reported, then the findings no judgment covers, to be judged and added.
+# score.sh [--set NAME] [INTAKE]   (run from anywhere)
+# Scores `intake audit` against judgments.tsv. For each repository of the chosen sets (`#repo` lines; default:
+# all), checks out the pinned commit (from $EVAL_MIRRORS/<owner>+<name>/repo if that git directory exists, else a
+# blobless clone from GitHub into $EVAL_CACHE, default ~/.cache/intake-audit-eval), audits it on one core, and
+# prints per set and rule:
+#   recall     mistakes reported / mistakes judged
+#   precision  reports on judged mistakes / reports on judged places (mistakes and look-alikes)
+#   look-alike reports on places judged harmless, and how many look-alikes were judged
+#   severity   found mistakes whose reported severity matches the judged one
+# then every missed mistake, every reported look-alike and every report no judgment covers (to be judged and
+# added; they count in neither figure until then). A report is one (file, line, rule); a mistake whose line
+# column lists several lines is found by a report on any of them.
 # INTAKE defaults to the release build of Scripts/build-release.sh.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
+ONLY=""
+if [ "${1:-}" = "--set" ]; then
+  ONLY=$2
+  shift 2
+fi
 INTAKE=${1:-$(cd "$ROOT" && Scripts/build-release.sh 2>/dev/null)}
 CACHE=${EVAL_CACHE:-$HOME/.cache/intake-audit-eval}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/intake-audit-eval.XXXXXX")
@@ -18,7 +29,8 @@ mkdir -p "$CACHE"
 # `git archive` fails on a pathspec that matches nothing, so list the paths first.
 sources() { git "$@" ls-tree -r --name-only "$commit" | grep -E '\.(swift|plist|pbxproj|xcconfig)$' || true; }
 
-grep -v '^#' "$HERE/judgments.tsv" | cut -f1,2 | sort -u | while IFS=$'\t' read -r repo commit; do
+awk -F'\t' -v only="$ONLY" '/^#set /{set=$0; sub(/^#set /, "", set)} /^#repo\t/ && (only == "" || only == set){print $2"\t"$3}' \
+  "$HERE/judgments.tsv" | sort -u | while IFS=$'\t' read -r repo commit; do
   slug=${repo/\//+}
   dest="$WORK/$slug"
   mkdir -p "$dest"
@@ -39,50 +51,88 @@ grep -v '^#' "$HERE/judgments.tsv" | cut -f1,2 | sort -u | while IFS=$'\t' read 
   echo -e "$slug\t$files\t$(echo "$end - $start" | bc)" >>"$WORK/timing.tsv"
 done
 
-python3 - "$HERE/judgments.tsv" "$WORK" <<'PY'
+python3 - "$HERE/judgments.tsv" "$WORK" "$ONLY" <<'PY'
 import collections, json, os, sys
-judgments, work = sys.argv[1], sys.argv[2]
-places, current = {}, "tuning"
+judgments, work, only = sys.argv[1], sys.argv[2], sys.argv[3]
+places = []  # (set, slug, path, lines, rule, verdict, severity)
+repo_set = {}
+current = "tuning"
 for line in open(judgments, encoding="utf-8"):
     line = line.rstrip("\n")
     if line.startswith("#set "):
         current = line.split()[1]
         continue
+    if line.startswith("#repo\t"):
+        repo_set[line.split("\t")[1].replace("/", "+")] = current
+        continue
     if not line or line.startswith("#"):
         continue
-    repo, commit, path, number, rule, verdict, why = line.split("\t")
-    places[(repo.replace("/", "+"), path, int(number), rule)] = (verdict, current)
-reported = set()
-for name in os.listdir(work):
+    fields = line.split("\t")
+    repo, commit, path, numbers, rule, verdict, why = fields[:7]
+    severity = fields[7] if len(fields) > 7 else "-"
+    if only and current != only:
+        continue
+    lines = {int(n) for n in numbers.split(",")}
+    places.append((current, repo.replace("/", "+"), path, lines, rule, verdict, severity))
+judged = collections.defaultdict(list)  # (slug, path, line, rule) -> places covering it
+for place in places:
+    for number in place[3]:
+        judged[(place[1], place[2], number, place[4])].append(place)
+reported = {}  # (slug, path, line, rule) -> severity
+for name in sorted(os.listdir(work)):
     if not name.endswith(".json"):
         continue
     slug = name[:-5]
     for finding in json.load(open(os.path.join(work, name), encoding="utf-8")):
         path = finding["file"].split(slug + "/", 1)[1]
-        reported.add((slug, path, finding["line"], finding["rule"]))
-table = collections.defaultdict(lambda: [0, 0, 0, 0])  # mistakes found, mistakes, look-alikes reported, look-alikes
-for key, (verdict, which) in places.items():
-    for group in ((which, key[3]), (which, "all rules"), ("all sets", key[3]), ("all sets", "all rules")):
-        row = table[group]
+        reported[(slug, path, finding["line"], finding["rule"])] = finding["severity"]
+# rows: [found, mistakes, severity agreed, reports on mistakes, reports on look-alikes, look-alikes judged]
+table = collections.defaultdict(lambda: [0, 0, 0, 0, 0, 0])
+def rows(which, rule):
+    return (table[(which, rule)], table[(which, "all rules")])
+missed, flagged = [], []
+for place in places:
+    which, slug, path, lines, rule, verdict, severity = place
+    hits = [reported[(slug, path, n, rule)] for n in sorted(lines) if (slug, path, n, rule) in reported]
+    for row in rows(which, rule):
         if verdict == "mistake":
             row[1] += 1
-            row[0] += key in reported
-        else:
+            if hits:
+                row[0] += 1
+                row[2] += severity in hits
+        elif verdict == "lookalike":
+            row[5] += 1
+    if verdict == "mistake" and not hits:
+        missed.append(place)
+unjudged = []
+for key, severity in sorted(reported.items()):
+    slug, path, number, rule = key
+    which = repo_set.get(slug, "tuning")
+    if only and which != only:
+        continue
+    verdicts = {p[5] for p in judged.get(key, [])}
+    if "mistake" in verdicts:
+        for row in rows(which, rule):
             row[3] += 1
-            row[2] += key in reported
-print(f"{'set':10} {'rule':22} {'recall':>14} {'look-alikes reported':>22}")
-for (which, rule), (found, mistakes, flagged, lookalikes) in sorted(table.items()):
-    recall = f"{found}/{mistakes} = {100 * found / mistakes:.0f}%" if mistakes else "-"
-    false = f"{flagged}/{lookalikes} = {100 * flagged / lookalikes:.0f}%" if lookalikes else "-"
-    print(f"{which:10} {rule:22} {recall:>14} {false:>22}")
-for key, (verdict, which) in sorted(places.items()):
-    if verdict == "mistake" and key not in reported:
-        print("missed:", *key)
-    if verdict == "lookalike" and key in reported:
-        print("reported look-alike:", *key)
-unjudged = sorted(k for k in reported if k not in places and k[3] in {r for *_, r in places})
-for key in unjudged:
-    print("not judged yet:", *key)
+    elif "lookalike" in verdicts:
+        for row in rows(which, rule):
+            row[4] += 1
+        flagged.append((which, key))
+    elif not verdicts:
+        unjudged.append((which, key))
+def ratio(a, b):
+    return f"{a}/{b} = {100 * a / b:.0f}%" if b else "-"
+print(f"{'set':9} {'rule':27} {'recall':>15} {'precision':>15} {'look-alike reports':>19} {'severity':>9}")
+for (which, rule), (found, mistakes, agreed, on_mistakes, on_lookalikes, lookalikes) in sorted(table.items()):
+    precision = ratio(on_mistakes, on_mistakes + on_lookalikes)
+    print(f"{which:9} {rule:27} {ratio(found, mistakes):>15} {precision:>15} "
+          f"{f'{on_lookalikes} of {lookalikes}':>19} {f'{agreed}/{found}':>9}")
+for which, slug, path, lines, rule, verdict, severity in missed:
+    print("missed:", which, slug, path, ",".join(map(str, sorted(lines))), rule)
+for which, key in flagged:
+    print("reported look-alike:", which, *key)
+for which, key in unjudged:
+    print("not judged yet:", which, *key, reported[key])
 files = seconds = 0
 for line in open(os.path.join(work, "timing.tsv")):
     slug, count, elapsed = line.split("\t")
