@@ -74,9 +74,10 @@ public enum MetadataReader {
     case .gif: metadata = try GIFReader.read(input, limits: limits)
     case .webp: metadata = try WebPReader.read(input, limits: limits)
     case .tiff, .dng, .cr2, .nef, .arw: metadata = try TIFFFileReader.read(input, type: type, limits: limits)
-    case .heic, .heif, .avif: metadata = try HEIFReader.read(input, type: type, limits: limits)
+    case .heic, .heif, .heics, .avif: metadata = try HEIFReader.read(input, type: type, limits: limits)
     case .mov, .mp4, .m4v, .cr3: metadata = try QuickTimeReader.read(input, type: type, limits: limits)
     }
+    metadata.hdrGainMap = metadata.hdrGainMap ?? (metadata.hasGainMap ? .iso : HDRGainMap.none)
     if let hint, let hinted = MediaType(hint: hint), hinted != metadata.type {
       metadata.hintedType = hinted
     }
