@@ -12,6 +12,7 @@
 # Prints the counts per half and overall, and the files behind every failure that counts against us:
 #   metadata failures where exiftool reads the size, and files vipsthumbnail renders but intake does not.
 # INTAKE=path/to/intake overrides the binary (default: the debug build, .build/debug/intake).
+# VIPS_FROM=earlier.tsv reuses the vipsthumbnail column of an earlier run on the same folder (it is the slow part).
 set -uo pipefail
 FOLDER=${1:?usage: realfiles.sh FOLDER [OUT.tsv]}
 cd "$(dirname "$0")/.."
@@ -29,7 +30,13 @@ exiftool -q -q -m -json -ImageSize "${FILES[@]}" > "$WORK/exiftool.json" 2>/dev/
 "$INTAKE" thumbnail --json --size 320 --jobs 2 --out "$WORK/intake" "${FILES[@]}" \
   > "$WORK/thumbnail.jsonl" 2>/dev/null
 : > "$WORK/vips.txt"
+if [ -n "${VIPS_FROM:-}" ]; then
+  # vipsthumbnail's column of an earlier run's table (same folder): it does not change between our builds.
+  awk -F'\t' -v dir="$FOLDER" 'NR > 1 && $5 == 1 { print dir "/" $1 }' "$VIPS_FROM" | sed 's#//*#/#g' \
+    > "$WORK/vips.txt"
+fi
 for f in "${FILES[@]}"; do
+  [ -n "${VIPS_FROM:-}" ] && break
   if timeout 120 vipsthumbnail "$f" --size 320 -o "$WORK/vips/x.jpg" >/dev/null 2>&1; then
     echo "$f" >> "$WORK/vips.txt"
   fi

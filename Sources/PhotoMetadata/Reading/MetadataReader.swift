@@ -78,7 +78,11 @@ public enum MetadataReader {
     case .mov, .mp4, .m4v, .cr3: metadata = try QuickTimeReader.read(input, type: type, limits: limits)
     }
     metadata.hdrGainMap = metadata.hdrGainMap ?? (metadata.hasGainMap ? .iso : HDRGainMap.none)
-    if let hint, let hinted = MediaType(hint: hint), hinted != metadata.type {
+    // A sequence named .heic or .heif is not misnamed: phones and cameras give bursts those names.
+    let sequenceNamedHEIF = { (hinted: MediaType) in
+      metadata.type == .heics && [.heic, .heif].contains(hinted)
+    }
+    if let hint, let hinted = MediaType(hint: hint), hinted != metadata.type, !sequenceNamedHEIF(hinted) {
       metadata.hintedType = hinted
     }
     if let pixels = metadata.declaredPixelCount, pixels > limits.maxPixels {
