@@ -394,9 +394,9 @@ static unsigned char *to_rgb(const AVFrame *frame, int width, int height) {
 /// A mean luma below this (of 255) is a black or nearly black frame: a fade-in, a covered lens.
 static const double near_black = 24;
 
-photointake_poster_status photointake_movie_poster(int fd, int max_side, long long max_pixels, int max_packets,
-                                                   struct photointake_movie_poster *poster, char *error,
-                                                   size_t error_length) {
+static photointake_poster_status decode_poster(int fd, int max_side, long long max_pixels, int max_packets,
+                                               int first_frame, struct photointake_movie_poster *poster,
+                                               char *error, size_t error_length) {
     const char *detail = NULL;
     memset(poster, 0, sizeof *poster);
     poster->duration = -1;
@@ -496,7 +496,10 @@ photointake_poster_status photointake_movie_poster(int fd, int max_side, long lo
     const double duration = poster->duration;
     double times[4];
     int count = 0;
-    if (duration > 0) {
+    if (first_frame) {
+        // An image sequence or burst (HEIF `pict` track): its first frame is the photo.
+        times[count++] = 0;
+    } else if (duration > 0) {
         double first = duration * 0.1;
         first = first < 1 ? 1 : first > 10 ? 10 : first;
         times[count++] = first < duration / 2 ? first : duration / 2;
@@ -574,6 +577,18 @@ photointake_poster_status photointake_movie_poster(int fd, int max_side, long lo
     return PHOTOINTAKE_POSTER_OK;
 }
 
+photointake_poster_status photointake_movie_poster(int fd, int max_side, long long max_pixels, int max_packets,
+                                                   struct photointake_movie_poster *poster, char *error,
+                                                   size_t error_length) {
+    return decode_poster(fd, max_side, max_pixels, max_packets, 0, poster, error, error_length);
+}
+
+photointake_poster_status photointake_sequence_first_frame(int fd, int max_side, long long max_pixels,
+                                                           int max_packets, struct photointake_movie_poster *poster,
+                                                           char *error, size_t error_length) {
+    return decode_poster(fd, max_side, max_pixels, max_packets, 1, poster, error, error_length);
+}
+
 #else
 photointake_poster_status photointake_movie_poster(int fd, int max_side, long long max_pixels, int max_packets,
                                                    struct photointake_movie_poster *poster, char *error,
@@ -584,6 +599,12 @@ photointake_poster_status photointake_movie_poster(int fd, int max_side, long lo
     photointake_ffmpeg_load(&detail);
     snprintf(error, error_length, "%s", detail ? detail : "FFmpeg is not available");
     return PHOTOINTAKE_POSTER_UNAVAILABLE;
+}
+
+photointake_poster_status photointake_sequence_first_frame(int fd, int max_side, long long max_pixels,
+                                                           int max_packets, struct photointake_movie_poster *poster,
+                                                           char *error, size_t error_length) {
+    return photointake_movie_poster(fd, max_side, max_pixels, max_packets, poster, error, error_length);
 }
 #endif
 #endif

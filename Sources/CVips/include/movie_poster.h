@@ -65,6 +65,13 @@ photointake_poster_status photointake_movie_poster(int fd, int max_side, long lo
                                                    struct photointake_movie_poster *poster, char *error,
                                                    size_t error_length);
 
+/// The first frame of the image sequence or burst open at `fd` (a HEIF file whose pictures are in a `pict`
+/// track, which libheif 1.15 cannot read), decoded by FFmpeg's HEVC or AV1 decoder under the same limits as
+/// photointake_movie_poster, scaled to at most `max_side`.
+photointake_poster_status photointake_sequence_first_frame(int fd, int max_side, long long max_pixels,
+                                                           int max_packets, struct photointake_movie_poster *poster,
+                                                           char *error, size_t error_length);
+
 /// Frees a poster's pixels.
 void photointake_movie_poster_free(struct photointake_movie_poster *poster);
 #endif

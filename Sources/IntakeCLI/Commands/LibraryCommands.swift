@@ -274,6 +274,14 @@ enum AssetFields {
     if !camera.isEmpty { rows.append(("camera", camera + (m.lens.map { " (\($0))" } ?? ""))) }
     if let id = m.livePhotoID { rows.append(("live photo", id)) }
     if let duration = m.duration { rows.append(("duration", "\(duration) s")) }
+    if let frames = m.frameCount { rows.append(("frames", String(frames))) }
+    if m.hasGainMap { rows.append(("hdr gain map", MetadataFormatter.gainMapName(m))) }
+    let extras = [
+      m.hasDepth ? "depth map" : nil, m.isStereoPair ? "stereo pair" : nil, m.hasAlpha ? "alpha" : nil,
+    ]
+    .compactMap { $0 }
+    if !extras.isEmpty { rows.append(("has", extras.joined(separator: ", "))) }
+    for warning in m.warnings { rows.append(("warning", warning.description)) }
     return rows
   }
 

@@ -7,7 +7,9 @@ let metadataCommand = CommandSpec(
   name: "metadata", abstract: "Print the facts of photo and movie files without importing them.",
   discussion: """
     Reads only headers and metadata (never pixel data): type, size, orientation, capture date, location,
-    camera, embedded previews, Live Photo identifier, duration. With --json, prints one JSON object per file
+    camera, embedded previews, Live Photo identifier, duration, HDR gain map kind (none, apple, iso), depth,
+    stereo pair, alpha, the frame count of an image sequence, and a warning for each damaged optional part
+    (EXIF, XMP, ICC, MPF, thumbnail, maker note, auxiliary image) that was skipped while the rest was read. With --json, prints one JSON object per file
     on its own line. Exits with 1 if any file could not be read.
     """,
   options: [Flag.json],
@@ -63,6 +65,10 @@ enum MetadataFormatter {
       ("hasICCProfile", .bool(m.hasICCProfile)), ("hasGainMap", .bool(m.hasGainMap)),
       ("previews", .array(previews)), ("livePhotoID", .optional(m.livePhotoID)),
       ("duration", .optional(m.duration)), ("hintedType", .optional(m.hintedType?.rawValue)),
+      ("hdrGainMap", .string(gainMapName(m))), ("depth", .bool(m.hasDepth)),
+      ("stereoPair", .bool(m.isStereoPair)), ("alpha", .bool(m.hasAlpha)),
+      ("frameCount", .optional(m.frameCount)),
+      ("warnings", .array(m.warnings.map { .string($0.description) })),
     ]
   }
 
@@ -89,13 +95,20 @@ enum MetadataFormatter {
     }
     if let id = m.livePhotoID { lines.append("  live      \(id)") }
     if let duration = m.duration { lines.append("  duration  \(duration) s") }
-    if m.hasICCProfile || m.hasGainMap {
-      lines.append(
-        "  has       "
-          + [m.hasICCProfile ? "ICC profile" : nil, m.hasGainMap ? "HDR gain map" : nil].compactMap { $0 }
-          .joined(separator: ", "))
-    }
+    if let frames = m.frameCount { lines.append("  frames    \(frames)") }
+    let has = [
+      m.hasICCProfile ? "ICC profile" : nil,
+      m.hasGainMap ? "HDR gain map (\(gainMapName(m)))" : nil,
+      m.hasDepth ? "depth map" : nil, m.isStereoPair ? "stereo pair" : nil, m.hasAlpha ? "alpha" : nil,
+    ].compactMap { $0 }
+    if !has.isEmpty { lines.append("  has       " + has.joined(separator: ", ")) }
+    for warning in m.warnings { lines.append("  warning   \(warning)") }
     // Each line sanitized before they are joined: a line feed in a Make or Model must not start a line of its own.
     return lines.map(Terminal.sanitized).joined(separator: "\n")
+  }
+
+  /// `none`, `apple` or `iso`; `unknown` for facts stored before the kind was recorded.
+  static func gainMapName(_ m: MediaMetadata) -> String {
+    m.hdrGainMap?.rawValue ?? (m.hasGainMap ? "unknown" : HDRGainMap.none.rawValue)
   }
 }

@@ -71,7 +71,7 @@ struct ThumbnailPlan: Sendable, Hashable {
     case .jpeg:
       let shrink = jpegShrink(max(width, height), to: size)
       return pixels / (shrink * shrink)
-    case .heic, .heif, .avif:
+    case .heic, .heif, .heics, .avif:
       let thumbnail = metadata.previews.first {
         $0.kind == .heifThumbnail && max($0.width ?? 0, $0.height ?? 0) >= size
       }

@@ -49,7 +49,7 @@ public enum RepresentationChoice {
   static func rank(_ type: MediaType) -> Int {
     switch type {
     case .dng, .cr2, .cr3, .nef, .arw: 0
-    case .heic, .heif, .avif: 1
+    case .heic, .heif, .heics, .avif: 1
     case .tiff, .png, .gif, .webp: 2
     case .jpeg: 3
     case .mov: 0

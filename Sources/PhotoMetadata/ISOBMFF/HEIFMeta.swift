@@ -40,6 +40,10 @@ struct HEIFMeta {
   var associations: [Int: [Int]] = [:]
   /// Absolute range of the `idat` payload.
   var idat: Range<Int>?
+  /// Entity groups from `grpl` (ISO/IEC 23008-12 §6.8): `ster` (a stereo pair), `altr`, `brst`, …
+  var groups: [(type: String, entities: [Int])] = []
+  /// Why `grpl` could not be read, when it could not: groups are optional, the items are still usable.
+  var groupsDamage: MetadataError?
 
   func properties(of item: Int) -> [Property] {
     (associations[item] ?? []).compactMap { index in
@@ -108,6 +112,12 @@ extension HEIFMeta {
         try parseProperties(child, input, &budget)
       case "idat":
         idat = child.payload
+      case "grpl":
+        do {
+          try parseGroups(child, input, &budget)
+        } catch {
+          groupsDamage = error
+        }
       default:
         continue
       }
@@ -134,6 +144,22 @@ extension HEIFMeta {
       let contentType = type == "mime" ? item.cString() : nil
       if items[id] == nil { itemOrder.append(id) }
       items[id] = Item(id: id, type: type, contentType: contentType)
+    }
+  }
+
+  /// GroupsListBox: EntityToGroupBoxes, each a full box with group_id, num_entities_in_group and the entity
+  /// IDs (ISO/IEC 14496-12 §8.18.3).
+  private mutating func parseGroups(_ box: Box, _ input: Input, _ budget: inout BoxBudget)
+    throws(MetadataError)
+  {
+    for group in try Boxes.children(of: box.payload, in: input, isFile: false, depth: 3, budget: &budget) {
+      var (_, reader) = try Boxes.fullBox(group, in: input, limit: 64 << 10)
+      _ = try reader.u32()
+      let count = Int(try reader.u32())
+      guard count <= budget.limits.maxItems else { throw .limitExceeded("\(count) grouped entities") }
+      var entities: [Int] = []
+      for _ in 0..<count { entities.append(Int(try reader.u32())) }
+      groups.append((group.type, entities))
     }
   }
 

@@ -19,6 +19,13 @@ struct QuickTimeLayout {
   /// The first video track's `tkhd` size (16.16 fixed point, rounded) and matrix.
   var videoSize: (Int, Int)?
   var videoTransform: ImageTransform?
+  /// The handler of the track ``videoSize`` came from: `vide` for movies, `pict` for HEIF image sequences
+  /// (ISO/IEC 23008-12 §7.2).
+  var videoHandler: String?
+  /// That track's sample count (`stsz`/`stz2`, ISO/IEC 14496-12 §8.7.3): its frames.
+  var videoFrameCount: Int?
+  /// That track's first sample entry type (`hvc1`, `av01`, …).
+  var videoCodec: String?
   /// Children of every `udta` atom in the movie and its tracks.
   var userData: [Box] = []
   var metadataItems: [MetadataItem] = []
@@ -80,28 +87,80 @@ struct QuickTimeLayout {
   private mutating func readTrack(_ box: Box, _ input: Input, _ budget: inout BoxBudget) throws(MetadataError)
   {
     var header: (Int, Int, ImageTransform?)?
-    var isVideo = false
+    var handler: String?
+    var samples: SampleFacts?
     for child in try Boxes.children(of: box.payload, in: input, isFile: false, depth: 3, budget: &budget) {
       switch child.type {
       case "tkhd": header = try Self.trackHeader(child, input)
       case "mdia":
         for media in try Boxes.children(
           of: child.payload, in: input, isFile: false, depth: 4, budget: &budget)
-        where media.type == "hdlr" {
-          // HandlerBox: version/flags, pre_defined, handler_type (§8.4.3).
-          var (_, reader) = try Boxes.fullBox(media, in: input, limit: 4096)
-          _ = try reader.u32()
-          isVideo = try reader.fourCC() == "vide"
+        {
+          if media.type == "hdlr" {
+            // HandlerBox: version/flags, pre_defined, handler_type (§8.4.3).
+            var (_, reader) = try Boxes.fullBox(media, in: input, limit: 4096)
+            _ = try reader.u32()
+            handler = try reader.fourCC()
+          } else if media.type == "minf" {
+            samples = try Self.sampleFacts(media, input, &budget)
+          }
         }
       case "udta": try readUserData(child, input, &budget, depth: 4)
       case "meta": try readMetadata(child, input, &budget)
       default: continue
       }
     }
+    let isVideo = handler == "vide" || handler == "pict"
     if isVideo, videoSize == nil, let header {
-      videoSize = (header.0, header.1)
+      // A track header may leave the size 0 (§8.3.2.3: "for non-visual tracks"); the sample entry has it.
+      let entrySize = samples?.width.flatMap { w in samples?.height.map { (w, $0) } }
+      videoSize = header.0 > 0 && header.1 > 0 ? (header.0, header.1) : entrySize
       videoTransform = header.2
+      videoHandler = handler
+      videoFrameCount = samples?.count
+      videoCodec = samples?.codec
     }
+  }
+
+  /// What a track's sample table says about its pictures, without reading the samples.
+  struct SampleFacts {
+    var codec: String?
+    var width: Int?
+    var height: Int?
+    var count: Int?
+  }
+
+  /// `minf/stbl`: the first `stsd` entry's type and size (VisualSampleEntry, §12.1.3), the `stsz`/`stz2`
+  /// sample count.
+  private static func sampleFacts(_ minf: Box, _ input: Input, _ budget: inout BoxBudget)
+    throws(MetadataError)
+    -> SampleFacts
+  {
+    var facts = SampleFacts()
+    let children = try Boxes.children(of: minf.payload, in: input, isFile: false, depth: 5, budget: &budget)
+    guard let stbl = children.first(where: { $0.type == "stbl" }) else { return facts }
+    for table in try Boxes.children(of: stbl.payload, in: input, isFile: false, depth: 6, budget: &budget) {
+      switch table.type {
+      case "stsd" where table.payload.count >= 8:
+        let entries = try Boxes.children(
+          of: (table.payload.lowerBound + 8)..<table.end, in: input, isFile: false, depth: 7, budget: &budget)
+        guard let entry = entries.first else { continue }
+        facts.codec = entry.type
+        // SampleEntry (6 reserved, data_reference_index), pre_defined/reserved (16), width, height.
+        if entry.payload.count >= 28 {
+          let head = try input.read(at: entry.payload.lowerBound, count: 28)
+          facts.width = Int(head.u16(at: 24, bigEndian: true))
+          facts.height = Int(head.u16(at: 26, bigEndian: true))
+        }
+      case "stsz" where table.payload.count >= 12, "stz2" where table.payload.count >= 12:
+        // Version/flags, then stsz: sample_size, sample_count; stz2: reserved (24 bits), field_size,
+        // sample_count. Only these 12 bytes are read, never the table of sizes after them.
+        let head = try input.read(at: table.payload.lowerBound, count: 12)
+        facts.count = Int(head.u32(at: 8, bigEndian: true))
+      default: continue
+      }
+    }
+    return facts
   }
 
   /// `tkhd` (§8.3.2): the matrix and the 16.16 width and height.

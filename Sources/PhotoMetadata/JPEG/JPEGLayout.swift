@@ -4,6 +4,8 @@ struct JPEGLayout {
   static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
   static let iccSignature: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
   static let mpfSignature: [UInt8] = Array("MPF".utf8) + [0]
+  /// ISO 21496-1 gain-map metadata in APP2 (ISO/TS 21496-1 Annex C, as Ultra HDR 1.1 and Android 15 write).
+  static let isoGainMapSignature: [UInt8] = Array("urn:iso:std:iso:ts:21496:-1".utf8) + [0]
 
   var width: Int?
   var height: Int?
@@ -15,6 +17,8 @@ struct JPEGLayout {
   var hasICCProfile = false
   /// Absolute position of the MPF TIFF header in APP2 (CIPA DC-007 §5.2) and the bytes from there.
   var mpf: (base: Int, bytes: [UInt8])?
+  /// Whether an APP2 segment carries ISO 21496-1 gain-map metadata.
+  var hasISOGainMapMetadata = false
 
   /// Reads the segments before the image data of the JPEG stream at `start`.
   init(_ input: Input, from start: Int = 0, limits: MetadataReader.Limits) throws(MetadataError) {
@@ -36,9 +40,12 @@ struct JPEGLayout {
           )
         }
       } else if segment.marker == 0xE2 {
-        let head = try input.read(at: segment.payload.lowerBound, count: min(12, segment.payload.count))
+        let head = try input.read(
+          at: segment.payload.lowerBound, count: min(Self.isoGainMapSignature.count, segment.payload.count))
         if head.matches(Self.iccSignature, at: 0) {
           hasICCProfile = true
+        } else if head.matches(Self.isoGainMapSignature, at: 0) {
+          hasISOGainMapMetadata = true
         } else if mpf == nil, head.matches(Self.mpfSignature, at: 0) {
           let payload = try input.read(at: segment.payload.lowerBound, count: segment.payload.count)
           mpf = (segment.payload.lowerBound + 4, Array(payload[4...]))

@@ -5,9 +5,13 @@ enum JPEGReader {
     let layout = try JPEGLayout(input, limits: limits)
     var metadata = MediaMetadata(type: .jpeg, width: layout.width, height: layout.height)
     metadata.hasICCProfile = layout.hasICCProfile
+    // Each optional part on its own: a damaged one becomes a warning, the others are still read.
     var exifFacts: ExifFacts?
-    if let exif = layout.exif {
-      let facts = try ExifFacts.read(Input(bytes: exif.bytes), base: 0, limits: limits)
+    if let exif = layout.exif,
+      let facts = try metadata.tolerating(
+        .exif,
+        { () throws(MetadataError) in try ExifFacts.read(Input(bytes: exif.bytes), base: 0, limits: limits) })
+    {
       exifFacts = facts
       metadata.merge(facts)
       if let range = facts.thumbnail {
@@ -22,22 +26,32 @@ enum JPEGReader {
     var xmpFacts: ExifFacts?
     for packet in layout.xmp {
       let xmp = XMPPacket(bytes: packet.bytes)
-      if xmp.mentionsGainMap { metadata.hasGainMap = true }
+      metadata.noteGainMap(xmp.gainMapKind)
+      if xmp.mentionsDepth { metadata.hasDepth = true }
       let facts = xmp.facts
       xmpFacts = xmpFacts ?? facts
       metadata.merge(facts)
     }
+    if layout.hasISOGainMapMetadata { metadata.noteGainMap(.iso) }
     metadata.orientation = exifFacts?.orientation ?? xmpFacts?.orientation ?? .up
-    if let mpf = layout.mpf {
-      for image in try MPFIndex.images(mpf.bytes, base: mpf.base, fileSize: input.size, limits: limits)
-        .dropFirst()
-      {
+    if let mpf = layout.mpf,
+      let images = try metadata.tolerating(
+        .mpf,
+        { () throws(MetadataError) in
+          try MPFIndex.images(mpf.bytes, base: mpf.base, fileSize: input.size, limits: limits)
+        })
+    {
+      for image in images.dropFirst() {
         let facts = secondaryImageFacts(input, at: image.offset, length: image.length, limits: limits)
-        if facts.gainMap { metadata.hasGainMap = true }
+        metadata.noteGainMap(facts.gainMap)
+        if facts.depth { metadata.hasDepth = true }
+        let code = Int(image.attribute & 0x00FF_FFFF)
+        // MP Type 0x020002: Multi-Frame Image, Disparity (CIPA DC-007 §5.2.3.3.1) — a stereo view.
+        if code == 0x02_0002 { metadata.isStereoPair = true }
         metadata.previews.append(
           EmbeddedPreview(
             kind: .mpfImage, type: .jpeg, width: facts.width, height: facts.height, offset: image.offset,
-            length: image.length, mpfTypeCode: Int(image.attribute & 0x00FF_FFFF)))
+            length: image.length, mpfTypeCode: code))
       }
     }
     return metadata
@@ -52,17 +66,22 @@ enum JPEGReader {
     return (width, height)
   }
 
-  /// Size and gain-map marking of an embedded JPEG (MPF image, EXIF thumbnail), from at most 256 KiB of it.
+  /// Size, gain-map kind and depth marking of an embedded JPEG (MPF image, EXIF thumbnail), from at most
+  /// 256 KiB of it.
   static func secondaryImageFacts(_ input: Input, at offset: Int, length: Int, limits: MetadataReader.Limits)
-    -> (width: Int?, height: Int?, gainMap: Bool)
+    -> (width: Int?, height: Int?, gainMap: HDRGainMap, depth: Bool)
   {
     guard let bytes = try? input.read(at: offset, count: min(length, 256 << 10)) else {
-      return (nil, nil, false)
+      return (nil, nil, .none, false)
     }
     var inner = limits
     inner.maxSegments = min(limits.maxSegments, 256)
-    guard let layout = try? JPEGLayout(Input(bytes: bytes), limits: inner) else { return (nil, nil, false) }
-    let gainMap = layout.xmp.contains { XMPPacket(bytes: $0.bytes).mentionsGainMap }
-    return (layout.width, layout.height, gainMap)
+    guard let layout = try? JPEGLayout(Input(bytes: bytes), limits: inner) else {
+      return (nil, nil, .none, false)
+    }
+    let packets = layout.xmp.map { XMPPacket(bytes: $0.bytes) }
+    var gainMap = packets.map(\.gainMapKind).first { $0 != .none } ?? .none
+    if layout.hasISOGainMapMetadata { gainMap = .iso }
+    return (layout.width, layout.height, gainMap, packets.contains { $0.mentionsDepth })
   }
 }

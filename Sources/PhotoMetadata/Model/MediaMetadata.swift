@@ -38,6 +38,22 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
   /// looked (``CanvasScanner``; imaging's header pass does, ``MetadataReader`` does not, since a GIF must be
   /// walked to its end). Bomb guards check it as well as ``width`` × ``height``.
   public var largestCanvas: PixelSize? = nil
+  /// Which kind of HDR gain map is embedded; nil in facts recorded before the kind was looked for (then only
+  /// ``hasGainMap`` is known).
+  public var hdrGainMap: HDRGainMap? = nil
+  /// Whether a depth or disparity map is embedded (HEIF depth auxiliary image, MPF disparity image, Google
+  /// `GDepth` / dynamic-depth XMP).
+  public var hasDepth = false
+  /// Whether the file holds a stereo pair (HEIF `ster` entity group, as spatial photos have; MPF multi-frame
+  /// disparity images).
+  public var isStereoPair = false
+  /// Whether the image has an alpha channel (HEIF/AVIF alpha auxiliary image, PNG colour type or `tRNS`,
+  /// WebP VP8X alpha flag).
+  public var hasAlpha = false
+  /// For an image sequence or burst (``MediaType/heics``), how many frames its track holds.
+  public var frameCount: Int? = nil
+  /// Optional parts that were damaged and skipped; every other fact is complete.
+  public var warnings: [MetadataWarning] = []
 
   /// Facts about a file of type `type`; what was not found stays nil.
   public init(
@@ -69,6 +85,61 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
     guard let width, let height else { return nil }
     let (product, overflow) = width.multipliedReportingOverflow(by: height)
     return overflow ? Int.max : product
+  }
+}
+
+/// The kind of HDR gain map a photo carries.
+public enum HDRGainMap: String, Sendable, Hashable, Codable, CaseIterable {
+  /// No gain map.
+  case none
+  /// Apple's gain map: a HEIF auxiliary image of type `urn:com:apple:photo:2020:aux:hdrgainmap`, or a JPEG
+  /// MPF image marked with Apple's `HDRGainMap` XMP.
+  case apple
+  /// ISO 21496-1: a HEIF `tmap` item, or a JPEG gain map described by ISO 21496-1 metadata or the Adobe /
+  /// Ultra HDR `hdrgm:` XMP it standardises.
+  case iso
+}
+
+extension MediaMetadata {
+  private enum NewKeys: String, CodingKey {
+    case type, width, height, orientation, captureDate, location, make, model, lens, hasICCProfile, hasGainMap
+    case previews, livePhotoID, duration, hintedType, largestCanvas, hdrGainMap, hasDepth, isStereoPair
+    case hasAlpha, frameCount, warnings
+  }
+
+  /// Decodes facts stored by any version: fields added later (gain-map kind, depth, stereo, alpha, frame
+  /// count, warnings) default to "not found" when absent, so manifests written before them stay readable.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: NewKeys.self)
+    self.init(type: try c.decode(MediaType.self, forKey: .type))
+    width = try c.decodeIfPresent(Int.self, forKey: .width)
+    height = try c.decodeIfPresent(Int.self, forKey: .height)
+    orientation = try c.decodeIfPresent(Orientation.self, forKey: .orientation) ?? .up
+    captureDate = try c.decodeIfPresent(CaptureDate.self, forKey: .captureDate)
+    location = try c.decodeIfPresent(GPSLocation.self, forKey: .location)
+    make = try c.decodeIfPresent(String.self, forKey: .make)
+    model = try c.decodeIfPresent(String.self, forKey: .model)
+    lens = try c.decodeIfPresent(String.self, forKey: .lens)
+    hasICCProfile = try c.decodeIfPresent(Bool.self, forKey: .hasICCProfile) ?? false
+    hasGainMap = try c.decodeIfPresent(Bool.self, forKey: .hasGainMap) ?? false
+    previews = try c.decodeIfPresent([EmbeddedPreview].self, forKey: .previews) ?? []
+    livePhotoID = try c.decodeIfPresent(String.self, forKey: .livePhotoID)
+    duration = try c.decodeIfPresent(Double.self, forKey: .duration)
+    hintedType = try c.decodeIfPresent(MediaType.self, forKey: .hintedType)
+    largestCanvas = try c.decodeIfPresent(PixelSize.self, forKey: .largestCanvas)
+    hdrGainMap = try c.decodeIfPresent(HDRGainMap.self, forKey: .hdrGainMap)
+    hasDepth = try c.decodeIfPresent(Bool.self, forKey: .hasDepth) ?? false
+    isStereoPair = try c.decodeIfPresent(Bool.self, forKey: .isStereoPair) ?? false
+    hasAlpha = try c.decodeIfPresent(Bool.self, forKey: .hasAlpha) ?? false
+    frameCount = try c.decodeIfPresent(Int.self, forKey: .frameCount)
+    warnings = try c.decodeIfPresent([MetadataWarning].self, forKey: .warnings) ?? []
+  }
+
+  /// Records a gain map of `kind`; an ISO 21496-1 description wins over Apple's (iOS 18 writes both).
+  mutating func noteGainMap(_ kind: HDRGainMap) {
+    guard kind != .none else { return }
+    hasGainMap = true
+    if hdrGainMap != .iso { hdrGainMap = kind }
   }
 }
 

@@ -12,17 +12,27 @@ enum PNGReader {
       switch chunk.type {
       case "IHDR":
         guard chunk.data.count >= 8 else { throw .corrupt("IHDR shorter than 13 bytes") }
-        let data = try input.read(at: chunk.data.lowerBound, count: 8)
+        let data = try input.read(at: chunk.data.lowerBound, count: min(10, chunk.data.count))
         metadata.width = Int(data.u32(at: 0, bigEndian: true))
         metadata.height = Int(data.u32(at: 4, bigEndian: true))
+        // Colour types 4 and 6 (grey and truecolour with alpha) carry alpha (PNG spec §11.2.2).
+        if data.count >= 10, data[9] == 4 || data[9] == 6 { metadata.hasAlpha = true }
+      case "tRNS":
+        metadata.hasAlpha = true
       case "iCCP":
         metadata.hasICCProfile = true
       case "eXIf" where exifFacts == nil:
-        guard chunk.data.count <= limits.maxValueBytes else {
-          throw .limitExceeded("a \(chunk.data.count)-byte eXIf")
-        }
-        let data = try input.read(at: chunk.data.lowerBound, count: chunk.data.count)
-        let facts = try ExifFacts.read(Input(bytes: data), base: 0, limits: limits)
+        guard
+          let facts = try metadata.tolerating(
+            .exif,
+            { () throws(MetadataError) in
+              guard chunk.data.count <= limits.maxValueBytes else {
+                throw .limitExceeded("a \(chunk.data.count)-byte eXIf")
+              }
+              let data = try input.read(at: chunk.data.lowerBound, count: chunk.data.count)
+              return try ExifFacts.read(Input(bytes: data), base: 0, limits: limits)
+            })
+        else { continue }
         exifFacts = facts
         metadata.merge(facts)
       case "iTXt" where xmpFacts == nil:
@@ -34,7 +44,7 @@ enum PNGReader {
         let data = try input.read(at: chunk.data.lowerBound, count: chunk.data.count)
         guard let text = PNGChunks.internationalText(data, keyword: xmpKeyword).text else { continue }
         let xmp = XMPPacket(bytes: Array(data[text]))
-        if xmp.mentionsGainMap { metadata.hasGainMap = true }
+        metadata.noteGainMap(xmp.gainMapKind)
         xmpFacts = xmp.facts
       default:
         continue

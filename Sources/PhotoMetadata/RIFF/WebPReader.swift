@@ -14,21 +14,29 @@ enum WebPReader {
         let data = try read(input, chunk, atLeast: 10)
         var reader = ByteReader(data, at: 4, bigEndian: false)
         canvas = (Int(try reader.u24()) + 1, Int(try reader.u24()) + 1)
+        // VP8X flags: bit 4 (0x10) is "alpha" (WebP Container Specification, "Extended file format").
+        if data[0] & 0x10 != 0 { metadata.hasAlpha = true }
       case "VP8 " where frame == nil, "VP8L" where frame == nil:
         let data = try read(input, chunk, atLeast: chunk.fourCC == "VP8 " ? 10 : 5)
         if let size = try bitstreamSize(chunk.fourCC, data) { frame = (size.width, size.height) }
       case "ICCP":
         metadata.hasICCProfile = true
       case "EXIF" where exifFacts == nil:
-        let data = try read(input, chunk, atLeast: 8, whole: true, limits: limits)
-        // Some writers keep the JPEG APP1 "Exif\0\0" prefix; the container specification does not.
-        let base = data.matches(JPEGLayout.exifSignature, at: 0) ? 6 : 0
-        let facts = try ExifFacts.read(Input(bytes: data), base: base, limits: limits)
+        guard
+          let facts = try metadata.tolerating(
+            .exif,
+            { () throws(MetadataError) in
+              let data = try read(input, chunk, atLeast: 8, whole: true, limits: limits)
+              // Some writers keep the JPEG APP1 "Exif\0\0" prefix; the container specification does not.
+              let base = data.matches(JPEGLayout.exifSignature, at: 0) ? 6 : 0
+              return try ExifFacts.read(Input(bytes: data), base: base, limits: limits)
+            })
+        else { continue }
         exifFacts = facts
         metadata.merge(facts)
       case "XMP " where xmpFacts == nil:
         let xmp = XMPPacket(bytes: try read(input, chunk, atLeast: 0, whole: true, limits: limits))
-        if xmp.mentionsGainMap { metadata.hasGainMap = true }
+        metadata.noteGainMap(xmp.gainMapKind)
         xmpFacts = xmp.facts
       default:
         continue

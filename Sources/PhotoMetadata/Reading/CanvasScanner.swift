@@ -39,7 +39,7 @@ public enum CanvasScanner {
     case .png: return try png(input, limits: limits)
     case .webp: return try webp(input, limits: limits)
     case .tiff, .dng, .cr2, .nef, .arw: return try tiff(input, limits: limits)
-    case .heic, .heif, .avif: return try heif(input, limits: limits)
+    case .heic, .heif, .heics, .avif: return try heif(input, limits: limits)
     case .jpeg, .mov, .mp4, .m4v, .cr3: return nil
     }
   }
@@ -171,6 +171,10 @@ public enum CanvasScanner {
   /// HEIF: the `ispe` of every item, and the output size of every `grid` item (ISO/IEC 23008-12 §6.6.2.3.2
   /// ImageGrid), which libheif allocates whatever `ispe` says.
   static func heif(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> PixelSize? {
+    // An image sequence has no items: its frames are the track's samples, of the sample entry's size.
+    if let sequence = try HEIFReader.sequenceLayout(input, limits: limits) {
+      return sequence.videoSize.map { PixelSize(width: $0.0, height: $0.1) }
+    }
     let meta = try HEIFReader.meta(input, limits: limits)
     var canvas: PixelSize?
     for item in meta.itemOrder {

@@ -74,10 +74,15 @@ public enum MetadataReader {
     case .gif: metadata = try GIFReader.read(input, limits: limits)
     case .webp: metadata = try WebPReader.read(input, limits: limits)
     case .tiff, .dng, .cr2, .nef, .arw: metadata = try TIFFFileReader.read(input, type: type, limits: limits)
-    case .heic, .heif, .avif: metadata = try HEIFReader.read(input, type: type, limits: limits)
+    case .heic, .heif, .heics, .avif: metadata = try HEIFReader.read(input, type: type, limits: limits)
     case .mov, .mp4, .m4v, .cr3: metadata = try QuickTimeReader.read(input, type: type, limits: limits)
     }
-    if let hint, let hinted = MediaType(hint: hint), hinted != metadata.type {
+    metadata.hdrGainMap = metadata.hdrGainMap ?? (metadata.hasGainMap ? .iso : HDRGainMap.none)
+    // A sequence named .heic or .heif is not misnamed: phones and cameras give bursts those names.
+    let sequenceNamedHEIF = { (hinted: MediaType) in
+      metadata.type == .heics && [.heic, .heif].contains(hinted)
+    }
+    if let hint, let hinted = MediaType(hint: hint), hinted != metadata.type, !sequenceNamedHEIF(hinted) {
       metadata.hintedType = hinted
     }
     if let pixels = metadata.declaredPixelCount, pixels > limits.maxPixels {

@@ -14,6 +14,10 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
   case heic
   /// HEIF with another codec.
   case heif
+  /// A HEIF image sequence or burst: its pictures are the samples of a `pict` track (brand `msf1`,
+  /// ISO/IEC 23008-12 §7), with no `meta` box of items. The bytes decide it when ``MetadataReader`` finds
+  /// the track and no items; sniffing the first bytes alone says ``heic`` or ``heif``.
+  case heics
   /// AVIF (HEIF with an AV1-coded image).
   case avif
   /// TIFF.
@@ -64,6 +68,7 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case .webp: "org.webmproject.webp"
     case .heic: "public.heic"
     case .heif: "public.heif"
+    case .heics: "public.heics"
     case .avif: "public.avif"
     case .tiff: "public.tiff"
     case .dng: "com.adobe.raw-image"
@@ -86,6 +91,7 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case .webp: "image/webp"
     case .heic: "image/heic"
     case .heif: "image/heif"
+    case .heics: "image/heic-sequence"
     case .avif: "image/avif"
     case .tiff, .dng, .cr2, .nef, .arw: "image/tiff"
     case .cr3: "image/x-canon-cr3"
@@ -106,7 +112,8 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case "png", "public.png", "image/png": self = .png
     case "gif", "com.compuserve.gif", "image/gif": self = .gif
     case "webp", "org.webmproject.webp", "image/webp": self = .webp
-    case "heic", "heics", "public.heic", "image/heic": self = .heic
+    case "heic", "public.heic", "image/heic": self = .heic
+    case "heics", "heifs", "public.heics", "image/heic-sequence", "image/heif-sequence": self = .heics
     case "heif", "hif", "public.heif", "image/heif": self = .heif
     case "avif", "public.avif", "image/avif": self = .avif
     case "tif", "tiff", "public.tiff", "image/tiff": self = .tiff

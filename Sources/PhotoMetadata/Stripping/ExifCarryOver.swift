@@ -44,6 +44,8 @@ public enum ExifCarryOver {
       guard let item = HEIFReader.exifItem(meta) else { return nil }
       let bytes = try HEIFReader.data(of: item, meta, input, limits: limits)
       return Array(bytes[try HEIFReader.tiffBase(ofExifItem: bytes)...])
+    case .heics:
+      return nil  // a sequence keeps no Exif item; sniffing never names it anyway
     case .png:
       guard let chunk = try PNGChunks.read(input, limits: limits).first(where: { $0.type == "eXIf" }) else {
         return nil

@@ -136,10 +136,16 @@ extension LocationStripper {
   /// HEIF: the Exif item's GPS IFD and the XMP items, edited in place through their `iloc` extents; no
   /// item changes size, so `iloc` needs no change (ISO/IEC 14496-12 §8.11.3).
   static func heif(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> StripPlan {
+    // An image sequence keeps its facts as a movie does, in the track's and the movie's metadata.
+    if try HEIFReader.sequenceLayout(input, limits: limits) != nil {
+      return try quickTime(input, limits: limits)
+    }
     let meta = try HEIFReader.meta(input, limits: limits)
     var plan = StripPlan()
     for item in meta.itemOrder where meta.items[item]?.type == "Exif" {
       let bytes = try HEIFReader.data(of: item, meta, input, limits: limits)
+      // An empty Exif item (iPhone Live Photo stills have them) holds no location to remove.
+      if bytes.isEmpty { continue }
       let local = try ExifGPSEraser.plan(
         exif: bytes, base: HEIFReader.tiffBase(ofExifItem: bytes), limits: limits)
       try plan.add(local, through: meta.fileRanges(of: item, fileSize: input.size))

@@ -79,7 +79,7 @@ public enum LocationStripper {
     case .webp: return (type, try webp(input, limits: limits))
     case .tiff, .dng, .cr2, .nef, .arw: return (type, try tiff(input, limits: limits))
     case .heic, .heif, .avif: return (type, try heif(input, limits: limits))
-    case .mov, .mp4, .m4v: return (type, try quickTime(input, limits: limits))
+    case .mov, .mp4, .m4v, .heics: return (type, try quickTime(input, limits: limits))
     case .cr3: throw .cannotStrip("Canon CR3 keeps GPS in a box PhotoIntake does not rewrite")
     }
   }

@@ -39,9 +39,28 @@ struct XMPPacket {
 
   /// Whether the packet declares an HDR gain map: Adobe / Ultra HDR `hdrgm:` properties, or Apple's
   /// auxiliary image type "urn:com:apple:photo:2020:aux:hdrgainmap".
-  var mentionsGainMap: Bool {
-    all.contains { $0.prefix == "hdrgm" && $0.name == "Version" }
-      || bytes.firstRange(of: Array("aux:hdrgainmap".utf8)) != nil
+  var mentionsGainMap: Bool { gainMapKind != .none }
+
+  /// The kind of gain map the packet declares: Adobe / Ultra HDR `hdrgm:Version` (the form ISO 21496-1
+  /// standardised) is `.iso`; Apple's auxiliary type "urn:com:apple:photo:2020:aux:hdrgainmap" or its
+  /// `HDRGainMap` namespace (the MPF gain-map image of an iPhone JPEG) is `.apple`.
+  var gainMapKind: HDRGainMap {
+    if all.contains(where: { $0.prefix == "hdrgm" && $0.name == "Version" }) { return .iso }
+    if bytes.firstRange(of: Array("aux:hdrgainmap".utf8)) != nil
+      || bytes.firstRange(of: Array("http://ns.apple.com/HDRGainMap/".utf8)) != nil
+    {
+      return .apple
+    }
+    return .none
+  }
+
+  /// Whether the packet describes a depth map: Google's `GDepth:` properties, or a dynamic-depth container
+  /// item whose semantic is "Depth" (Android), or Apple's depth / disparity auxiliary types.
+  var mentionsDepth: Bool {
+    all.contains { $0.prefix == "GDepth" && ($0.name == "Data" || $0.name == "Format") }
+      || all.contains { $0.name == "Semantic" && $0.value == "Depth" }
+      || bytes.firstRange(of: Array("aux:depth".utf8)) != nil
+      || bytes.firstRange(of: Array("aux:disparity".utf8)) != nil
   }
 
   // MARK: - Scanning

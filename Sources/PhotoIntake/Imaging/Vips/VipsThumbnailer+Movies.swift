@@ -19,9 +19,13 @@
     ///   ``ImagingError/tooManyPixels(declared:limit:)`` before any decode for frames over the limit,
     ///   ``ImagingError/malformed(reason:)`` for a cut or damaged container, ``ImagingError/decodeFailed(reason:)``
     ///   when no frame decodes, ``ImagingError/unsupportedContent(type:)`` without a video track or decoder.
-    func posters(ofMovieAt path: String, type: MediaType, sizes: [Int], request: ThumbnailRequest)
-      throws(ImagingError) -> [Thumbnail]
-    {
+    ///
+    /// With `firstFrame`, the first frame is taken instead: an image sequence or burst (``MediaType/heics``)
+    /// shows its first picture, as ImageIO and Photos do.
+    func posters(
+      ofMovieAt path: String, type: MediaType, sizes: [Int], request: ThumbnailRequest,
+      firstFrame: Bool = false
+    ) throws(ImagingError) -> [Thumbnail] {
       for size in sizes where size <= 0 { throw .invalidSize(size) }
       guard let largest = sizes.max() else { return [] }
       let file = try HeaderFile(path: path)
@@ -31,7 +35,7 @@
       var poster = photointake_movie_poster()
       var reason = [CChar](repeating: 0, count: 400)
       let status = withExtendedLifetime(file) {
-        photointake_movie_poster(
+        (firstFrame ? photointake_sequence_first_frame : photointake_movie_poster)(
           file.descriptor, Int32(clamping: largest), Int64(request.maximumPixelCount),
           Int32(Self.maximumPosterPackets), &poster, &reason, reason.count)
       }
@@ -54,8 +58,9 @@
         throw .decodeFailed(reason: "no frame was decoded")
       }
       let orientation = Orientation(rawValue: Int(poster.orientation)) ?? .up
-      let source = Thumbnail.Source.movieFrame(seconds: poster.time)
-      let duration = poster.duration >= 0 ? poster.duration : nil
+      let source =
+        firstFrame ? Thumbnail.Source.primaryImage : Thumbnail.Source.movieFrame(seconds: poster.time)
+      let duration = poster.duration >= 0 && !firstFrame ? poster.duration : nil
       let rgb = UnsafeBufferPointer(start: pixels, count: Int(poster.width) * Int(poster.height) * 3)
       let (width, height) = (Int(poster.width), Int(poster.height))
       var made: [Thumbnail]

@@ -41,6 +41,13 @@
       } catch .unsupportedContent(let type?) where type.isMovie {
         return try posters(ofMovieAt: path, type: type, sizes: sizes, request: request)
       }
+      if metadata.type == .heics {
+        // libheif 1.15 reads no `pict` track; FFmpeg's HEVC decoder does. The declared size is checked first.
+        if let width = metadata.width, let height = metadata.height {
+          try ThumbnailPlan.checkPixelCount(width: width, height: height, limit: request.maximumPixelCount)
+        }
+        return try posters(ofMovieAt: path, type: .heics, sizes: sizes, request: request, firstFrame: true)
+      }
       guard Self.decodableTypes.contains(metadata.type) else {
         throw .unsupportedContent(type: metadata.type)
       }
