@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// System libraries exist as Debian packages on Linux; on Apple platforms the SDK's SQLite3, CryptoKit and
@@ -15,6 +15,16 @@ let package = Package(
     .library(name: "PhotoIntakeUI", targets: ["PhotoIntakeUI"]),
     .library(name: "PhotoIntakeAudit", targets: ["PhotoIntakeAudit"]),
     .executable(name: "intake", targets: ["intake"]),
+  ],
+  // Crash points, fault injection and the power-loss model exist only in builds that enable this trait
+  // (`swift build --traits TestHooks`, as Scripts/test.sh does); apps and a release `intake` never contain
+  // them. Each target of this package sees it as the compilation condition `TestHooks`.
+  traits: [
+    .trait(
+      name: "TestHooks",
+      description:
+        "Compiles in the test hooks: PHOTOINTAKE_CRASH_AT crash points, FaultInjection and the power-loss model."
+    )
   ],
   targets: [
     // MARK: C system libraries (Linux)

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-1000}
 seed=${2:-$(date +%s)}
-swift build --build-tests >/dev/null
+swift build --build-tests --traits TestHooks >/dev/null
 echo "kill-test: $rounds rounds, seed $seed" >&2
 PHOTOINTAKE_CRASH_RUNS=$rounds PHOTOINTAKE_CRASH_SEED=$seed \
-  swift test --skip-build --filter 'CrashTests/randomKillsNeverLoseAcknowledgedImports'
+  swift test --skip-build --traits TestHooks --filter 'CrashTests/randomKillsNeverLoseAcknowledgedImports'

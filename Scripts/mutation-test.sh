@@ -27,9 +27,9 @@ for row in "${mutations[@]}"; do
   if [ ! -f "$file" ]; then printf '%-26s %s\n' "$name" "SKIPPED (no $file)"; continue; fi
   perl -0pi -e "$substitution" "$file"
   if git diff --quiet -- "$file"; then printf '%-26s %s\n' "$name" "NOT APPLIED (pattern not found)"; continue; fi
-  if ! swift build --build-tests >/tmp/mutation-build.log 2>&1; then
+  if ! swift build --build-tests --traits TestHooks >/tmp/mutation-build.log 2>&1; then
     result="killed (does not compile)"
-  elif PHOTOINTAKE_POWER_STRIDE=5 swift test --skip-build --filter "$filter" >/tmp/mutation-$name.log 2>&1; then
+  elif PHOTOINTAKE_POWER_STRIDE=5 swift test --skip-build --traits TestHooks --filter "$filter" >/tmp/mutation-$name.log 2>&1; then
     result="SURVIVED"
   else
     result="killed"
@@ -37,4 +37,4 @@ for row in "${mutations[@]}"; do
   git checkout -q -- "$file"
   printf '%-26s %s\n' "$name" "$result"
 done
-swift build --build-tests >/dev/null 2>&1
+swift build --build-tests --traits TestHooks >/dev/null 2>&1

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 items=${1:-200}
 cuts=${2:-300}
 seed=${3:-$(date +%s)}
-swift build --build-tests >/dev/null
+swift build --build-tests --traits TestHooks >/dev/null
 echo "power-test: $items items, $cuts random cuts, seed $seed" >&2
 PHOTOINTAKE_POWER_ITEMS=$items PHOTOINTAKE_POWER_RANDOM=$cuts PHOTOINTAKE_POWER_SEED=$seed \
-  swift test --skip-build --filter 'DurabilityTests/powerCutAtEveryPoint'
+  swift test --skip-build --traits TestHooks --filter 'DurabilityTests/powerCutAtEveryPoint'

@@ -154,26 +154,28 @@ import Testing
     #expect(!acknowledged.isEmpty)
   }
 
-  @Test(arguments: ["after-staging-write", "after-staging-fsync", "after-rename", "after-commit"], [1, 4])
-  func killsAtEachPointOfTheCommitSequence(point: String, occurrence: Int) throws {
-    var generator = SeededGenerator(seed: UInt64(point.utf8.count * 31 + occurrence))
-    let first = try makeSources(run: 0, count: 6, generator: &generator)
-    let child = try run(
-      ["import", "--library", library, "--no-renditions", "--json", "--jobs", "1", first],
-      environment: ["PHOTOINTAKE_CRASH_AT": "\(point):\(occurrence)"])
-    #expect(child.signalled, "the child did not reach \(point) #\(occurrence)")
-    let acknowledged = Set(try Self.acknowledgedHashes(child.stdout))
-    // The child prints an item's line after its commit, asynchronously: the kill may land before the line of
-    // the item just before it is written. So the lines are a lower bound, and the library tells the truth:
-    // with --jobs 1, the items before the crashed one were committed, and after-commit the crashed one too.
-    #expect(acknowledged.count <= occurrence - 1)
-    let stored = try checkInvariants(acknowledged: acknowledged, context: "\(point):\(occurrence)")
-    let committed = point == "after-commit" ? occurrence : occurrence - 1
-    #expect(stored.count == committed, "\(stored.count) stored after a kill at \(point) #\(occurrence)")
-    // The library works normally afterwards: a re-import completes what was lost.
-    let again = try run(["import", "--library", library, "--json", first])
-    #expect(again.status == 0)
-    try checkInvariants(
-      acknowledged: acknowledged.union(try Self.acknowledgedHashes(again.stdout)), context: "re-import")
-  }
+  #if TestHooks  // fault injection exists only in test-hook builds
+    @Test(arguments: ["after-staging-write", "after-staging-fsync", "after-rename", "after-commit"], [1, 4])
+    func killsAtEachPointOfTheCommitSequence(point: String, occurrence: Int) throws {
+      var generator = SeededGenerator(seed: UInt64(point.utf8.count * 31 + occurrence))
+      let first = try makeSources(run: 0, count: 6, generator: &generator)
+      let child = try run(
+        ["import", "--library", library, "--no-renditions", "--json", "--jobs", "1", first],
+        environment: ["PHOTOINTAKE_CRASH_AT": "\(point):\(occurrence)"])
+      #expect(child.signalled, "the child did not reach \(point) #\(occurrence)")
+      let acknowledged = Set(try Self.acknowledgedHashes(child.stdout))
+      // The child prints an item's line after its commit, asynchronously: the kill may land before the line of
+      // the item just before it is written. So the lines are a lower bound, and the library tells the truth:
+      // with --jobs 1, the items before the crashed one were committed, and after-commit the crashed one too.
+      #expect(acknowledged.count <= occurrence - 1)
+      let stored = try checkInvariants(acknowledged: acknowledged, context: "\(point):\(occurrence)")
+      let committed = point == "after-commit" ? occurrence : occurrence - 1
+      #expect(stored.count == committed, "\(stored.count) stored after a kill at \(point) #\(occurrence)")
+      // The library works normally afterwards: a re-import completes what was lost.
+      let again = try run(["import", "--library", library, "--json", first])
+      #expect(again.status == 0)
+      try checkInvariants(
+        acknowledged: acknowledged.union(try Self.acknowledgedHashes(again.stdout)), context: "re-import")
+    }
+  #endif
 }

@@ -1,4 +1,11 @@
 import PhotoIntake
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Where the library is: `--library DIR`, else the embedded default under the XDG data folder.
 enum LibraryLocation {

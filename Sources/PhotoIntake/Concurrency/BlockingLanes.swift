@@ -10,7 +10,7 @@ import Foundation
 /// lanes instead (serial dispatch queues, each with a thread of its own while it has work), so at most
 /// ``laneCount`` pieces run at once however many tasks ask, and the cooperative threads stay free.
 ///
-/// The task-local values the package reads below this point — fault injection (``Syscalls/injectedFaults``)
+/// The task-local values the package reads below this point — fault injection (`Syscalls.injectedFaults`, in test builds)
 /// and the decode probe (``DecodeProbe/observer``) — are carried over to the lane.
 package final class BlockingLanes: Sendable {
   /// Lanes shared by the package for work that holds a core (decoding): one per active core.
@@ -40,7 +40,9 @@ package final class BlockingLanes: Sendable {
   package func run<Success: Sendable, Failure: Error>(
     _ body: @escaping @Sendable () throws(Failure) -> Success
   ) async throws(Failure) -> Success {
-    let faults = Syscalls.injectedFaults.get()
+    #if TestHooks
+      let faults = Syscalls.injectedFaults.get()
+    #endif
     let observer = DecodeProbe.observer.get()
     let lane = load.withLock { load in
       let lane = load.indices.min { load[$0] < load[$1] }!
@@ -50,9 +52,13 @@ package final class BlockingLanes: Sendable {
     let result = await withCheckedContinuation {
       (continuation: CheckedContinuation<Result<Success, Failure>, Never>) in
       queues[lane].async { [load] in
-        let result = Syscalls.injectedFaults.withValue(faults) {
-          DecodeProbe.observer.withValue(observer) { Result<Success, Failure>.typed(body) }
-        }
+        #if TestHooks
+          let result = Syscalls.injectedFaults.withValue(faults) {
+            DecodeProbe.observer.withValue(observer) { Result<Success, Failure>.typed(body) }
+          }
+        #else
+          let result = DecodeProbe.observer.withValue(observer) { Result<Success, Failure>.typed(body) }
+        #endif
         load.withLock { $0[lane] -= 1 }
         continuation.resume(returning: result)
       }

@@ -1,3 +1,16 @@
+#if canImport(CSQLite)
+  internal import CSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One SQLite connection. Owned by one actor (``Library``), so it is never used from two threads at once.
 ///
 /// Opened in WAL mode with `synchronous=FULL`: every committed transaction is fsynced to the WAL before
@@ -64,20 +77,24 @@ final class Database {
     return Statement(handle: statement, database: self)
   }
 
-  /// The test hooks of ``Syscalls`` for SQLite: an injected `.sqlite` fault fails the statement (ENOSPC as
+  /// The test hooks of ``Syscalls`` for SQLite (only with the `TestHooks` trait): an injected `.sqlite` fault fails the statement (ENOSPC as
   /// `SQLITE_FULL`, anything else as `SQLITE_IOERR`), and after a simulated power cut nothing runs.
   static func injectFault(commit: Bool) throws(DatabaseError) {
-    guard let faults = Syscalls.faults else { return }
-    if let model = faults.powerLoss {
-      if model.isOff { throw DatabaseError(code: SQLITE_IOERR, message: "disk I/O error (power off)") }
-      if commit {
-        do { try model.willCommit() } catch { throw DatabaseError(code: SQLITE_IOERR, message: "power off") }
+    #if TestHooks
+      guard let faults = Syscalls.faults else { return }
+      if let model = faults.powerLoss {
+        if model.isOff { throw DatabaseError(code: SQLITE_IOERR, message: "disk I/O error (power off)") }
+        if commit {
+          do { try model.willCommit() } catch {
+            throw DatabaseError(code: SQLITE_IOERR, message: "power off")
+          }
+        }
       }
-    }
-    if let code = faults.error(for: .sqlite, path: "manifest.sqlite", bytes: 0) {
-      throw DatabaseError(
-        code: code == ENOSPC ? SQLITE_FULL : SQLITE_IOERR, message: "injected failure (errno \(code))")
-    }
+      if let code = faults.error(for: .sqlite, path: "manifest.sqlite", bytes: 0) {
+        throw DatabaseError(
+          code: code == ENOSPC ? SQLITE_FULL : SQLITE_IOERR, message: "injected failure (errno \(code))")
+      }
+    #endif
   }
 
   /// Runs `body` in an `IMMEDIATE` transaction, committing if it returns and rolling back if it throws.

@@ -1,7 +1,7 @@
 // The SQLite C API: Debian's libsqlite3 through the CSQLite system library on Linux, the SDK's SQLite3 module
 // on Apple platforms. Only this file and the two below differ between them.
 #if canImport(CSQLite)
-  @_exported import CSQLite
+  internal import CSQLite
 
   /// Binds text that SQLite copies at once (SQLITE_TRANSIENT), through the C shim because Swift cannot spell
   /// the `(sqlite3_destructor_type)-1` constant.
@@ -14,7 +14,7 @@
     }
   }
 #elseif canImport(SQLite3)
-  @_exported import SQLite3
+  internal import SQLite3
 
   private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 

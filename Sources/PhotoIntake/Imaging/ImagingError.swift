@@ -1,4 +1,11 @@
 import PhotoMetadata
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Why a thumbnail or rendition could not be made. Each case reads as a sentence a user can act on.
 ///

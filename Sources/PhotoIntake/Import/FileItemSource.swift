@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A file on disk as an ``ItemSource``: copied in chunks, never followed if it is a symbolic link, refused if
 /// it is a FIFO, device or socket, and checked for changes during the copy.
 ///

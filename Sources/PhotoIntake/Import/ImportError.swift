@@ -1,4 +1,16 @@
 import PhotoMetadata
+#if canImport(CSQLite)
+  internal import CSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension Importer {
   /// Why one item could not be imported. Each case reads as a sentence a user can act on.

@@ -1,4 +1,11 @@
 import PhotoMetadata
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Where an ``ItemSource`` puts the bytes of one item: a new file in the library's `staging/` folder,
 /// hashed (SHA-256) and size-checked as the bytes arrive.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Hashes whole files, for verification.
 enum FileHasher {
   static func hash(path: String, chunkSize: Int = 1 << 20) throws(SystemError) -> SHA256Digest {

@@ -1,5 +1,10 @@
 import Foundation
 import PhotoMetadata
+#if canImport(CSQLite)
+  internal import CSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
 
 /// A batch as the library knows it: its public id and its place in import order.
 struct BatchRecord: Sendable {

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(CSQLite)
+  internal import CSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
 
 /// What ``Library/recoverInterruptedWork()`` found and did.
 ///

@@ -1,5 +1,10 @@
 import Foundation
 import PhotoMetadata
+#if canImport(CSQLite)
+  internal import CSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
 
 /// What ``Library/repair()`` did. Nothing is ever deleted but renditions (caches the library made): whatever
 /// does not belong is moved into `lost+found/`.
@@ -41,6 +46,22 @@ extension Library {
     async throws(Error)
     -> RepairReport
   {
+    // Moving things aside, opening SQLite and migrating block (mkdirat, rename, fsync): on an I/O lane.
+    let (library, moved, rebuilt) = try await BlockingLanes.io.run {
+      () throws(Error) -> (Library, [RepairReport.Move], Bool) in
+      try openForRepair(at: root, configuration: configuration)
+    }
+    var report = try await library.repair()
+    report.moved = moved + report.moved
+    report.rebuiltManifest = report.rebuiltManifest || rebuilt
+    return report
+  }
+
+  /// The blocking part of ``repair(at:configuration:)``: what cannot be opened is moved aside, then the library
+  /// is opened (and made anew where needed).
+  private static func openForRepair(at root: String, configuration: Configuration) throws(Error)
+    -> (Library, [RepairReport.Move], Bool)
+  {
     var moved: [RepairReport.Move] = []
     var rebuilt = false
     let top: Directory
@@ -78,10 +99,7 @@ extension Library {
       rebuilt = true
       library = try openChecked(at: root, configuration: configuration, forRepair: true)
     }
-    var report = try await library.repair()
-    report.moved = moved + report.moved
-    report.rebuiltManifest = report.rebuiltManifest || rebuilt
-    return report
+    return (library, moved, rebuilt)
   }
 
   /// Brings the files and the manifest into agreement without deleting anything of the user's:

@@ -90,7 +90,11 @@ public actor Library {
   public static func open(at root: String, configuration: Configuration = Configuration()) async throws(Error)
     -> Library
   {
-    try openChecked(at: root, configuration: configuration, forRepair: false)
+    // sqlite3_open, the fsynced migrations and, for a new library, 256 mkdirat + fsyncs block: on an I/O
+    // lane, never on a thread of Swift's cooperative pool.
+    try await BlockingLanes.io.run { () throws(Error) -> Library in
+      try openChecked(at: root, configuration: configuration, forRepair: false)
+    }
   }
 
   static func openChecked(at root: String, configuration: Configuration, forRepair: Bool) throws(Error)

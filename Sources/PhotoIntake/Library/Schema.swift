@@ -1,3 +1,9 @@
+#if canImport(CSQLite)
+  internal import CSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
+
 /// The manifest's schema and its migrations, tracked in `PRAGMA user_version`.
 ///
 /// Migrations only ever append: a released migration is never edited. Each runs in its own transaction, so a

@@ -1,4 +1,11 @@
 import PhotoMetadata
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The still and the movie of a Live Photo as an item provider hands them over: a folder (a `.pvt` package)
 /// holding both files, found by their bytes.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Puts a file that is about to disappear (a provider's temporary file) at a path of ours.
 enum FilePlacement {
   /// Hard-links `source` to `destination`, or copies it when a link is impossible (another volume: EXDEV; a

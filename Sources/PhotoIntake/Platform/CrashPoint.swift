@@ -6,6 +6,9 @@ import Foundation
 /// the process reaches that point, it sends itself SIGKILL. Unset, each check is one load of a constant.
 /// The crash test in the suite uses it to hit every window of the commit order deterministically, besides
 /// killing at random moments.
+///
+/// Only builds with the `TestHooks` trait (`swift build --traits TestHooks`) read the variable; in every other
+/// build, apps and a release `intake` included, ``reach()`` is empty and the environment is never consulted.
 package enum CrashPoint: String, CaseIterable, Sendable {
   /// Bytes are in `staging/<uuid>.part` but not yet fsynced.
   case afterStagingWrite = "after-staging-write"
@@ -16,22 +19,27 @@ package enum CrashPoint: String, CaseIterable, Sendable {
   /// The row is committed; the import is not yet acknowledged.
   case afterCommit = "after-commit"
 
-  private static let armed: (point: CrashPoint, count: Int)? = {
-    guard let spec = ProcessInfo.processInfo.environment["PHOTOINTAKE_CRASH_AT"] else { return nil }
-    let parts = spec.split(separator: ":")
-    guard let first = parts.first, let point = CrashPoint(rawValue: String(first)) else { return nil }
-    return (point, parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
-  }()
+  #if TestHooks
+    private static let armed: (point: CrashPoint, count: Int)? = {
+      guard let spec = ProcessInfo.processInfo.environment["PHOTOINTAKE_CRASH_AT"] else { return nil }
+      let parts = spec.split(separator: ":")
+      guard let first = parts.first, let point = CrashPoint(rawValue: String(first)) else { return nil }
+      return (point, parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
+    }()
 
-  private static let reached = Protected(0)
+    private static let reached = Protected(0)
 
-  /// Dies here if this point is armed and this is the chosen time.
-  package func reach() {
-    guard let armed = Self.armed, armed.point == self else { return }
-    let count = Self.reached.withLock { value -> Int in
-      value += 1
-      return value
+    /// Dies here if this point is armed and this is the chosen time.
+    package func reach() {
+      guard let armed = Self.armed, armed.point == self else { return }
+      let count = Self.reached.withLock { value -> Int in
+        value += 1
+        return value
+      }
+      if count == armed.count { kill(getpid(), SIGKILL) }
     }
-    if count == armed.count { kill(getpid(), SIGKILL) }
-  }
+  #else
+    /// Nothing: crash points exist only in builds with the `TestHooks` trait.
+    @inline(__always) package func reach() {}
+  #endif
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// An open folder inside the library, through which every file operation in it goes.
 ///
 /// Each operation names an entry relative to this descriptor and never follows a symbolic link (DESIGN.md

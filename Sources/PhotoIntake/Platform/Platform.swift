@@ -1,11 +1,11 @@
 // All differences between the C libraries of Linux (Glibc/Musl) and Apple platforms (Darwin) live here, so that
 // the rest of the target calls one spelling.
 #if canImport(Glibc)
-  @_exported import Glibc
+  import Glibc
 #elseif canImport(Musl)
-  @_exported import Musl
+  import Musl
 #elseif canImport(Darwin)
-  @_exported import Darwin
+  import Darwin
 #endif
 
 enum Platform {

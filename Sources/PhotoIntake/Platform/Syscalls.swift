@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Thin wrappers over the system calls the durable store makes: each retries on `EINTR`, turns a failure into a
 /// ``SystemError`` that names the operation, and consults ``Syscalls/faults`` so tests can inject failures
 /// (ENOSPC on the n-th byte, EIO from fsync, …) without a special file system.
@@ -10,12 +18,19 @@ package enum Syscalls {
   ///
   /// Declared as a `TaskLocal` value rather than with `@TaskLocal`, whose expansion differs between the Swift 6
   /// standard library (a macro) and the Swift 5.10 SDKs (a property wrapper that strict concurrency rejects).
-  package static let injectedFaults = TaskLocal<FaultInjector?>(wrappedValue: nil)
+  ///
+  /// Only in builds with the `TestHooks` trait: elsewhere no hook exists and every call goes straight to libc.
+  #if TestHooks
+    package static let injectedFaults = TaskLocal<FaultInjector?>(wrappedValue: nil)
 
-  static var faults: FaultInjector? { injectedFaults.get() }
+    static var faults: FaultInjector? { injectedFaults.get() }
 
-  /// The power-loss model of the current test, if any (see ``PowerLossModel``).
-  static var durability: PowerLossModel? { faults?.powerLoss }
+    /// The power-loss model of the current test, if any (see ``PowerLossModel``).
+    static var durability: PowerLossModel? { faults?.powerLoss }
+  #else
+    /// No power-loss model outside test builds.
+    static var durability: NoPowerLossModel? { nil }
+  #endif
 
   package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> Int32
   {
@@ -61,7 +76,9 @@ package enum Syscalls {
     while true {
       let count = libc_read(descriptor, buffer.baseAddress, buffer.count)
       if count >= 0 {
-        faults?.didRead(path: path, count: count)
+        #if TestHooks
+          faults?.didRead(path: path, count: count)
+        #endif
         return count
       }
       let error = Platform.errno
@@ -351,11 +368,13 @@ package enum Syscalls {
   private static func inject(_ operation: SystemError.Operation, _ path: String, bytes: Int = 0)
     throws(SystemError)
   {
-    guard let faults else { return }
-    if let model = faults.powerLoss, model.isOff { throw SystemError(operation, EIO, path: path) }
-    if let error = faults.error(for: operation, path: path, bytes: bytes) {
-      throw SystemError(operation, error, path: path)
-    }
+    #if TestHooks
+      guard let faults else { return }
+      if let model = faults.powerLoss, model.isOff { throw SystemError(operation, EIO, path: path) }
+      if let error = faults.error(for: operation, path: path, bytes: bytes) {
+        throw SystemError(operation, error, path: path)
+      }
+    #endif
   }
 }
 

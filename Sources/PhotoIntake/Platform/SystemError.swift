@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A failed system call: which operation, the `errno` it returned, and the path it was about.
 ///
 /// The path is kept for logs and `--verbose` output; ``description`` leaves it out, as user paths may be

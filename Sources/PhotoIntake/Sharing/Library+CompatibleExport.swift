@@ -1,4 +1,11 @@
 import PhotoMetadata
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension Library {
   /// One file written by ``export(_:to:options:force:)``.

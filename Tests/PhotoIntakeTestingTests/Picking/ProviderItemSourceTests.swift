@@ -119,21 +119,23 @@ struct ProviderItemSourceTests {
     await library.close()
   }
 
-  @Test func aFullDiskFailsTheItemWithAdvice() async throws {
-    let directory = TemporaryDirectory()
-    let library = try await directory.library()
-    let provider = ScriptedProvider(
-      registeredTypeIdentifiers: ["public.jpeg"], suggestedName: "a.jpg",
-      behaviour: .file(Fixtures.jpeg(seed: "full"), name: "a.jpg"), temporaryFolder: directory.at("tmp"))
-    let faults = FaultInjection([
-      .noHardLinks(scope: .staging), .diskFull(afterBytes: 0, scope: .staging),
-    ])
-    let summary = await faults.run {
-      await Importer(library: library).importItems([ProviderItemSource(provider: provider)])
+  #if TestHooks  // fault injection exists only in test-hook builds
+    @Test func aFullDiskFailsTheItemWithAdvice() async throws {
+      let directory = TemporaryDirectory()
+      let library = try await directory.library()
+      let provider = ScriptedProvider(
+        registeredTypeIdentifiers: ["public.jpeg"], suggestedName: "a.jpg",
+        behaviour: .file(Fixtures.jpeg(seed: "full"), name: "a.jpg"), temporaryFolder: directory.at("tmp"))
+      let faults = FaultInjection([
+        .noHardLinks(scope: .staging), .diskFull(afterBytes: 0, scope: .staging),
+      ])
+      let summary = await faults.run {
+        await Importer(library: library).importItems([ProviderItemSource(provider: provider)])
+      }
+      try #require(summary.items.count == 1)
+      #expect(summary.items[0].result.error == .diskFull)
+      #expect(summary.items[0].result.error?.description.contains("Free some space") == true)
+      await library.close()
     }
-    try #require(summary.items.count == 1)
-    #expect(summary.items[0].result.error == .diskFull)
-    #expect(summary.items[0].result.error?.description.contains("Free some space") == true)
-    await library.close()
-  }
+  #endif
 }

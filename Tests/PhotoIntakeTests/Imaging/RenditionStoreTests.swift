@@ -128,6 +128,29 @@
       #expect(other.wasCreated && other.width == 24)
     }
 
+    /// A link planted at a rendition's name is neither served as that asset's rendition nor followed: the
+    /// store makes the real one, whose rename replaces the link itself, and the link's target is untouched.
+    @Test func aLinkAtARenditionsNameIsNeitherServedNorFollowed() async throws {
+      let folder = TemporaryDirectory()
+      let (library, _, assets) = try await importFixtures(["orientation-6.jpg"], sizes: [40], into: folder)
+      let store = RenditionStore(library: library, configuration: RenditionStore.Configuration(sizes: [40]))
+      let path = store.path(for: assets[0].sha256, size: 40)
+      // Another JPEG, of other dimensions, outside the library.
+      let decoy = folder.at("decoy.jpg")
+      try FileManager.default.copyItem(atPath: ImagingFixture.path("exif-thumbnail.jpg"), toPath: decoy)
+      let decoyBytes = try Data(contentsOf: URL(fileURLWithPath: decoy))
+      try FileManager.default.removeItem(atPath: path)
+      try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: decoy)
+      let rendition = try await store.rendition(of: assets[0], size: 40)
+      #expect(rendition.wasCreated, "the link was served as the rendition")
+      #expect(rendition.width == 40 && rendition.height == 27)
+      // attributesOfItem describes the entry itself (lstat), not a link's target.
+      let kind = try FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType
+      #expect(kind == .typeRegular)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: decoy)) == decoyBytes)
+      #expect(sceneMismatches(try Picture(file: path)) == [])
+    }
+
     @Test func removingAnAssetRemovesItsRenditions() async throws {
       let folder = TemporaryDirectory()
       let (library, _, assets) = try await importFixtures(["scene.webp"], sizes: [32, 64], into: folder)
@@ -138,43 +161,47 @@
       #expect(paths.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
     }
 
-    /// A write that fails part-way (disk full), or whose fsync or rename fails, leaves no file under the
-    /// rendition's name and no temporary file; an existing rendition stays intact.
-    /// (Rename failures are matched by their destination, which is in `renditions/`.)
-    @Test(arguments: [
-      (SystemError.Operation.write, "/renditions/", ENOSPC, ImagingError.diskFull),
-      (.fsync, "/renditions/", EIO, .ioError(operation: "fsync", code: EIO)),
-      (.rename, "/renditions/", EACCES, .permissionDenied),
-    ])
-    func writesAreAtomic(operation: SystemError.Operation, path: String, code: Int32, expected: ImagingError)
-      async throws
-    {
-      let folder = TemporaryDirectory()
-      let library = try await Library.open(at: folder.at("library"))
-      let summary = await Importer(library: library).importItems([
-        FileItemSource(path: ImagingFixture.path("scene.gif"))
+    #if TestHooks  // fault injection exists only in test-hook builds
+      /// A write that fails part-way (disk full), or whose fsync or rename fails, leaves no file under the
+      /// rendition's name and no temporary file; an existing rendition stays intact.
+      /// (Rename failures are matched by their destination, which is in `renditions/`.)
+      @Test(arguments: [
+        (SystemError.Operation.write, "/renditions/", ENOSPC, ImagingError.diskFull),
+        (.fsync, "/renditions/", EIO, .ioError(operation: "fsync", code: EIO)),
+        (.rename, "/renditions/", EACCES, .permissionDenied),
       ])
-      let asset = try #require(summary.items.first?.result.asset)
-      let store = RenditionStore(library: library)
-      let faults = FaultInjector([.init(operation, pathContains: path, code: code, afterBytes: 100)])
-      let failed = await Syscalls.injectedFaults.withValue(faults) {
-        await outcome { () async throws(ImagingError) in try await store.rendition(of: asset, size: 48) }
-      }
-      #expect(failed.error == expected)
-      #expect(!FileManager.default.fileExists(atPath: store.path(for: asset.sha256, size: 48)))
-      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.at("library/staging")) == [])
-      // With a good rendition in place, a failed rewrite keeps it.
-      let good = try await store.rendition(of: asset, size: 48)
-      let bytes = try Data(contentsOf: URL(fileURLWithPath: good.path))
-      let again = await Syscalls.injectedFaults.withValue(faults) {
-        await outcome { () async throws(ImagingError) in
-          try await RenditionStore(library: library).renditions(of: asset, sizes: [48, 20])
+      func writesAreAtomic(
+        operation: SystemError.Operation, path: String, code: Int32, expected: ImagingError
+      )
+        async throws
+      {
+        let folder = TemporaryDirectory()
+        let library = try await Library.open(at: folder.at("library"))
+        let summary = await Importer(library: library).importItems([
+          FileItemSource(path: ImagingFixture.path("scene.gif"))
+        ])
+        let asset = try #require(summary.items.first?.result.asset)
+        let store = RenditionStore(library: library)
+        let faults = FaultInjector([.init(operation, pathContains: path, code: code, afterBytes: 100)])
+        let failed = await Syscalls.injectedFaults.withValue(faults) {
+          await outcome { () async throws(ImagingError) in try await store.rendition(of: asset, size: 48) }
         }
+        #expect(failed.error == expected)
+        #expect(!FileManager.default.fileExists(atPath: store.path(for: asset.sha256, size: 48)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.at("library/staging")) == [])
+        // With a good rendition in place, a failed rewrite keeps it.
+        let good = try await store.rendition(of: asset, size: 48)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: good.path))
+        let again = await Syscalls.injectedFaults.withValue(faults) {
+          await outcome { () async throws(ImagingError) in
+            try await RenditionStore(library: library).renditions(of: asset, sizes: [48, 20])
+          }
+        }
+        #expect(again.error == expected)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: good.path)) == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.at("library/staging")) == [])
       }
-      #expect(again.error == expected)
-      #expect(try Data(contentsOf: URL(fileURLWithPath: good.path)) == bytes)
-      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.at("library/staging")) == [])
-    }
+    #endif
 
     /// Renditions are written to staging and renamed: a rendition file is complete the moment it exists.
     @Test func renditionFilesAreCompleteJPEGs() async throws {

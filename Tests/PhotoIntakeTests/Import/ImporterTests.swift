@@ -134,24 +134,27 @@ import Testing
     #expect(folder.files(under: "library/staging").isEmpty)
   }
 
-  /// With hard links (the usual case), and without them (another volume), when adopting falls back to a copy.
-  @Test(arguments: [false, true])
-  func aScopedFileIsAdoptedBeforeItsOwnerDeletesIt(linksRefused: Bool) async throws {
-    let library = try await openLibrary()
-    try FileManager.default.createDirectory(atPath: folder.at("provider"), withIntermediateDirectories: true)
-    let bytes = Fixture.jpeg(seed: 77, size: 100_000)
-    let faults = FaultInjection(linksRefused ? [.noHardLinks(scope: .staging)] : [])
-    let summary = await faults.run {
-      await Importer(library: library).importItems([
-        ScopedFileSource(bytes: bytes, temporaryFolder: folder.at("provider"))
-      ])
+  #if TestHooks  // fault injection exists only in test-hook builds
+    /// With hard links (the usual case), and without them (another volume), when adopting falls back to a copy.
+    @Test(arguments: [false, true])
+    func aScopedFileIsAdoptedBeforeItsOwnerDeletesIt(linksRefused: Bool) async throws {
+      let library = try await openLibrary()
+      try FileManager.default.createDirectory(
+        atPath: folder.at("provider"), withIntermediateDirectories: true)
+      let bytes = Fixture.jpeg(seed: 77, size: 100_000)
+      let faults = FaultInjection(linksRefused ? [.noHardLinks(scope: .staging)] : [])
+      let summary = await faults.run {
+        await Importer(library: library).importItems([
+          ScopedFileSource(bytes: bytes, temporaryFolder: folder.at("provider"))
+        ])
+      }
+      if linksRefused { #expect(faults.firedCount(0) == 1) }
+      let asset = try #require(summary.items[0].result.asset)
+      #expect(folder.files(under: "provider").isEmpty)  // the provider's file is gone…
+      let stored = try Data(contentsOf: URL(fileURLWithPath: library.objectPath(for: asset)))
+      #expect(Array(stored) == bytes)  // …and the library still has every byte.
     }
-    if linksRefused { #expect(faults.firedCount(0) == 1) }
-    let asset = try #require(summary.items[0].result.asset)
-    #expect(folder.files(under: "provider").isEmpty)  // the provider's file is gone…
-    let stored = try Data(contentsOf: URL(fileURLWithPath: library.objectPath(for: asset)))
-    #expect(Array(stored) == bytes)  // …and the library still has every byte.
-  }
+  #endif
 
   @Test func eventsArriveInAUsefulOrder() async throws {
     let library = try await openLibrary()

@@ -48,15 +48,17 @@ import Testing
     #expect(summary.items.compactMap(\.result.error) == [.folderTooDeep(limit: FileItemSource.maximumDepth)])
   }
 
-  @Test func unreadableFoldersAreReportedNotSkipped() async throws {
-    _ = try folder.write("in/locked/a.jpg", Fixture.jpeg(seed: 6))
-    _ = try folder.write("in/open/b.jpg", Fixture.jpeg(seed: 7))
-    // Root reads every folder whatever its mode, so the refusal is injected where the walk opens it.
-    let faults = FaultInjector([.init(.open, pathContains: "/locked", code: EACCES)])
-    let sources = Syscalls.injectedFaults.withValue(faults) { FileItemSource.walk([folder.at("in")]) }
-    let library = try await Library.open(at: folder.at("library"))
-    let summary = await Importer(library: library).importItems(sources)
-    #expect(summary.importedCount == 1)
-    #expect(summary.items.compactMap(\.result.error) == [.permissionDenied])
-  }
+  #if TestHooks  // fault injection exists only in test-hook builds
+    @Test func unreadableFoldersAreReportedNotSkipped() async throws {
+      _ = try folder.write("in/locked/a.jpg", Fixture.jpeg(seed: 6))
+      _ = try folder.write("in/open/b.jpg", Fixture.jpeg(seed: 7))
+      // Root reads every folder whatever its mode, so the refusal is injected where the walk opens it.
+      let faults = FaultInjector([.init(.open, pathContains: "/locked", code: EACCES)])
+      let sources = Syscalls.injectedFaults.withValue(faults) { FileItemSource.walk([folder.at("in")]) }
+      let library = try await Library.open(at: folder.at("library"))
+      let summary = await Importer(library: library).importItems(sources)
+      #expect(summary.importedCount == 1)
+      #expect(summary.items.compactMap(\.result.error) == [.permissionDenied])
+    }
+  #endif
 }

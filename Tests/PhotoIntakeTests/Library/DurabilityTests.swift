@@ -1,186 +1,194 @@
-import Foundation
-import PhotoIntakeTesting
-import Testing
+// These tests drive the fault and power-loss hooks, which exist only with the `TestHooks` trait
+// (Scripts/test.sh enables it).
+#if TestHooks
+  import Foundation
+  import PhotoIntakeTesting
+  import Testing
 
-@testable import PhotoIntake
+  @testable import PhotoIntake
 
-/// Invariants 1, 2 and 8 of DESIGN.md under power loss and injected faults: every item acknowledged before
-/// the power went off (or a system call failed) is present and verifies afterwards, recovery removes only
-/// what a write recorded, and nothing outside the library changes.
-@Suite struct DurabilityTests {
-  let folder = TemporaryDirectory()
+  /// Invariants 1, 2 and 8 of DESIGN.md under power loss and injected faults: every item acknowledged before
+  /// the power went off (or a system call failed) is present and verifies afterwards, recovery removes only
+  /// what a write recorded, and nothing outside the library changes.
+  @Suite struct DurabilityTests {
+    let folder = TemporaryDirectory()
 
-  /// A folder beside the library that nothing may touch, and its contents.
-  func makeBystander() throws -> [String: [UInt8]] {
-    var contents: [String: [UInt8]] = [:]
-    for index in 0..<3 {
-      let bytes = Fixture.jpeg(seed: 900 + UInt64(index), size: 700)
-      _ = try folder.write("outside/keep-\(index).jpg", bytes)
-      contents["keep-\(index).jpg"] = bytes
+    /// A folder beside the library that nothing may touch, and its contents.
+    func makeBystander() throws -> [String: [UInt8]] {
+      var contents: [String: [UInt8]] = [:]
+      for index in 0..<3 {
+        let bytes = Fixture.jpeg(seed: 900 + UInt64(index), size: 700)
+        _ = try folder.write("outside/keep-\(index).jpg", bytes)
+        contents["keep-\(index).jpg"] = bytes
+      }
+      return contents
     }
-    return contents
-  }
 
-  func expectBystanderUnchanged(_ expected: [String: [UInt8]], _ context: String) {
-    let names = Set(folder.files(under: "outside"))
-    #expect(names == Set(expected.keys), "files outside the library changed (\(context))")
-    for (name, bytes) in expected {
-      let found = FileManager.default.contents(atPath: folder.at("outside/\(name)")).map(Array.init)
-      #expect(found == bytes, "\(name) outside the library changed (\(context))")
+    func expectBystanderUnchanged(_ expected: [String: [UInt8]], _ context: String) {
+      let names = Set(folder.files(under: "outside"))
+      #expect(names == Set(expected.keys), "files outside the library changed (\(context))")
+      for (name, bytes) in expected {
+        let found = FileManager.default.contents(atPath: folder.at("outside/\(name)")).map(Array.init)
+        #expect(found == bytes, "\(name) outside the library changed (\(context))")
+      }
     }
-  }
 
-  static func sources(_ count: Int) -> [any ItemSource] {
-    (0..<count).map { index in
-      BytesSource(bytes: Fixture.jpeg(seed: UInt64(index) + 1, size: 3000), suggestedName: "p\(index).jpg")
+    static func sources(_ count: Int) -> [any ItemSource] {
+      (0..<count).map { index in
+        BytesSource(bytes: Fixture.jpeg(seed: UInt64(index) + 1, size: 3000), suggestedName: "p\(index).jpg")
+      }
     }
-  }
 
-  /// Imports `count` items under `injector` into a new library at `root`; returns what was acknowledged.
-  func importUnder(_ injector: FaultInjector, root: String, count: Int) async throws -> [Asset] {
-    let library = try await Library.open(at: root)
-    var configuration = Importer.Configuration()
-    configuration.maximumConcurrentItems = 2
-    let summary = await Syscalls.injectedFaults.withValue(injector) {
-      await Importer(library: library, configuration: configuration).importItems(Self.sources(count))
+    /// Imports `count` items under `injector` into a new library at `root`; returns what was acknowledged.
+    func importUnder(_ injector: FaultInjector, root: String, count: Int) async throws -> [Asset] {
+      let library = try await Library.open(at: root)
+      var configuration = Importer.Configuration()
+      configuration.maximumConcurrentItems = 2
+      let summary = await Syscalls.injectedFaults.withValue(injector) {
+        await Importer(library: library, configuration: configuration).importItems(Self.sources(count))
+      }
+      return summary.items.compactMap { report in
+        if case .imported(let asset) = report.result { asset } else { nil }
+      }
     }
-    return summary.items.compactMap { report in
-      if case .imported(let asset) = report.result { asset } else { nil }
-    }
-  }
 
-  /// Opens the library anew (as the next process would), recovers, and checks every invariant.
-  func expectIntact(root: String, acknowledged: [Asset], context: String) async throws {
-    let reopened = try await Library.open(at: root)
-    try await reopened.recoverInterruptedWork()
-    let report = try await reopened.verify()
-    #expect(report.isClean, "verify after \(context): \(report)")
-    for asset in acknowledged {
-      #expect(try await reopened.asset(asset.id)?.sha256 == asset.sha256, "lost \(asset.id) after \(context)")
+    /// Opens the library anew (as the next process would), recovers, and checks every invariant.
+    func expectIntact(root: String, acknowledged: [Asset], context: String) async throws {
+      let reopened = try await Library.open(at: root)
+      try await reopened.recoverInterruptedWork()
+      let report = try await reopened.verify()
+      #expect(report.isClean, "verify after \(context): \(report)")
+      for asset in acknowledged {
+        #expect(
+          try await reopened.asset(asset.id)?.sha256 == asset.sha256, "lost \(asset.id) after \(context)")
+      }
+      let staging = (try? FileManager.default.contentsOfDirectory(atPath: root + "/staging")) ?? []
+      #expect(staging.isEmpty, "staging not empty after \(context): \(staging)")
+      await reopened.close()
     }
-    let staging = (try? FileManager.default.contentsOfDirectory(atPath: root + "/staging")) ?? []
-    #expect(staging.isEmpty, "staging not empty after \(context): \(staging)")
-    await reopened.close()
-  }
 
-  /// The power is cut after every recorded effect of a 20-item import in turn.
-  ///
-  /// `Scripts/power-test.sh` runs it longer: PHOTOINTAKE_POWER_ITEMS items, and PHOTOINTAKE_POWER_RANDOM cut
-  /// points drawn at random (seed PHOTOINTAKE_POWER_SEED) instead of every point; PHOTOINTAKE_POWER_STRIDE
-  /// takes every n-th point (the mutation script uses it to be quick).
-  @Test func powerCutAtEveryPointKeepsEveryAcknowledgedItem() async throws {
-    let environment = ProcessInfo.processInfo.environment
-    let items = environment["PHOTOINTAKE_POWER_ITEMS"].flatMap { Int($0) } ?? 20
-    let bystander = try makeBystander()
-    // A run without a cut counts the points.
-    let counting = PowerLossModel(cutAfter: nil, keeperFolder: try keeperFolder("count"))
-    let clean = try await importUnder(
-      FaultInjector([], powerLoss: counting), root: folder.at("count-library"), count: items)
-    #expect(clean.count == items)
-    let points = counting.recordedCount
-    print("power-loss model: \(points) recorded effects in a \(items)-item import")
-    #expect(points > 5 * items, "an import records effects: \(points)")
-    var cuts = Array(
-      Swift.stride(
-        from: 1, through: points, by: environment["PHOTOINTAKE_POWER_STRIDE"].flatMap { Int($0) } ?? 1))
-    if let random = environment["PHOTOINTAKE_POWER_RANDOM"].flatMap({ Int($0) }) {
-      var generator = SeededGenerator(seed: environment["PHOTOINTAKE_POWER_SEED"].flatMap { UInt64($0) } ?? 1)
-      // Effects interleave differently from run to run (two items at once), so a point may land past the end.
-      cuts = (0..<random).map { _ in Int.random(in: 1...points + points / 10, using: &generator) }
+    /// The power is cut after every recorded effect of a 20-item import in turn.
+    ///
+    /// `Scripts/power-test.sh` runs it longer: PHOTOINTAKE_POWER_ITEMS items, and PHOTOINTAKE_POWER_RANDOM cut
+    /// points drawn at random (seed PHOTOINTAKE_POWER_SEED) instead of every point; PHOTOINTAKE_POWER_STRIDE
+    /// takes every n-th point (the mutation script uses it to be quick).
+    @Test func powerCutAtEveryPointKeepsEveryAcknowledgedItem() async throws {
+      let environment = ProcessInfo.processInfo.environment
+      let items = environment["PHOTOINTAKE_POWER_ITEMS"].flatMap { Int($0) } ?? 20
+      let bystander = try makeBystander()
+      // A run without a cut counts the points.
+      let counting = PowerLossModel(cutAfter: nil, keeperFolder: try keeperFolder("count"))
+      let clean = try await importUnder(
+        FaultInjector([], powerLoss: counting), root: folder.at("count-library"), count: items)
+      #expect(clean.count == items)
+      let points = counting.recordedCount
+      print("power-loss model: \(points) recorded effects in a \(items)-item import")
+      #expect(points > 5 * items, "an import records effects: \(points)")
+      var cuts = Array(
+        Swift.stride(
+          from: 1, through: points, by: environment["PHOTOINTAKE_POWER_STRIDE"].flatMap { Int($0) } ?? 1))
+      if let random = environment["PHOTOINTAKE_POWER_RANDOM"].flatMap({ Int($0) }) {
+        var generator = SeededGenerator(
+          seed: environment["PHOTOINTAKE_POWER_SEED"].flatMap { UInt64($0) } ?? 1)
+        // Effects interleave differently from run to run (two items at once), so a point may land past the end.
+        cuts = (0..<random).map { _ in Int.random(in: 1...points + points / 10, using: &generator) }
+      }
+      for point in cuts {
+        let root = folder.at("cut-\(point)")
+        let model = PowerLossModel(cutAfter: point, keeperFolder: try keeperFolder("k\(point)-\(UUID())"))
+        let acknowledged = try await importUnder(
+          FaultInjector([], powerLoss: model), root: root, count: items)
+        model.cut()
+        try await expectIntact(
+          root: root, acknowledged: acknowledged, context: "a power cut after effect \(point)")
+        try? FileManager.default.removeItem(atPath: root)
+      }
+      expectBystanderUnchanged(bystander, "power cuts")
     }
-    for point in cuts {
-      let root = folder.at("cut-\(point)")
-      let model = PowerLossModel(cutAfter: point, keeperFolder: try keeperFolder("k\(point)-\(UUID())"))
-      let acknowledged = try await importUnder(FaultInjector([], powerLoss: model), root: root, count: items)
+
+    /// The model itself: a cut undoes an unsynced creation and truncates unsynced data, keeps what was synced.
+    @Test func theModelRollsBackWhatWasNotSynced() throws {
+      let model = PowerLossModel(cutAfter: nil, keeperFolder: try keeperFolder("model"))
+      let directory = try Directory(opening: folder.at("m"), create: true)
+      try Syscalls.injectedFaults.withValue(FaultInjector([], powerLoss: model)) {
+        let synced = try directory.open("synced", O_WRONLY | O_CREAT | O_EXCL)
+        try write([1, 2, 3], to: synced)
+        try Syscalls.fsync(synced, path: "synced")
+        try directory.sync()
+        try write([4, 5], to: synced)
+        Syscalls.close(synced)
+        let lost = try directory.open("unsynced-name", O_WRONLY | O_CREAT | O_EXCL)
+        try Syscalls.fsync(lost, path: "unsynced-name")
+        Syscalls.close(lost)
+      }
       model.cut()
-      try await expectIntact(
-        root: root, acknowledged: acknowledged, context: "a power cut after effect \(point)")
-      try? FileManager.default.removeItem(atPath: root)
+      #expect(FileManager.default.contents(atPath: folder.at("m/synced")).map(Array.init) == [1, 2, 3])
+      #expect(!FileManager.default.fileExists(atPath: folder.at("m/unsynced-name")))
     }
-    expectBystanderUnchanged(bystander, "power cuts")
-  }
 
-  /// The model itself: a cut undoes an unsynced creation and truncates unsynced data, keeps what was synced.
-  @Test func theModelRollsBackWhatWasNotSynced() throws {
-    let model = PowerLossModel(cutAfter: nil, keeperFolder: try keeperFolder("model"))
-    let directory = try Directory(opening: folder.at("m"), create: true)
-    try Syscalls.injectedFaults.withValue(FaultInjector([], powerLoss: model)) {
-      let synced = try directory.open("synced", O_WRONLY | O_CREAT | O_EXCL)
-      try write([1, 2, 3], to: synced)
-      try Syscalls.fsync(synced, path: "synced")
-      try directory.sync()
-      try write([4, 5], to: synced)
-      Syscalls.close(synced)
-      let lost = try directory.open("unsynced-name", O_WRONLY | O_CREAT | O_EXCL)
-      try Syscalls.fsync(lost, path: "unsynced-name")
-      Syscalls.close(lost)
+    /// Every system call of the commit and recovery paths fails at its n-th use, for every n.
+    @Test(arguments: [
+      SystemError.Operation.open, .write, .fsync, .link, .unlink, .stat, .sqlite,
+    ])
+    func failingTheNthCallLosesNothing(operation: SystemError.Operation) async throws {
+      let bystander = try makeBystander()
+      let stride = operation == .sqlite ? 7 : 1
+      var n = 1
+      while true {
+        let rule = FaultInjector.Rule(
+          operation, code: operation == .write ? ENOSPC : EIO, times: 1, skip: n - 1)
+        let injector = FaultInjector([rule])
+        let root = folder.at("fault-\(operation)-\(n)")
+        let acknowledged = try await importUnder(injector, root: root, count: 20)
+        try await expectIntact(root: root, acknowledged: acknowledged, context: "\(operation) #\(n) failing")
+        try? FileManager.default.removeItem(atPath: root)
+        if injector.firedCounts[0, default: 0] == 0 { break }
+        n += stride
+      }
+      #expect(n > 5, "the sweep reached \(n - 1) calls of \(operation)")
+      expectBystanderUnchanged(bystander, "\(operation) faults")
     }
-    model.cut()
-    #expect(FileManager.default.contents(atPath: folder.at("m/synced")).map(Array.init) == [1, 2, 3])
-    #expect(!FileManager.default.fileExists(atPath: folder.at("m/unsynced-name")))
-  }
 
-  /// Every system call of the commit and recovery paths fails at its n-th use, for every n.
-  @Test(arguments: [
-    SystemError.Operation.open, .write, .fsync, .link, .unlink, .stat, .sqlite,
-  ])
-  func failingTheNthCallLosesNothing(operation: SystemError.Operation) async throws {
-    let bystander = try makeBystander()
-    let stride = operation == .sqlite ? 7 : 1
-    var n = 1
-    while true {
-      let rule = FaultInjector.Rule(
-        operation, code: operation == .write ? ENOSPC : EIO, times: 1, skip: n - 1)
-      let injector = FaultInjector([rule])
-      let root = folder.at("fault-\(operation)-\(n)")
-      let acknowledged = try await importUnder(injector, root: root, count: 20)
-      try await expectIntact(root: root, acknowledged: acknowledged, context: "\(operation) #\(n) failing")
-      try? FileManager.default.removeItem(atPath: root)
-      if injector.firedCounts[0, default: 0] == 0 { break }
-      n += stride
+    @Test func theManifestIsOpenedForDurableCommits() async throws {
+      let library = try await Library.open(at: folder.at("library"))
+      let values = try await library.pragmas(["journal_mode", "synchronous", "fullfsync"])
+      #expect(values[0] == "wal")
+      // 2 is FULL: each commit is fsynced to the log before COMMIT returns.
+      #expect(values[1] == "2")
+      #if canImport(Darwin)
+        #expect(values[2] == "1")
+      #endif
     }
-    #expect(n > 5, "the sweep reached \(n - 1) calls of \(operation)")
-    expectBystanderUnchanged(bystander, "\(operation) faults")
-  }
 
-  @Test func theManifestIsOpenedForDurableCommits() async throws {
-    let library = try await Library.open(at: folder.at("library"))
-    let values = try await library.pragmas(["journal_mode", "synchronous", "fullfsync"])
-    #expect(values[0] == "wal")
-    // 2 is FULL: each commit is fsynced to the log before COMMIT returns.
-    #expect(values[1] == "2")
-    #if canImport(Darwin)
-      #expect(values[2] == "1")
-    #endif
-  }
+    @Test func storedObjectsAreReadOnly() async throws {
+      let library = try await Library.open(at: folder.at("library"))
+      let summary = await Importer(library: library).importItems(Self.sources(2))
+      for asset in summary.items.compactMap(\.result.asset) {
+        var info = stat()
+        #expect(lstat(library.objectPath(for: asset), &info) == 0)
+        #expect(
+          info.st_mode & 0o222 == 0, "object \(asset.id) is writable: \(String(info.st_mode, radix: 8))")
+      }
+    }
 
-  @Test func storedObjectsAreReadOnly() async throws {
-    let library = try await Library.open(at: folder.at("library"))
-    let summary = await Importer(library: library).importItems(Self.sources(2))
-    for asset in summary.items.compactMap(\.result.asset) {
-      var info = stat()
-      #expect(lstat(library.objectPath(for: asset), &info) == 0)
-      #expect(info.st_mode & 0o222 == 0, "object \(asset.id) is writable: \(String(info.st_mode, radix: 8))")
+    func write(_ bytes: [UInt8], to descriptor: Int32) throws {
+      try bytes.withUnsafeBytes { buffer in try Syscalls.writeAll(descriptor, buffer, path: "test") }
+    }
+
+    func keeperFolder(_ name: String) throws -> String {
+      let path = folder.at("keepers/\(name)")
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+      return path
     }
   }
 
-  func write(_ bytes: [UInt8], to descriptor: Int32) throws {
-    try bytes.withUnsafeBytes { buffer in try Syscalls.writeAll(descriptor, buffer, path: "test") }
-  }
-
-  func keeperFolder(_ name: String) throws -> String {
-    let path = folder.at("keepers/\(name)")
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }
-}
-
-extension Library {
-  /// The connection's current values of `names`.
-  func pragmas(_ names: [String]) throws -> [String?] {
-    try names.map { name in
-      let statement = try database.prepare("PRAGMA \(name)")
-      return try statement.step() ? statement.text(0) : nil
+  extension Library {
+    /// The connection's current values of `names`.
+    func pragmas(_ names: [String]) throws -> [String?] {
+      try names.map { name in
+        let statement = try database.prepare("PRAGMA \(name)")
+        return try statement.step() ? statement.text(0) : nil
+      }
     }
   }
-}
+#endif

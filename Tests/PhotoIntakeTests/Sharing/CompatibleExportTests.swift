@@ -259,70 +259,80 @@ import Testing
       #expect(!FileManager.default.fileExists(atPath: folder.at("elsewhere.jpg")))
     }
 
-    /// Another writer's file at the temporary name (a collision of the random names, or a file placed there):
-    /// creating the temporary file fails, and that file is left as it was. It used to be removed by the
-    /// clean-up meant for our own temporary file. (A copy without location is created by LocationStripper,
-    /// outside the fault injector's reach, before any call the test can watch.)
-    @Test(arguments: [ExportOptions(format: .jpeg), ExportOptions()])
-    func aFileAtTheTemporaryNameIsNotOurs(options: ExportOptions) async throws {
-      let (library, assets) = try await importing([try p3HEIC()])
-      let squatted = Protected<String?>(nil)
-      let faults = FaultInjector(
-        [],
-        beforeCall: { operation, path in
-          guard operation == .open, path.contains("/.intake-export-"), squatted.current == nil else { return }
-          squatted.withLock { $0 = path }
-          _ = FileManager.default.createFile(atPath: path, contents: Data("not ours".utf8))
-        })
-      let target = folder.at("out.jpg")
-      await #expect(throws: Library.Error.self) {
-        try await Syscalls.injectedFaults.withValue(faults) {
-          try await library.export(assets[0].id, to: target, options: options)
+    #if TestHooks  // fault injection exists only in test-hook builds
+      /// Another writer's file at the temporary name (a collision of the random names, or a file placed there):
+      /// creating the temporary file fails, and that file is left as it was. It used to be removed by the
+      /// clean-up meant for our own temporary file. (A copy without location is created by LocationStripper,
+      /// outside the fault injector's reach, before any call the test can watch.)
+      @Test(arguments: [ExportOptions(format: .jpeg), ExportOptions()])
+      func aFileAtTheTemporaryNameIsNotOurs(options: ExportOptions) async throws {
+        let (library, assets) = try await importing([try p3HEIC()])
+        let squatted = Protected<String?>(nil)
+        let faults = FaultInjector(
+          [],
+          beforeCall: { operation, path in
+            guard operation == .open, path.contains("/.intake-export-"), squatted.current == nil else {
+              return
+            }
+            squatted.withLock { $0 = path }
+            _ = FileManager.default.createFile(atPath: path, contents: Data("not ours".utf8))
+          })
+        let target = folder.at("out.jpg")
+        await #expect(throws: Library.Error.self) {
+          try await Syscalls.injectedFaults.withValue(faults) {
+            try await library.export(assets[0].id, to: target, options: options)
+          }
         }
+        let path = try #require(squatted.current)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "not ours")
+        #expect(!FileManager.default.fileExists(atPath: target))
       }
-      let path = try #require(squatted.current)
-      #expect(try String(contentsOfFile: path, encoding: .utf8) == "not ours")
-      #expect(!FileManager.default.fileExists(atPath: target))
-    }
+    #endif
 
-    /// A destination that appears between the check and the link: `link(2)` fails, the export is
-    /// ``Library/Error/destinationExists(_:)``, the newcomer is untouched and no temporary file is left.
-    @Test func aDestinationAppearingBeforeTheLinkIsLeftAlone() async throws {
-      let (library, assets) = try await importing([try p3HEIC()])
-      let target = folder.at("late.jpg")
-      let faults = FaultInjector(
-        [],
-        beforeCall: { operation, path in
-          guard operation == .link, path == target else { return }
-          _ = FileManager.default.createFile(atPath: path, contents: Data("arrived first".utf8))
-        })
-      await #expect(throws: Library.Error.destinationExists(target)) {
-        try await Syscalls.injectedFaults.withValue(faults) {
-          try await library.export(assets[0].id, to: target, options: ExportOptions(format: .jpeg))
+    #if TestHooks  // fault injection exists only in test-hook builds
+      /// A destination that appears between the check and the link: `link(2)` fails, the export is
+      /// ``Library/Error/destinationExists(_:)``, the newcomer is untouched and no temporary file is left.
+      @Test func aDestinationAppearingBeforeTheLinkIsLeftAlone() async throws {
+        let (library, assets) = try await importing([try p3HEIC()])
+        let target = folder.at("late.jpg")
+        let faults = FaultInjector(
+          [],
+          beforeCall: { operation, path in
+            guard operation == .link, path == target else { return }
+            _ = FileManager.default.createFile(atPath: path, contents: Data("arrived first".utf8))
+          })
+        await #expect(throws: Library.Error.destinationExists(target)) {
+          try await Syscalls.injectedFaults.withValue(faults) {
+            try await library.export(assets[0].id, to: target, options: ExportOptions(format: .jpeg))
+          }
         }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "arrived first")
+        #expect(
+          try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy {
+            !$0.hasSuffix(".tmp")
+          })
       }
-      #expect(try String(contentsOfFile: target, encoding: .utf8) == "arrived first")
-      #expect(
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasSuffix(".tmp") })
-    }
+    #endif
 
-    /// The folder's fsync failing after the link: the export fails and leaves nothing at the destination (the
-    /// linked name used to stay behind an error, outside the Live Photo roll-back).
-    @Test func aFolderThatCannotBeSyncedKeepsNothing() async throws {
-      let (library, assets) = try await importing([try p3HEIC()])
-      let out = folder.at("out")
-      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-      // The first fsync under `out` is the temporary file's, the second the folder's.
-      let faults = FaultInjector([.init(.fsync, pathContains: out, code: EIO, skip: 1)])
-      await #expect(throws: Library.Error.self) {
-        try await Syscalls.injectedFaults.withValue(faults) {
-          try await library.export(
-            assets[0].id, to: out + "/photo.jpg", options: ExportOptions(format: .jpeg))
+    #if TestHooks  // fault injection exists only in test-hook builds
+      /// The folder's fsync failing after the link: the export fails and leaves nothing at the destination (the
+      /// linked name used to stay behind an error, outside the Live Photo roll-back).
+      @Test func aFolderThatCannotBeSyncedKeepsNothing() async throws {
+        let (library, assets) = try await importing([try p3HEIC()])
+        let out = folder.at("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        // The first fsync under `out` is the temporary file's, the second the folder's.
+        let faults = FaultInjector([.init(.fsync, pathContains: out, code: EIO, skip: 1)])
+        await #expect(throws: Library.Error.self) {
+          try await Syscalls.injectedFaults.withValue(faults) {
+            try await library.export(
+              assets[0].id, to: out + "/photo.jpg", options: ExportOptions(format: .jpeg))
+          }
         }
+        #expect(faults.firedCounts[0] == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [])
       }
-      #expect(faults.firedCounts[0] == 1)
-      #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [])
-    }
+    #endif
 
     // MARK: Live Photos
 

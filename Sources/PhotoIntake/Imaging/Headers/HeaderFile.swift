@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// An open image file read with `pread(2)` through ``Syscalls`` (so tests can inject read failures): how the
 /// backends fetch an embedded preview's byte range without reading the rest of the file.
 final class HeaderFile {
@@ -28,6 +36,25 @@ final class HeaderFile {
       throw .unsupportedContent(type: nil)
     }
     count = Int(info.st_size)
+  }
+
+  /// Opens the library's own file `name` in `folder` for reading, never following a link (DESIGN.md invariant
+  /// 8): a link, FIFO or folder planted at that name is refused as ``ImagingError/unsupportedContent(type:)``
+  /// and never opened through.
+  init(in folder: Directory, name: String) throws(ImagingError) {
+    path = folder.path(of: name)
+    let opened: (descriptor: Int32, status: stat)?
+    do {
+      opened = try folder.openRegularFile(name)
+    } catch {
+      switch error {
+      case .notRegular: throw .unsupportedContent(type: nil)
+      case .system(let failure): throw ImagingError(failure)
+      }
+    }
+    guard let opened else { throw ImagingError(SystemError(.open, ENOENT, path: folder.path(of: name))) }
+    descriptor = opened.descriptor
+    count = Int(opened.status.st_size)
   }
 
   deinit { Syscalls.close(descriptor) }

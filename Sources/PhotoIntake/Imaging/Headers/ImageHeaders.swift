@@ -1,4 +1,11 @@
 import PhotoMetadata
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What imaging must know about a file before it decodes anything: the format (from the bytes), the declared
 /// size and the largest canvas of any frame, page, tile or grid, the orientation and the embedded previews
@@ -30,7 +37,7 @@ package enum ImageHeaders {
     return try usable(metadata)
   }
 
-  /// The in-memory form, for tests.
+  /// The in-memory form: for a file already read through a descriptor (a rendition), and for tests.
   static func read(bytes: [UInt8]) throws(ImagingError) -> MediaMetadata {
     try checkIsImage(bytes)
     var metadata: MediaMetadata

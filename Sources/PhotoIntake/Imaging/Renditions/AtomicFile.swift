@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Writes whole files so that a reader sees either the old file or the complete new one, never a part.
 package enum AtomicFile {
   /// Writes `bytes` to `temporary`, flushes them to stable storage, then renames the file to `destination`.

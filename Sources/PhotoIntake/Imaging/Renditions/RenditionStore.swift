@@ -86,24 +86,26 @@ public struct RenditionStore: Sendable {
 
   /// The renditions stored under `sizes` (distinct), making the missing ones with one decode.
   private func renditions(of asset: Asset, keys sizes: [Int]) async throws(ImagingError) -> [Int: Rendition] {
-    var found = [Rendition?](repeating: nil, count: sizes.count)
-    for (index, size) in sizes.enumerated() {
-      found[index] = existing(asset.sha256, size: size)
+    let original = library.objectPath(for: asset)
+    let digest = asset.sha256
+    // The look-ups open, stat and read files: on an I/O lane, not on a thread of Swift's cooperative pool.
+    var found = try await BlockingLanes.io.run { [self] () throws(ImagingError) -> [Rendition?] in
+      let found = sizes.map { existing(digest, size: $0) }
+      guard found.contains(where: { $0 == nil }) else { return found }
+      // The decoders take a path: check first that the object is a regular file, so that a link or FIFO
+      // planted in its place is neither followed nor opened (DESIGN.md invariant 8).
+      let info = try? library.fanOutFolder(for: digest).status(digest.hex)
+      guard let info, Platform.fileType(info.st_mode) == .regular else {
+        throw ImagingError(SystemError(.open, info == nil ? ENOENT : ELOOP, path: original))
+      }
+      return found
     }
     let missing = sizes.indices.filter { found[$0] == nil }
     guard !missing.isEmpty else { return Self.keyed(sizes, found) }
-    let original = library.objectPath(for: asset)
-    // The decoders take a path: check first that the object is a regular file, so that a link or FIFO planted
-    // in its place is neither followed nor opened (DESIGN.md invariant 8).
-    let info = try? library.fanOutFolder(for: asset.sha256).status(asset.sha256.hex)
-    guard let info, Platform.fileType(info.st_mode) == .regular else {
-      throw ImagingError(SystemError(.open, info == nil ? ENOENT : ELOOP, path: original))
-    }
     let request = ThumbnailRequest(
       maxPixelSize: sizes[missing[0]], maximumPixelCount: configuration.maximumPixelCount,
       quality: configuration.quality)
     let wanted = missing.map { sizes[$0] }
-    let digest = asset.sha256
     // The decode holds a core for tens of milliseconds: a decode lane (one per core). The writes wait in
     // fsync: an I/O lane, so that the decode lanes go on to the next photo meanwhile. Neither is a thread of
     // Swift's cooperative pool.
@@ -148,13 +150,25 @@ public struct RenditionStore: Sendable {
     return made
   }
 
-  /// An existing rendition file, with its size read from its JPEG frame header; nil if missing or unreadable
-  /// (it is then made again).
+  /// An existing rendition file, with its size read from its JPEG frame header; nil if missing, unreadable or
+  /// not a regular file (it is then made again, and the new file's rename replaces whatever had the name).
+  ///
+  /// Opened relative to the renditions folder's descriptor without following links (DESIGN.md invariant 8),
+  /// and read whole through that descriptor: a link planted at a rendition's name is never served as that
+  /// asset's rendition. Renditions are small (a 320 px JPEG is about 30 KB); a file over
+  /// ``largestRendition`` bytes is not one of ours.
   private func existing(_ digest: SHA256Digest, size: Int) -> Rendition? {
-    let path = path(for: digest, size: size)
-    guard let headers = try? ImageHeaders.read(fileAt: path), headers.type == .jpeg,
+    let name = "\(digest.hex)-\(size).jpg"
+    guard let folder = try? library.renditions.subdirectory(String(digest.hex.prefix(2))),
+      let file = try? HeaderFile(in: folder, name: name), file.count <= Self.largestRendition,
+      let bytes = try? file.bytes(at: 0, length: file.count),
+      let headers = try? ImageHeaders.read(bytes: bytes), headers.type == .jpeg,
       let width = headers.width, let height = headers.height
     else { return nil }
-    return Rendition(size: size, path: path, width: width, height: height, source: nil)
+    return Rendition(
+      size: size, path: path(for: digest, size: size), width: width, height: height, source: nil)
   }
+
+  /// More bytes than any rendition the store writes (a 4096 px JPEG at quality 100 stays well under it).
+  static let largestRendition = 16 << 20
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# release-hooks-test.sh
+# Proves that a release `intake` (Scripts/build-release.sh: no TestHooks trait, as an app or a user builds it)
+# contains no test hooks: PHOTOINTAKE_CRASH_AT set to every crash point kills nothing (each import exits 0
+# and stores its photo), and the binary does not even contain the variable's name. The debug build with the
+# trait (Scripts/test.sh) is the one whose CrashTests are killed at those points.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+intake=$(Scripts/build-release.sh)
+work=$(mktemp -d "${TMPDIR:-/tmp}/release-hooks.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failed=0
+if grep -q PHOTOINTAKE_CRASH_AT "$intake"; then
+  echo "release-hooks-test: $intake contains PHOTOINTAKE_CRASH_AT" >&2
+  failed=1
+fi
+for point in after-staging-write after-staging-fsync after-rename after-commit; do
+  mkdir -p "$work/$point"
+  # A photo of its own per point (distinct bytes), so that each import has something to commit.
+  cp Tests/PhotoIntakeTests/Fixtures/Imaging/exif-thumbnail.jpg "$work/$point/photo.jpg"
+  printf '%s' "$point" >>"$work/$point/photo.jpg"
+  status=0
+  PHOTOINTAKE_CRASH_AT="$point:1" "$intake" import --library "$work/library" --no-renditions --json \
+    "$work/$point/photo.jpg" >"$work/$point.out" 2>&1 || status=$?
+  if [ $status != 0 ]; then
+    echo "release-hooks-test: import with PHOTOINTAKE_CRASH_AT=$point:1 ended with status $status" >&2
+    cat "$work/$point.out" >&2
+    failed=1
+  fi
+done
+count=$("$intake" list --library "$work/library" --json | grep -c '"sha256"' || true)
+if [ "$count" != 4 ]; then
+  echo "release-hooks-test: the library holds $count photos, not 4" >&2
+  failed=1
+fi
+[ $failed = 0 ] && echo "release-hooks-test: no test hooks in $intake (4 imports under PHOTOINTAKE_CRASH_AT, 4 stored)"
+exit $failed
