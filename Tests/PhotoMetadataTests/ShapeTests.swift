@@ -55,6 +55,18 @@ struct ShapeTests {
     #expect(ours.warnings.map(\.part) == [.exif])
   }
 
+  @Test func gifXMPWithoutTrailerIsAWarningButIsNeverStrippedBlindly() throws {
+    // Screen 4×4, no colour table; an XMP extension cut before its magic trailer; one image; trailer.
+    let screen: [UInt8] = Array("GIF89a".utf8) + [4, 0, 4, 0, 0, 0, 0]
+    let xmp: [UInt8] = [0x21, 0xFF, 11] + Array("XMP DataXMP".utf8) + [3] + Array("abc".utf8) + [0]
+    let image: [UInt8] = [0x2C, 0, 0, 0, 0, 4, 0, 4, 0, 0, 2, 0, 0x3B]
+    let bytes = screen + xmp + image
+    let ours = try MetadataReader.read(bytes: bytes)
+    #expect(ours.width == 4 && ours.height == 4)
+    #expect(ours.warnings.map(\.part) == [.xmp])
+    #expect(throws: MetadataError.self) { try LocationStripper.strip(bytes: bytes) }
+  }
+
   @Test func imageSequenceIsAPhotoWithFrames() throws {
     let ours = try Self.read("shape-sequence.heics")
     let tags = try Self.exiftool("shape-sequence.heics")

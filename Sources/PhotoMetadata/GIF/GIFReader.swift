@@ -12,6 +12,8 @@ enum GIFReader {
     /// Absolute range of the XMP text in the file.
     var xmp: Range<Int>?
     var isImage = false
+    /// Why an XMP extension could not be delimited; the blocks after it are still read.
+    var xmpDamage: String?
   }
 
   static func read(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> MediaMetadata {
@@ -26,9 +28,21 @@ enum GIFReader {
       count += 1
       guard count <= limits.maxChunks else { throw .limitExceeded("\(limits.maxChunks) GIF blocks") }
       guard let block = try nextBlock(&cursor, limits: limits) else { break }
-      if let range = block.xmp {
-        guard range.count <= limits.maxValueBytes else { throw .limitExceeded("a \(range.count)-byte XMP") }
-        let xmp = XMPPacket(bytes: try input.read(at: range.lowerBound, count: range.count))
+      if let damage = block.xmpDamage {
+        metadata.warnings.append(MetadataWarning(part: .xmp, reason: damage))
+      }
+      // XMP is optional: a damaged or oversized packet costs only its own facts.
+      if let range = block.xmp,
+        let bytes = try metadata.tolerating(
+          .xmp,
+          { () throws(MetadataError) in
+            guard range.count <= limits.maxValueBytes else {
+              throw .limitExceeded("a \(range.count)-byte XMP")
+            }
+            return try input.read(at: range.lowerBound, count: range.count)
+          })
+      {
+        let xmp = XMPPacket(bytes: bytes)
         metadata.merge(xmp.facts)
         metadata.orientation = xmp.facts.orientation ?? .up
       }
@@ -61,7 +75,7 @@ enum GIFReader {
           let start = cursor.position
           try skipSubBlocks(&cursor)
           let end = cursor.position - 1 - xmpTrailerLength
-          guard end >= start else { throw .corrupt("XMP application extension without its trailer") }
+          guard end >= start else { return Block(xmpDamage: "XMP application extension without its trailer") }
           return Block(xmp: start..<end)
         }
       }

@@ -33,16 +33,7 @@ enum JPEGSegments {
         throw .limitExceeded("\(limits.maxSegments) JPEG segments")
       }
       let head = try input.read(at: position, count: 2)
-      guard head[0] == 0xFF else {
-        // Extraneous bytes between segments (a writer's padding, a miscounted length): libjpeg skips them to
-        // the next marker with a warning ("Corrupt JPEG data: N extraneous bytes before marker") and decodes
-        // the image, so the headers are read on from there too, within a bounded look-ahead.
-        guard let next = try nextMarker(input, after: position) else {
-          throw .corrupt("no marker at offset \(position)")
-        }
-        position = next
-        continue
-      }
+      guard head[0] == 0xFF else { throw .corrupt("no marker at offset \(position)") }
       let marker = head[1]
       // Fill bytes: any number of 0xFF may precede a marker (ITU T.81 §B.1.1.2).
       if marker == 0xFF {
@@ -67,20 +58,5 @@ enum JPEGSegments {
       if marker == startOfScan { return segments }
       position = end
     }
-  }
-
-  /// Extraneous bytes skipped at most between two segments.
-  static let maxExtraneousBytes = 64 << 10
-
-  /// The position of the next 0xFF followed by a marker code (0xC0…0xFE) after `position`, within
-  /// ``maxExtraneousBytes``; nil when there is none.
-  static func nextMarker(_ input: Input, after position: Int) throws(MetadataError) -> Int? {
-    let bytes = try input.readAvailable(at: position, count: maxExtraneousBytes)
-    var index = 0
-    while index + 1 < bytes.count {
-      if bytes[index] == 0xFF, bytes[index + 1] >= 0xC0, bytes[index + 1] != 0xFF { return position + index }
-      index += 1
-    }
-    return nil
   }
 }

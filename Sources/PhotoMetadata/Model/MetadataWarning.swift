@@ -50,6 +50,7 @@ public struct MetadataWarning: Sendable, Hashable, Codable, CustomStringConverti
     self.reason = reason
   }
 
+  /// A sentence saying what was skipped and why.
   public var description: String {
     "\(part.phrase) could not be read (\(reason)) and was skipped; the other facts are complete"
   }

@@ -113,6 +113,8 @@ extension LocationStripper {
     while let block = try GIFReader.nextBlock(&cursor, limits: limits) {
       count += 1
       guard count <= limits.maxChunks else { throw .limitExceeded("\(limits.maxChunks) GIF blocks") }
+      // A packet that cannot be delimited may hold a location that cannot be found: refuse, never keep it.
+      if let damage = block.xmpDamage { throw .corrupt(damage) }
       guard let range = block.xmp else { continue }
       guard range.count <= limits.maxValueBytes else { throw .limitExceeded("a \(range.count)-byte XMP") }
       plan.add(
