@@ -5,7 +5,8 @@ let thumbnailCommand = CommandSpec(
   name: "thumbnail",
   abstract: "Render downsampled, upright JPEG thumbnails of image files and movie posters (no library).",
   discussion: """
-    The headers are read first: an image declaring more than --max-pixels is refused before any decode. An
+    The headers are read first: an image declaring more than --max-pixels, or whose decode would hold more
+    than --max-decode-bytes or pass more than --max-decode-work pixels, is refused before any decode. An
     embedded preview (HEIF thumbnail item, MPF preview, EXIF thumbnail) is decoded instead of the image when it
     is at least --size pixels on its longest side; otherwise JPEG and WebP are reduced while they load. The
     output is 8-bit sRGB JPEG with the orientation applied and no metadata (no EXIF, no GPS).
@@ -24,6 +25,13 @@ let thumbnailCommand = CommandSpec(
     .value("--out", "PATH", "Output file (one FILE) or folder (several FILEs). Required."),
     .value("--quality", "Q", "JPEG quality 1-100 (default 82)."),
     .value("--max-pixels", "N", "Refuse images declaring more pixels than this (default 200000000)."),
+    .value(
+      "--max-decode-bytes", "N",
+      "Refuse images whose decode would hold more memory than this (default 268435456, 256 MiB)."),
+    .value(
+      "--max-decode-work", "N",
+      "Refuse images whose decode would pass more pixels than this, every frame and tile counted "
+        + "(default 100000000)."),
     .value("--jobs", "N", "Files rendered at once (default: the number of cores)."),
     .flag("--no-preview", "Always decode the primary image, never an embedded preview."),
   ],
@@ -45,6 +53,8 @@ struct ThumbnailRun {
       ("--size", { (value: Int) in request.maxPixelSize = value }),
       ("--quality", { (value: Int) in request.quality = value }),
       ("--max-pixels", { (value: Int) in request.maximumPixelCount = value }),
+      ("--max-decode-bytes", { (value: Int) in request.decodeLimit.maximumBytes = value }),
+      ("--max-decode-work", { (value: Int) in request.decodeLimit.maximumWork = value }),
     ] as [(String, (Int) -> Void)] {
       guard let text = parsed.value(name) else { continue }
       guard let value = Int(text), value > 0, name != "--quality" || value <= 100 else {
