@@ -85,7 +85,8 @@ package struct DecodeCost: Sendable, Hashable {
     // Every GIF has a screen to composite on; a WebP only when it is animated.
     case let type where type == .gif || (type == .webp && survey.frames > 1):
       let largest = survey.largestCanvas ?? canvas
-      let screen = PixelSize(width: max(largest.width, canvas.width), height: max(largest.height, canvas.height))
+      let screen = PixelSize(
+        width: max(largest.width, canvas.width), height: max(largest.height, canvas.height))
       let frames = survey.frames
       return DecodeCost(
         bytes: sum(product(screen.pixelCount, 4), product(output, 4)),
@@ -146,5 +147,7 @@ package struct DecodeCost: Sendable, Hashable {
   }
 
   private static func megabytes(_ bytes: Int) -> Int { bytes == .max ? bytes : (bytes + 999_999) / 1_000_000 }
-  private static func megapixels(_ pixels: Int) -> Int { pixels == .max ? pixels : (pixels + 999_999) / 1_000_000 }
+  private static func megapixels(_ pixels: Int) -> Int {
+    pixels == .max ? pixels : (pixels + 999_999) / 1_000_000
+  }
 }

@@ -48,7 +48,8 @@ struct ThumbnailPlan: Sendable, Hashable {
       // Only the primary image's decode is priced: an embedded preview is a small image whose bytes were
       // already bounded when it was found.
       if let shape {
-        try DecodeCost.thumbnail(metadata, shape: shape, size: request.maxPixelSize).check(request.decodeLimit)
+        try DecodeCost.thumbnail(metadata, shape: shape, size: request.maxPixelSize).check(
+          request.decodeLimit)
       }
       return plan
     }

@@ -38,7 +38,8 @@ public struct ExportOptions: Sendable, Hashable {
   /// Options for an export; the defaults give the stored bytes with their location.
   public init(
     format: Format = .original, stripLocation: Bool = false, maxPixelSize: Int? = nil, quality: Int = 90,
-    maximumPixelCount: Int = ThumbnailRequest.defaultMaximumPixelCount, decodeLimit: DecodeLimit = DecodeLimit()
+    maximumPixelCount: Int = ThumbnailRequest.defaultMaximumPixelCount,
+    decodeLimit: DecodeLimit = DecodeLimit()
   ) {
     self.decodeLimit = decodeLimit
     self.format = format

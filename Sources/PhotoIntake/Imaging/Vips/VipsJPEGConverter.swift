@@ -32,7 +32,12 @@
       guard
         photointake_vips_jpegsave_buffer(image.pointer, &buffer, &length, Int32(plan.quality)) == 0,
         let buffer
-      else { throw .encodeFailed(reason: Vips.takeError(hiding: path)) }
+      else {
+        // A streamed conversion decodes while it encodes: a failure then is the decoder's (a cut file).
+        let reason = Vips.takeError(hiding: path)
+        throw plan.streams && plan.maxPixelSize == nil
+          ? .decodeFailed(reason: reason) : .encodeFailed(reason: reason)
+      }
       defer { photointake_g_free(buffer) }
       // A full-size HEIF image reads libheif's buffer in place until it is encoded.
       withExtendedLifetime(heifPixels) {}
