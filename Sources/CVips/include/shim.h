@@ -139,9 +139,12 @@ static inline void *photointake_vips_image_write_to_memory(VipsImage *image, siz
 }
 
 /// Opens a file lazily: libvips reads the header (size, bands, format) and decodes no pixels until something
-/// asks for them. Sequential access lets a later decode stream through the file with bounded memory.
+/// asks for them. Sequential access lets a later decode stream through the file with bounded memory. Truncated
+/// data fails the decode: without fail_on, libvips pads a cut PNG with black and reports success, and a full-size
+/// conversion would export that as the picture.
 static inline VipsImage *photointake_vips_open_header(const char *filename) {
-    return PHOTOINTAKE_CALL(vips_image_new_from_file)(filename, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    return PHOTOINTAKE_CALL(vips_image_new_from_file)(filename, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
+                                                      VIPS_FAIL_ON_TRUNCATED, NULL);
 }
 
 /// vips_thumbnail with our fixed choices: fit inside width x height, never enlarge (VIPS_SIZE_DOWN), leave

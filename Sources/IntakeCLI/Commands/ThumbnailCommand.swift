@@ -5,7 +5,8 @@ let thumbnailCommand = CommandSpec(
   name: "thumbnail",
   abstract: "Render downsampled, upright JPEG thumbnails of image files and movie posters (no library).",
   discussion: """
-    The headers are read first: an image declaring more than --max-pixels is refused before any decode. An
+    The headers are read first: an image declaring more than --max-pixels, or whose decode would hold more
+    than --max-decode-bytes or pass more than --max-decode-work pixels, is refused before any decode. An
     embedded preview (HEIF thumbnail item, MPF preview, EXIF thumbnail) is decoded instead of the image when it
     is at least --size pixels on its longest side; otherwise JPEG and WebP are reduced while they load. The
     output is 8-bit sRGB JPEG with the orientation applied and no metadata (no EXIF, no GPS).
@@ -24,6 +25,8 @@ let thumbnailCommand = CommandSpec(
     ThumbnailOption.out,
     ThumbnailOption.quality,
     ThumbnailOption.maxPixels,
+    ThumbnailOption.maxDecodeBytes,
+    ThumbnailOption.maxDecodeWork,
     ThumbnailOption.jobs,
     ThumbnailOption.noPreview,
   ],
@@ -45,6 +48,8 @@ struct ThumbnailRun {
       (ThumbnailOption.size, { (value: Int) in request.maxPixelSize = value }),
       (ThumbnailOption.quality, { (value: Int) in request.quality = value }),
       (ThumbnailOption.maxPixels, { (value: Int) in request.maximumPixelCount = value }),
+      (ThumbnailOption.maxDecodeBytes, { (value: Int) in request.decodeLimit.maximumBytes = value }),
+      (ThumbnailOption.maxDecodeWork, { (value: Int) in request.decodeLimit.maximumWork = value }),
     ] as [(ValueOption, (Int) -> Void)] {
       guard let text = parsed.value(option) else { continue }
       let isQuality = option == ThumbnailOption.quality
@@ -164,6 +169,13 @@ enum ThumbnailOption {
   static let quality = ValueOption("--quality", "Q", "JPEG quality 1-100 (default 82).")
   static let maxPixels = ValueOption(
     "--max-pixels", "N", "Refuse images declaring more pixels than this (default 200000000).")
+  static let maxDecodeBytes = ValueOption(
+    "--max-decode-bytes", "N",
+    "Refuse images whose decode would hold more memory than this (default 268435456, 256 MiB).")
+  static let maxDecodeWork = ValueOption(
+    "--max-decode-work", "N",
+    "Refuse images whose decode would pass more pixels than this, every frame and tile counted "
+      + "(default 100000000).")
   static let jobs = ValueOption("--jobs", "N", "Files rendered at once (default: the number of cores).")
   static let noPreview = Flag("--no-preview", "Always decode the primary image, never an embedded preview.")
 }

@@ -16,6 +16,10 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
   case unsupportedContent(type: MediaType?)
   /// The image declares more pixels than the limit; it was refused before any decode.
   case tooManyPixels(declared: Int, limit: Int)
+  /// Decoding the image would cost more memory or work than the ``DecodeLimit`` allows (a grid reusing one
+  /// tile hundreds of times, a progressive JPEG's coefficients, a huge animation canvas, many frames); it was
+  /// refused before any decode. `reason` says what it would cost and which limit it exceeds.
+  case overDecodeBudget(reason: String)
   /// The file's headers are damaged or contradict themselves (no frame header, impossible sizes, a cut box).
   case malformed(reason: String)
   /// The decoder could not decode the pixels (truncated or corrupt data). `reason` is the decoder's own words.
@@ -51,6 +55,9 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     case .tooManyPixels(let declared, let limit):
       "The image declares \(Self.megapixels(declared)) megapixels, more than the \(Self.megapixels(limit)) MP "
         + "limit; it was not decoded, so that it cannot exhaust memory. Raise the limit only for files you trust."
+    case .overDecodeBudget(let reason):
+      "Decoding this image would \(reason); it was not decoded, so that it cannot exhaust memory or time. "
+        + "Raise the decode limit only for files you trust."
     case .malformed(let reason):
       "The file's headers are damaged (\(reason)); it cannot be shown. The original is kept as it is."
     case .decodeFailed(let reason):
@@ -80,6 +87,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .unsupportedContent: "unsupported-content"
     case .tooManyPixels: "too-many-pixels"
+    case .overDecodeBudget: "over-decode-budget"
     case .malformed: "malformed"
     case .decodeFailed: "decode-failed"
     case .encodeFailed: "encode-failed"

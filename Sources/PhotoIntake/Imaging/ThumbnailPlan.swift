@@ -22,10 +22,15 @@ struct ThumbnailPlan: Sendable, Hashable {
 
   /// Decides the plan for `request`.
   ///
+  /// `shape` (from ``ImageHeaders/survey(fileAt:)``) prices a decode of the primary image against
+  /// `request.decodeLimit` (``DecodeCost``); without it only the pixel counts are checked.
+  ///
   /// - Throws: ``ImagingError/tooManyPixels(declared:limit:)`` when the declared size, or the largest canvas
   ///   of any frame, page, tile or grid, exceeds the limit (nothing has been decoded at this point),
-  ///   ``ImagingError/invalidSize(_:)``.
-  static func make(_ metadata: MediaMetadata, request: ThumbnailRequest) throws(ImagingError) -> ThumbnailPlan
+  ///   ``ImagingError/overDecodeBudget(reason:)`` when decoding the primary image would cost more memory or
+  ///   work than the decode limit, ``ImagingError/invalidSize(_:)``.
+  static func make(_ metadata: MediaMetadata, shape: DecodeShape? = nil, request: ThumbnailRequest)
+    throws(ImagingError) -> ThumbnailPlan
   {
     guard request.maxPixelSize > 0 else { throw .invalidSize(request.maxPixelSize) }
     if let width = metadata.width, let height = metadata.height {
@@ -40,6 +45,12 @@ struct ThumbnailPlan: Sendable, Hashable {
     var plan = ThumbnailPlan(
       metadata: metadata, source: .primaryImage, orientation: decoderOrients ? nil : metadata.orientation)
     guard request.allowsEmbeddedPreview, let preview = bestPreview(metadata, for: request) else {
+      // Only the primary image's decode is priced: an embedded preview is a small image whose bytes were
+      // already bounded when it was found.
+      if let shape {
+        try DecodeCost.thumbnail(metadata, shape: shape, size: request.maxPixelSize).check(
+          request.decodeLimit)
+      }
       return plan
     }
     plan.source = .preview(preview)

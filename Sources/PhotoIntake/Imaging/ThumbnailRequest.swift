@@ -4,6 +4,9 @@ public struct ThumbnailRequest: Sendable, Hashable {
   public var maxPixelSize: Int
   /// Images declaring more pixels (width × height) are refused before any decode. Default 200 MP.
   public var maximumPixelCount: Int
+  /// The memory and work one decode may cost (``DecodeLimit``); a file over it is refused before any decode.
+  /// Default 256 MiB and 100 million pixels decoded.
+  public var decodeLimit: DecodeLimit
   /// JPEG quality, 1…100. Default 82.
   public var quality: Int
   /// Whether an embedded preview (HEIF thumbnail item, MPF preview, EXIF thumbnail) at least as large as the
@@ -16,11 +19,12 @@ public struct ThumbnailRequest: Sendable, Hashable {
   public static let defaultMaximumPixelCount = 200_000_000
 
   /// A request for a JPEG whose longest side is at most `maxPixelSize`, refusing images over
-  /// `maximumPixelCount` pixels before they are decoded.
+  /// `maximumPixelCount` pixels or costing more than `decodeLimit` before they are decoded.
   public init(
     maxPixelSize: Int, maximumPixelCount: Int = Self.defaultMaximumPixelCount, quality: Int = 82,
-    allowsEmbeddedPreview: Bool = true
+    allowsEmbeddedPreview: Bool = true, decodeLimit: DecodeLimit = DecodeLimit()
   ) {
+    self.decodeLimit = decodeLimit
     self.maxPixelSize = maxPixelSize
     self.maximumPixelCount = maximumPixelCount
     self.quality = quality

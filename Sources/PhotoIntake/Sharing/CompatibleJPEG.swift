@@ -21,6 +21,12 @@ package enum CompatibleJPEG {
     package var quality: Int
     package var maximumPixelCount: Int
     package var stripLocation: Bool
+
+    /// Whether the backend may stream the decode into the encoder: nothing to turn, a format decoded row by
+    /// row (not HEIF, whose codecs decode whole pictures; not a JPEG, only converted when it must be turned).
+    var streams: Bool {
+      (orientation ?? .up) == .up && ![.heic, .heif, .avif, .jpeg].contains(metadata.type)
+    }
   }
 
   /// The formats converted (raw formats are not: a decoder here reads their preview, not the photo).
@@ -31,10 +37,11 @@ package enum CompatibleJPEG {
   /// - Returns: nil when the file goes as it is: ``ExportOptions/Format/original`` within the size asked, or a
   ///   JPEG that needs neither turning nor resizing.
   /// - Throws: ``ImagingError/tooManyPixels(declared:limit:)`` before any decode,
-  ///   ``ImagingError/unsupportedContent(type:)`` for movies and formats not converted here,
-  ///   ``ImagingError/invalidSize(_:)``.
+  ///   ``ImagingError/overDecodeBudget(reason:)`` when the decode would cost more than
+  ///   ``ExportOptions/decodeLimit``, ``ImagingError/unsupportedContent(type:)`` for movies and formats not
+  ///   converted here, ``ImagingError/invalidSize(_:)``.
   package static func plan(fileAt path: String, options: ExportOptions) throws(ImagingError) -> Plan? {
-    let metadata = try ImageHeaders.read(fileAt: path)
+    let (metadata, shape) = try ImageHeaders.survey(fileAt: path)
     guard convertibleTypes.contains(metadata.type) else { throw .unsupportedContent(type: metadata.type) }
     if let size = options.maxPixelSize, size <= 0 { throw .invalidSize(size) }
     if let width = metadata.width, let height = metadata.height {
@@ -51,10 +58,16 @@ package enum CompatibleJPEG {
     if fits && (options.format == .original || (metadata.type == .jpeg && metadata.orientation == .up)) {
       return nil
     }
-    return Plan(
+    let plan = Plan(
       metadata: metadata, orientation: decoderOrients ? nil : metadata.orientation,
       maxPixelSize: fits ? nil : options.maxPixelSize, quality: max(1, min(100, options.quality)),
       maximumPixelCount: options.maximumPixelCount, stripLocation: options.stripLocation)
+    // Priced as the backend decodes it: a full-size conversion of an upright picture streams from the
+    // decoder into the encoder; one that must be turned is held whole.
+    try DecodeCost.conversion(
+      metadata, shape: shape, size: plan.maxPixelSize, streams: plan.streams
+    ).check(options.decodeLimit)
+    return plan
   }
 
   /// Plans and converts: the JPEG bytes, or nil when the file is a JPEG to export as it is.

@@ -31,11 +31,17 @@ public struct ExportOptions: Sendable, Hashable {
   /// Images declaring more pixels (width × height) are refused before any decode. Default 200 MP.
   public var maximumPixelCount: Int
 
+  /// The memory and work a conversion's decode may cost (``DecodeLimit``); a picture over it is refused
+  /// before any decode. Default 256 MiB and 100 million pixels decoded.
+  public var decodeLimit: DecodeLimit
+
   /// Options for an export; the defaults give the stored bytes with their location.
   public init(
     format: Format = .original, stripLocation: Bool = false, maxPixelSize: Int? = nil, quality: Int = 90,
-    maximumPixelCount: Int = ThumbnailRequest.defaultMaximumPixelCount
+    maximumPixelCount: Int = ThumbnailRequest.defaultMaximumPixelCount,
+    decodeLimit: DecodeLimit = DecodeLimit()
   ) {
+    self.decodeLimit = decodeLimit
     self.format = format
     self.stripLocation = stripLocation
     self.maxPixelSize = maxPixelSize

@@ -13,6 +13,28 @@
 /// if let canvas, canvas.pixelCount > limit { /* refuse before any decoder sees the file */ }
 /// ```
 public enum CanvasScanner {
+  /// What a decoder would do with every frame, page and tile of a file: the largest canvas it allocates and
+  /// how many pixels it passes through the decoder, counting each frame on its canvas and each grid tile as
+  /// often as it is referenced (a 46 KB HEIF grid can reference one 512² tile 729 times).
+  public struct Survey: Sendable, Hashable {
+    /// The largest canvas of any frame, page, tile or grid; nil when the format has none to walk.
+    public var largestCanvas: PixelSize?
+    /// Frames of an animation (GIF image descriptors, APNG `fcTL`, WebP `ANMF`); 1 for a still image.
+    public var frames = 1
+    /// Pixels a decoder producing every frame passes through: the canvas times the frames for animations
+    /// (decoders composite each frame on the canvas), the sum of every tile referenced for a HEIF grid, the
+    /// largest page of a TIFF (only one is decoded). 0 when nothing was walked.
+    public var decodedPixels = 0
+    /// HEIF grid tiles referenced (`dimg`), counted with repeats; 0 without a grid.
+    public var tilesReferenced = 0
+
+    /// A survey of a still image whose largest canvas is `largestCanvas`, decoded once.
+    public init(largestCanvas: PixelSize?) {
+      self.largestCanvas = largestCanvas
+      decodedPixels = largestCanvas?.pixelCount ?? 0
+    }
+  }
+
   /// The largest canvas of the file at `path`, or nil when its format has no frames to walk (JPEG, movies).
   ///
   /// A GIF is walked to its trailer, so the read budget grows with the file size.
@@ -21,45 +43,72 @@ public enum CanvasScanner {
   public static func largestCanvas(fileAt path: String, limits: MetadataReader.Limits = .default)
     throws(MetadataError) -> PixelSize?
   {
-    try scan(Input(path: path, budget: limits.maxBytesRead), limits: limits)
+    try survey(fileAt: path, limits: limits).largestCanvas
   }
 
   /// The in-memory form, for tests and fuzzers.
   public static func largestCanvas(bytes: [UInt8], limits: MetadataReader.Limits = .default)
     throws(MetadataError) -> PixelSize?
   {
+    try survey(bytes: bytes, limits: limits).largestCanvas
+  }
+
+  /// The largest canvas, the frames and the pixels decoded for every frame of the file at `path`.
+  ///
+  /// - Throws: as ``largestCanvas(fileAt:limits:)``.
+  public static func survey(fileAt path: String, limits: MetadataReader.Limits = .default)
+    throws(MetadataError) -> Survey
+  {
+    try scan(Input(path: path, budget: limits.maxBytesRead), limits: limits)
+  }
+
+  /// The in-memory form of ``survey(fileAt:limits:)``, for tests and fuzzers.
+  public static func survey(bytes: [UInt8], limits: MetadataReader.Limits = .default)
+    throws(MetadataError) -> Survey
+  {
     try scan(Input(bytes: bytes, budget: limits.maxBytesRead), limits: limits)
   }
 
-  static func scan(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> PixelSize? {
+  /// A survey of `frames` frames (at least one) composited on `canvas`.
+  private static func animation(_ canvas: PixelSize?, frames: Int) -> Survey {
+    var survey = Survey(largestCanvas: canvas)
+    survey.frames = max(1, frames)
+    let (product, overflow) = survey.decodedPixels.multipliedReportingOverflow(by: survey.frames)
+    survey.decodedPixels = overflow ? .max : product
+    return survey
+  }
+
+  static func scan(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> Survey {
     switch try MetadataReader.sniff(input) {
     case .gif:
       input.extendBudget(by: input.size)
       return try gif(input, limits: limits)
     case .png: return try png(input, limits: limits)
     case .webp: return try webp(input, limits: limits)
-    case .tiff, .dng, .cr2, .nef, .arw: return try tiff(input, limits: limits)
+    case .tiff, .dng, .cr2, .nef, .arw: return Survey(largestCanvas: try tiff(input, limits: limits))
     case .heic, .heif, .heics, .avif: return try heif(input, limits: limits)
-    case .jpeg, .mov, .mp4, .m4v, .cr3: return nil
+    case .jpeg, .mov, .mp4, .m4v, .cr3: return Survey(largestCanvas: nil)
     }
   }
 
   /// GIF: the logical screen grown to hold every image descriptor's `left + width` × `top + height`
   /// (GIF89a §18, §20), as libnsgif grows it.
-  static func gif(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> PixelSize {
+  static func gif(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> Survey {
     let header = try input.read(at: 0, count: 13)
     var canvas = PixelSize(
       width: Int(header.u16(at: 6, bigEndian: false)), height: Int(header.u16(at: 8, bigEndian: false)))
     var cursor = BufferedCursor(input, at: 13)
     if header[10] & 0x80 != 0 { try cursor.skip(3 << (Int(header[10] & 0x07) + 1)) }
     var count = 0
+    var frames = 0
     while true {
       count += 1
       guard count <= limits.maxChunks else { throw .limitExceeded("\(limits.maxChunks) GIF blocks") }
       switch try cursor.u8() {
       case 0x3B:
-        return canvas
+        return animation(canvas, frames: frames)
       case 0x2C:
+        frames += 1
         // Image descriptor: left, top, width, height (little-endian), packed fields; then an optional local
         // colour table, the LZW minimum code size and the data sub-blocks, skipped unread.
         let descriptor = try cursor.bytes(9)
@@ -81,8 +130,9 @@ public enum CanvasScanner {
 
   /// PNG: IHDR, and every APNG frame control chunk's `x_offset + width` × `y_offset + height` (PNG 3rd ed.
   /// §11.3.6.2 `fcTL`).
-  static func png(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> PixelSize? {
+  static func png(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> Survey {
     var canvas: PixelSize?
+    var frames = 0
     for chunk in try PNGChunks.read(input, limits: limits) {
       switch chunk.type {
       case "IHDR":
@@ -91,6 +141,7 @@ public enum CanvasScanner {
         canvas.grow(
           toWidth: Int(data.u32(at: 0, bigEndian: true)), height: Int(data.u32(at: 4, bigEndian: true)))
       case "fcTL":
+        frames += 1
         guard chunk.data.count >= 20 else { throw .corrupt("fcTL shorter than 26 bytes") }
         let data = try input.read(at: chunk.data.lowerBound, count: 20)
         // Sequence number, width, height, x offset, y offset: 4 bytes each.
@@ -101,14 +152,15 @@ public enum CanvasScanner {
         continue
       }
     }
-    return canvas
+    return animation(canvas, frames: frames)
   }
 
   /// WebP: the VP8X canvas, every VP8/VP8L bitstream's own size, and every animation frame's
   /// `2 × X + width` × `2 × Y + height` together with the bitstream inside it (WebP Container Specification,
   /// "Extended File Format", ANMF).
-  static func webp(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> PixelSize? {
+  static func webp(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> Survey {
     var canvas: PixelSize?
+    var frames = 0
     for chunk in try RIFFChunks.read(input, limits: limits) {
       switch chunk.fourCC {
       case "VP8X":
@@ -120,6 +172,7 @@ public enum CanvasScanner {
         let head = try input.read(at: chunk.data.lowerBound, count: min(chunk.data.count, 10))
         if let size = try WebPReader.bitstreamSize(chunk.fourCC, head) { canvas.grow(to: size) }
       case "ANMF":
+        frames += 1
         guard chunk.data.count >= 16 else { throw .corrupt("chunk 'ANMF' is too short") }
         let data = try input.read(at: chunk.data.lowerBound, count: min(chunk.data.count, 16 + 8 + 10))
         var reader = ByteReader(data, at: 0, bigEndian: false)
@@ -138,7 +191,7 @@ public enum CanvasScanner {
         continue
       }
     }
-    return canvas
+    return animation(canvas, frames: frames)
   }
 
   /// TIFF: every page of IFD0's chain and every SubIFD, each with its image and its tiles (TIFF 6.0 §2,
@@ -170,16 +223,31 @@ public enum CanvasScanner {
 
   /// HEIF: the `ispe` of every item, and the output size of every `grid` item (ISO/IEC 23008-12 §6.6.2.3.2
   /// ImageGrid), which libheif allocates whatever `ispe` says.
-  static func heif(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> PixelSize? {
-    // An image sequence has no items: its frames are the track's samples, of the sample entry's size.
+  ///
+  /// The pixels decoded are the largest item's, or, for a grid, its tiles' as often as the grid references
+  /// them (`dimg`, ISO/IEC 23008-12 §6.6.2.3.1: the same tile may be listed many times, and each listing is
+  /// decoded again).
+  static func heif(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> Survey {
+    // An image sequence has no items: its frames are the track's samples, of the sample entry's size; a
+    // rendition decodes the first one only.
     if let sequence = try HEIFReader.sequenceLayout(input, limits: limits) {
-      return sequence.videoSize.map { PixelSize(width: $0.0, height: $0.1) }
+      return Survey(largestCanvas: sequence.videoSize.map { PixelSize(width: $0.0, height: $0.1) })
     }
     let meta = try HEIFReader.meta(input, limits: limits)
     var canvas: PixelSize?
+    var tilePixels = 0
+    var tiles = 0
     for item in meta.itemOrder {
       if let (width, height) = meta.size(of: item) { canvas.grow(toWidth: width, height: height) }
       guard meta.items[item]?.type == "grid" else { continue }
+      for reference in meta.references where reference.type == "dimg" && reference.from == item {
+        for tile in reference.to {
+          tiles += 1
+          let pixels = meta.size(of: tile).map { PixelSize(width: $0.0, height: $0.1).pixelCount } ?? 0
+          let (sum, overflow) = tilePixels.addingReportingOverflow(pixels)
+          tilePixels = overflow ? .max : sum
+        }
+      }
       // version (1), flags (1), rows − 1 (1), columns − 1 (1), then width and height: 32-bit when flags & 1.
       let data = try HEIFReader.data(of: item, meta, input, limits: limits)
       guard data.count >= 8 else { throw .corrupt("grid item shorter than 8 bytes") }
@@ -192,6 +260,9 @@ public enum CanvasScanner {
           toWidth: Int(data.u16(at: 4, bigEndian: true)), height: Int(data.u16(at: 6, bigEndian: true)))
       }
     }
-    return canvas
+    var survey = Survey(largestCanvas: canvas)
+    survey.decodedPixels = max(survey.decodedPixels, tilePixels)
+    survey.tilesReferenced = tiles
+    return survey
   }
 }

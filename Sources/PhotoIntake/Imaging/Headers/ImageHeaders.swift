@@ -24,17 +24,31 @@ package enum ImageHeaders {
   ///   ``ImagingError/malformed(reason:)`` for damaged headers, ``ImagingError/fileNotFound`` and other I/O
   ///   errors.
   package static func read(fileAt path: String) throws(ImagingError) -> MediaMetadata {
+    try survey(fileAt: path).metadata
+  }
+
+  /// Reads the headers of the image at `path`, and what they say about the cost of decoding it (frames,
+  /// tiles referenced, a JPEG's coding process, a PNG's interlacing) for ``DecodeCost``.
+  ///
+  /// - Throws: as ``read(fileAt:)``.
+  package static func survey(fileAt path: String) throws(ImagingError)
+    -> (metadata: MediaMetadata, shape: DecodeShape)
+  {
+    let file = try HeaderFile(path: path)
     // Sniffed first, so that a movie or an empty file says what it is rather than how its headers fail.
-    try checkIsImage(HeaderFile(path: path).bytes(at: 0, length: MediaType.sniffLength))
+    try checkIsImage(file.bytes(at: 0, length: MediaType.sniffLength))
     var metadata: MediaMetadata
+    let survey: CanvasScanner.Survey
     do {
       metadata = try MetadataReader.read(fileAt: path, limits: limits)
       // Every frame, page, tile and grid, so that the bomb guard sees what a decoder would allocate.
-      metadata.largestCanvas = try CanvasScanner.largestCanvas(fileAt: path, limits: limits)
+      survey = try CanvasScanner.survey(fileAt: path, limits: limits)
+      metadata.largestCanvas = survey.largestCanvas
     } catch {
       throw imagingError(error)
     }
-    return try usable(metadata)
+    let usable = try usable(metadata)
+    return (usable, try DecodeShape.read(file, type: usable.type, survey: survey))
   }
 
   /// The in-memory form: for a file already read through a descriptor (a rendition), and for tests.

@@ -25,12 +25,13 @@
     public func thumbnail(ofFileAt path: String, request: ThumbnailRequest) throws(ImagingError) -> Thumbnail
     {
       let metadata: MediaMetadata
+      let shape: DecodeShape
       do {
-        metadata = try ImageHeaders.read(fileAt: path)
+        (metadata, shape) = try ImageHeaders.survey(fileAt: path)
       } catch .unsupportedContent(let type?) where type.isMovie {
         return try posters(ofMovieAt: path, type: type, sizes: [request.maxPixelSize], request: request)[0]
       }
-      let plan = try ThumbnailPlan.make(metadata, request: request)
+      let plan = try ThumbnailPlan.make(metadata, shape: shape, request: request)
       // Without kCGImageSourceShouldCache the source reads headers only; nothing is decoded yet.
       let sourceOptions = [kCGImageSourceShouldCache: false] as CFDictionary
       guard let source = CGImageSourceCreateWithURL(URL(fileURLWithPath: path) as CFURL, sourceOptions),

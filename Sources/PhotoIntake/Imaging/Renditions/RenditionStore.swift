@@ -25,6 +25,9 @@ public struct RenditionStore: Sendable {
     public var quality = 82
     /// Photos declaring more pixels are refused before any decode. Default 200 MP.
     public var maximumPixelCount = ThumbnailRequest.defaultMaximumPixelCount
+    /// The memory and work one photo's decode may cost (``DecodeLimit``); a photo over it is refused before
+    /// any decode, like a bomb. Default 256 MiB and 100 million pixels decoded.
+    public var decodeLimit = DecodeLimit()
     /// Photos rendered at once by `RenditionQueue` during an import. Default: the active processor count.
     public var maximumConcurrentRenditions = ProcessInfo.processInfo.activeProcessorCount
     /// How many decoded pixels the renditions of an import may hold at once (about 3 bytes each, plus the
@@ -104,7 +107,7 @@ public struct RenditionStore: Sendable {
     guard !missing.isEmpty else { return Self.keyed(sizes, found) }
     let request = ThumbnailRequest(
       maxPixelSize: sizes[missing[0]], maximumPixelCount: configuration.maximumPixelCount,
-      quality: configuration.quality)
+      quality: configuration.quality, decodeLimit: configuration.decodeLimit)
     let wanted = missing.map { sizes[$0] }
     // The decode holds a core for tens of milliseconds: a decode lane (one per core). The writes wait in
     // fsync: an I/O lane, so that the decode lanes go on to the next photo meanwhile. Neither is a thread of

@@ -12,7 +12,7 @@
     static func convert(fileAt path: String, plan: CompatibleJPEG.Plan) throws(ImagingError) -> [UInt8] {
       try Vips.start()
       defer { photointake_release_free_memory() }
-      let (decoded, heifProfile) = try decode(path, plan: plan)
+      let (decoded, heifProfile, heifPixels) = try decode(path, plan: plan)
       var image = try VipsThumbnailer().oriented(decoded, plan.orientation ?? .up)
       var profile = heifProfile ?? iccProfile(of: image)
       let fail = ImagingError.encodeFailed
@@ -32,8 +32,15 @@
       guard
         photointake_vips_jpegsave_buffer(image.pointer, &buffer, &length, Int32(plan.quality)) == 0,
         let buffer
-      else { throw .encodeFailed(reason: Vips.takeError(hiding: path)) }
+      else {
+        // A streamed conversion decodes while it encodes: a failure then is the decoder's (a cut file).
+        let reason = Vips.takeError(hiding: path)
+        throw plan.streams && plan.maxPixelSize == nil
+          ? .decodeFailed(reason: reason) : .encodeFailed(reason: reason)
+      }
       defer { photointake_g_free(buffer) }
+      // A full-size HEIF image reads libheif's buffer in place until it is encoded.
+      withExtendedLifetime(heifPixels) {}
       let encoded = Array(UnsafeRawBufferPointer(start: buffer, count: length))
       let exif: [UInt8]?
       do {
@@ -46,10 +53,12 @@
     }
 
     /// Decodes the primary image, reduced to fit the plan's size (while decoding where the format allows),
-    /// into memory. Returns libheif's ICC profile for HEIF (libvips images made from libheif's pixels carry
-    /// it too, but reading it back is a copy).
+    /// into memory, or, when the plan streams (``CompatibleJPEG/Plan/streams``), as a pipeline the encoder
+    /// pulls row by row. Returns libheif's ICC profile for HEIF (libvips images made from libheif's pixels
+    /// carry it too, but reading it back is a copy), and libheif's decoded image when the result reads it in
+    /// place (keep it alive until the encode).
     private static func decode(_ path: String, plan: CompatibleJPEG.Plan) throws(ImagingError)
-      -> (VipsImageRef, [UInt8]?)
+      -> (VipsImageRef, [UInt8]?, HEIFImage?)
     {
       let metadata = plan.metadata
       // Clamped to libvips's largest coordinate: a size over 32 bits reaches here for a header without a
@@ -65,8 +74,9 @@
         let profile = item.iccProfile
         let decoded = try item.decode()
         guard let size else {
-          // Full size: the pixels are copied out of libheif's buffer once, and it is freed on return.
-          return (try decoded.vipsImage(iccProfile: profile, copying: true), profile)
+          // Full size: libvips reads libheif's buffer in place (a copy would double the peak, 3 bytes per
+          // pixel more, which DecodeCost does not allow for); the caller keeps `decoded` until the encode.
+          return (try decoded.vipsImage(iccProfile: profile), profile, decoded)
         }
         let image = try decoded.vipsImage(iccProfile: profile).apply(ImagingError.decodeFailed) {
           photointake_vips_thumbnail_image($0, $1, size, size)
@@ -75,7 +85,7 @@
         let computed = try withExtendedLifetime(decoded) { () throws(ImagingError) in
           try image.materialized(hiding: path)
         }
-        return (computed, profile)
+        return (computed, profile, nil)
       }
       var output: UnsafeMutablePointer<CVips.VipsImage>?
       if metadata.type == .jpeg, let width = metadata.width, let height = metadata.height {
@@ -90,7 +100,7 @@
             photointake_vips_thumbnail_image($0, $1, size, size)
           }
         }
-        return (try image.materialized(hiding: path), nil)
+        return (try image.materialized(hiding: path), nil, nil)
       }
       // Other formats: libvips reads the header first, and its size passes the bomb guard before any decode
       // (libnsgif, for one, grows a GIF's screen to its largest frame).
@@ -100,12 +110,16 @@
       let header = VipsImageRef(opened)
       try ThumbnailPlan.checkPixelCount(
         width: header.width, height: header.height, limit: plan.maximumPixelCount)
-      guard let size else { return (try header.materialized(hiding: path), nil) }
+      // Full size and upright: the encoder pulls rows through the decoder (libvips's sequential access), so a
+      // large PNG never sits in memory whole. One that must be turned is computed into memory first.
+      guard let size else {
+        return (plan.streams ? header : try header.materialized(hiding: path), nil, nil)
+      }
       // WebP scales while it loads inside vips_thumbnail; the orientation is applied afterwards, by us.
       guard photointake_vips_thumbnail_file(path, &output, size, size, plan.orientation == nil ? 0 : 1) == 0,
         let output
       else { throw .decodeFailed(reason: Vips.takeError(hiding: path)) }
-      return (try VipsImageRef(output).materialized(hiding: path), nil)
+      return (try VipsImageRef(output).materialized(hiding: path), nil, nil)
     }
 
     /// A copy of the ICC profile libvips attached while loading (JPEG APP2, PNG `iCCP`, WebP `ICCP`).

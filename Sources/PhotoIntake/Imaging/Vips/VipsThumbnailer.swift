@@ -36,8 +36,9 @@
       // over 32 bits trapped converting it); a thumbnail is never enlarged, so a larger size is the same.
       let sizes = sizes.map { min($0, Vips.maximumCoordinate) }
       let metadata: MediaMetadata
+      let shape: DecodeShape
       do {
-        metadata = try ImageHeaders.read(fileAt: path)
+        (metadata, shape) = try ImageHeaders.survey(fileAt: path)
       } catch .unsupportedContent(let type?) where type.isMovie {
         return try posters(ofMovieAt: path, type: type, sizes: sizes, request: request)
       }
@@ -55,7 +56,7 @@
       for size in sizes {
         var single = request
         single.maxPixelSize = size
-        plans.append(try ThumbnailPlan.make(metadata, request: single))
+        plans.append(try ThumbnailPlan.make(metadata, shape: shape, request: single))
       }
       // A JPEG with nothing to convert goes through TurboJPEG directly, all sizes from one decode.
       if plans.allSatisfy({ $0.source == .primaryImage }),

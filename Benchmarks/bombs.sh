@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# bombs.sh [DIR]
+# The decode-budget inputs of issue 24 (made by Benchmarks/make-bombs.py into DIR, default /work/bench/bombs)
+# through `intake thumbnail`, `intake import` (with its 320 px renditions) and `intake export --as jpeg`,
+# one process each, with the wall time, the peak RSS (Benchmarks/measure.py) and the exit status per input.
+# Every input must be refused (exit 1, a sentence naming the decode limit or the damage) or handled within
+# the budget: 256 MiB and about 2 s of decode. The script fails when a run holds more than LIMIT_KB (default
+# 400000: the budget plus the process's own ~60 MB) or takes more than LIMIT_S seconds (default 10).
+# Env: INTAKE (default the release build of Scripts/build-release.sh), LIMIT_KB, LIMIT_S.
+set -uo pipefail
+export LC_ALL=C
+DIR=${1:-/work/bench/bombs}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+INTAKE=${INTAKE:-$("$ROOT/Scripts/build-release.sh" 2>/dev/null)}
+LIMIT_KB=${LIMIT_KB:-400000}
+LIMIT_S=${LIMIT_S:-10}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+[ -s "$DIR/claimed.mov" ] || python3 "$ROOT/Benchmarks/make-bombs.py" "$DIR" >/dev/null
+failed=0
+# run LABEL COMMAND...: one line "LABEL wall_s peak_rss_kib exit".
+run() {
+  local label=$1
+  shift
+  local line status
+  line=$(timeout $((LIMIT_S * 6)) python3 "$ROOT/Benchmarks/measure.py" "$label" -- "$@" 2>"$TMP/err")
+  status=$?
+  if [ -z "$line" ]; then
+    # measure.py prints nothing when the command fails; time it again for the figures.
+    line=$( { /usr/bin/time -f "$label %e %M" timeout $((LIMIT_S * 6)) "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+  fi
+  read -r _ wall rss <<<"$line"
+  printf '%-34s %8.2f s %9d KiB  exit %d\n' "$label" "$wall" "$rss" "$status"
+  if [ "${rss%.*}" -gt "$LIMIT_KB" ] || [ "$(echo "$wall > $LIMIT_S" | bc -l)" = 1 ]; then
+    echo "bombs.sh: $label is over budget" >&2
+    failed=1
+  fi
+}
+printf '%-34s %10s %13s  %s\n' input wall "peak RSS" status
+for file in grid.heic progressive.jpg screen.gif frames.webp large.png truncated.png claimed.mov; do
+  run "thumbnail $file" "$INTAKE" thumbnail "$DIR/$file" --out "$TMP/$file.jpg"
+  rm -rf "$TMP/lib"
+  run "import $file" "$INTAKE" import --library "$TMP/lib" "$DIR/$file"
+  id=$("$INTAKE" list --library "$TMP/lib" --json 2>/dev/null | python3 -c \
+    'import json,sys; a=json.load(sys.stdin); print(a[0]["id"] if a else "")' 2>/dev/null)
+  if [ -n "$id" ]; then
+    run "export --as jpeg $file" "$INTAKE" export --library "$TMP/lib" --as jpeg "$id" "$TMP/out-$file.jpg"
+  else
+    echo "export --as jpeg $file: not imported (refused at import)"
+  fi
+done
+exit $failed
