@@ -73,9 +73,13 @@ summarize() {
   awk -v mods="$2" '
     BEGIN { n = split(mods, m, " ") }
     /^== [^ ]+ \(/ { cur = $2; next }
-    /^(Sources|Examples)\/[^:]+:[0-9]+:[0-9]+: error:/   { e[cur]++; next }
-    /^(Sources|Examples)\/[^:]+:[0-9]+:[0-9]+: warning:/ { w[cur]++; next }
-    /: error:/ { other[cur]++ }
+    # The type-check and the module emission print the same diagnostic twice: count each once.
+    /^(Sources|Examples)\/[^:]+:[0-9]+:[0-9]+: (error|warning):/ {
+      if (seen[cur, $0]++) next
+      if ($0 ~ /: error:/) e[cur]++; else w[cur]++
+      next
+    }
+    /^error:|: error:/ { if (!seen[cur, $0]++) other[cur]++ }
     END {
       line = ""
       for (i = 1; i <= n; i++) {

@@ -62,7 +62,19 @@
         path: url.path, removedLocation: options.stripLocation ? ["QuickTime location"] : [])
     }
 
-    #if canImport(AVFoundation, _version: 2330)
+    #if canImport(AVFoundation, _version: 2395)
+      /// `export(to:as:isolation:)`, with its failure as a sentence (back-deployed by the 26 SDKs: no
+      /// availability).
+      private static func exportWatchingTheTask(_ session: AVAssetExportSession, to url: URL) async throws {
+        do {
+          try await session.export(to: url, as: .mp4)
+        } catch let error as CancellationError {
+          throw error
+        } catch {
+          throw ExportFailure(reason: error.localizedDescription)
+        }
+      }
+    #elseif canImport(AVFoundation, _version: 2330)
       /// `export(to:as:isolation:)`, with its failure as a sentence.
       @available(iOS 18, macOS 15, tvOS 18, visionOS 2, *)
       private static func exportWatchingTheTask(_ session: AVAssetExportSession, to url: URL) async throws {
