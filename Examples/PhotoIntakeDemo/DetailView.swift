@@ -84,7 +84,7 @@ struct DetailView: View {
   private func prepare(_ kind: SharePreparation, _ asset: Asset) {
     let library = gallery.library
     let task = Task {
-      do {
+      do throws(PreparedFile.Error) {
         let files = try await PreparedFile.files(for: asset, in: library, as: kind.options)
         guard !Task.isCancelled, preparing?.kind == kind else {
           files.forEach { $0.release() }

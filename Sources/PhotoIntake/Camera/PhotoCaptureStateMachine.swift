@@ -53,6 +53,13 @@ public struct PhotoCaptureStateMachine: Sendable, Hashable {
     public var isDimmed: Bool
     /// Whether to show that it is busy processing.
     public var showsSpinner: Bool
+
+    /// A shutter that looks as given.
+    public init(isEnabled: Bool, isDimmed: Bool, showsSpinner: Bool) {
+      self.isEnabled = isEnabled
+      self.isDimmed = isDimmed
+      self.showsSpinner = showsSpinner
+    }
   }
 
   /// Where one shot is.
