@@ -44,7 +44,10 @@ let package = Package(
           "libavutil-dev",
         ])
       ]),
-    .target(name: "CVips", dependencies: [.target(name: "CVipsHeaders", condition: onLinux)]),
+    .target(
+      name: "CVips", dependencies: [.target(name: "CVipsHeaders", condition: onLinux)],
+      // The PHOTOINTAKE_LIB… variables that name another libvips, libheif or FFmpeg file are read only here.
+      cSettings: [.define("PHOTOINTAKE_TEST_HOOKS", .when(traits: ["TestHooks"]))]),
 
     // MARK: Library targets
     .target(name: "PhotoMetadata"),

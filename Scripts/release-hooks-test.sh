@@ -3,7 +3,8 @@
 # Proves that a release `intake` (Scripts/build-release.sh: no TestHooks trait, as an app or a user builds it)
 # contains no test hooks: PHOTOINTAKE_CRASH_AT set to every crash point kills nothing (each import exits 0
 # and stores its photo), and the binary does not even contain the variable's name. The debug build with the
-# trait (Scripts/test.sh) is the one whose CrashTests are killed at those points.
+# trait (Scripts/test.sh) is the one whose CrashTests are killed at those points. The PHOTOINTAKE_LIB…
+# variables that name another libvips, libheif or FFmpeg file are ignored as well.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 intake=$(Scripts/build-release.sh)
@@ -25,6 +26,16 @@ for point in after-staging-write after-staging-fsync after-rename after-commit; 
   if [ $status != 0 ]; then
     echo "release-hooks-test: import with PHOTOINTAKE_CRASH_AT=$point:1 ended with status $status" >&2
     cat "$work/$point.out" >&2
+    failed=1
+  fi
+done
+# The library overrides are test hooks too: a release build loads the system's libvips and FFmpeg whatever
+# PHOTOINTAKE_LIBVIPS / _LIBAVFORMAT name (a test build would fail to load the missing file named here).
+for variable in PHOTOINTAKE_LIBVIPS PHOTOINTAKE_LIBHEIF PHOTOINTAKE_LIBAVFORMAT; do
+  if ! env "$variable=$work/missing.so" "$intake" thumbnail Tests/PhotoIntakeTests/Fixtures/Imaging/exif-thumbnail.jpg \
+    --size 32 --no-preview --out "$work/$variable.jpg" >"$work/$variable.out" 2>&1; then
+    echo "release-hooks-test: $variable=$work/missing.so changed what the release build loads" >&2
+    cat "$work/$variable.out" >&2
     failed=1
   fi
 done

@@ -26,7 +26,15 @@ static struct photointake_library heif_library = {.once = PTHREAD_ONCE_INIT};
 /// Returns the handle, with `*opened` set to the name that opened, or NULL with `library->detail` filled.
 void *photointake_open_library(struct photointake_library *library, const char *variable, const char *const names[],
                                const char **opened) {
+#ifdef PHOTOINTAKE_TEST_HOOKS
+    // Only test builds (the TestHooks trait, Package.swift) let the environment name the library to load: the
+    // tests use it to make a library missing or wrong. An app or a release `intake` loads the system's own, so
+    // that no variable can make it run code from another file.
     const char *chosen = secure_getenv(variable);
+#else
+    (void)variable;
+    const char *chosen = NULL;
+#endif
     if (chosen != NULL && chosen[0] != '\0') {
         // The host asked for this file: no fallback, so that a wrong path is reported, not silently replaced.
         void *handle = dlopen(chosen, RTLD_LAZY | RTLD_LOCAL);

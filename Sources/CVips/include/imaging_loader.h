@@ -108,14 +108,14 @@ typedef enum photointake_load_status {
     PHOTOINTAKE_LOAD_INCOMPATIBLE = 2,
 } photointake_load_status;
 
-/// Opens libvips (libvips.so.42, else libvips.so; or the file $PHOTOINTAKE_LIBVIPS names) and looks up its
+/// Opens libvips (libvips.so.42, else libvips.so; or, in test builds only, the file $PHOTOINTAKE_LIBVIPS names) and looks up its
 /// functions, once per process; later calls return the first call's outcome. Thread-safe.
 ///
 /// Does not start libvips (photointake_vips_init does). On failure, `*detail` (if `detail` is not NULL) points to
 /// a sentence saying what failed, for the error message, valid for the life of the process.
 photointake_load_status photointake_vips_load(const char **detail);
 
-/// The same for libheif (libheif.so.1, else libheif.so; or $PHOTOINTAKE_LIBHEIF). Separate from libvips because
+/// The same for libheif (libheif.so.1, else libheif.so; or $PHOTOINTAKE_LIBHEIF in test builds). Separate from libvips because
 /// libvips does not need it, and it brings the HEVC and AV1 decoders (x265, libde265, dav1d, aom) with it: a
 /// process rendering only JPEG never loads them.
 photointake_load_status photointake_heif_load(const char **detail);

@@ -44,7 +44,7 @@ struct photointake_movie_poster {
 };
 
 /// Opens the FFmpeg libraries whose major versions match the headers this was built with (libavformat.so.59
-/// for FFmpeg 5.1, and so on; or the files $PHOTOINTAKE_LIBAVFORMAT, $PHOTOINTAKE_LIBAVCODEC,
+/// for FFmpeg 5.1, and so on; or, in test builds only, the files $PHOTOINTAKE_LIBAVFORMAT, $PHOTOINTAKE_LIBAVCODEC,
 /// $PHOTOINTAKE_LIBAVUTIL, $PHOTOINTAKE_LIBSWSCALE name), once per process. Thread-safe.
 photointake_load_status photointake_ffmpeg_load(const char **detail);
 
