@@ -27,9 +27,12 @@ run() {
   status=$?
   if [ -z "$line" ]; then
     # measure.py prints nothing when the command fails; time it again for the figures.
-    line=$( { /usr/bin/time -f "$label %e %M" timeout $((LIMIT_S * 6)) "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+    /usr/bin/time -f "%e %M" -o "$TMP/time" timeout $((LIMIT_S * 6)) "$@" >/dev/null 2>&1
+    line="$label $(tail -1 "$TMP/time")"
   fi
-  read -r _ wall rss <<<"$line"
+  wall=$(awk '{print $(NF-1)}' <<<"$line")
+  rss=$(awk '{print $NF}' <<<"$line")
+  [ -n "$wall" ] || { wall=0; rss=0; }
   printf '%-34s %8.2f s %9d KiB  exit %d\n' "$label" "$wall" "$rss" "$status"
   if [ "${rss%.*}" -gt "$LIMIT_KB" ] || [ "$(echo "$wall > $LIMIT_S" | bc -l)" = 1 ]; then
     echo "bombs.sh: $label is over budget" >&2
@@ -42,7 +45,8 @@ for file in grid.heic progressive.jpg screen.gif frames.webp large.png truncated
   rm -rf "$TMP/lib"
   run "import $file" "$INTAKE" import --library "$TMP/lib" "$DIR/$file"
   id=$("$INTAKE" list --library "$TMP/lib" --json 2>/dev/null | python3 -c \
-    'import json,sys; a=json.load(sys.stdin); print(a[0]["id"] if a else "")' 2>/dev/null)
+    'import json,sys; lines=sys.stdin.read().split("\n"); print(json.loads(lines[0])["id"] if lines[0] else "")' \
+    2>/dev/null)
   if [ -n "$id" ]; then
     run "export --as jpeg $file" "$INTAKE" export --library "$TMP/lib" --as jpeg "$id" "$TMP/out-$file.jpg"
   else
