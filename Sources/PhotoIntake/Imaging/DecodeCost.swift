@@ -10,8 +10,8 @@ import PhotoMetadata
 ///   bytes per 8×8 block of each component, padded to whole MCUs), whatever the scale.
 /// - PNG and TIFF stream row by row into a thumbnail; interlaced PNG (Adam7) and full-size conversions hold
 ///   the whole image.
-/// - GIF and animated WebP composite each frame on a canvas of the full screen: 4 bytes per canvas pixel,
-///   and canvas × frames of work.
+/// - GIF and animated WebP composite frames on a canvas of the full screen: 4 bytes per canvas pixel; only the
+///   first frame is decoded, the others are walked (``perFrameWork`` each).
 /// - HEIF/AVIF: HEVC and AV1 have no reduced decode: the whole image as planar YCbCr 4:2:0 (1.5 bytes per
 ///   pixel) and interleaved RGB (3); work is every tile as often as a grid references it.
 package struct DecodeCost: Sendable, Hashable {
@@ -21,6 +21,9 @@ package struct DecodeCost: Sendable, Hashable {
   var work: Int
   /// What drives the cost, for the error's sentence ("a progressive 14000×14000 JPEG").
   var subject: String
+
+  /// The work counted for each frame of an animation after the first, which is walked but not decoded.
+  static let perFrameWork = 4096
 
   /// The cost of a thumbnail of longest side `size` made from the primary image.
   static func thumbnail(_ metadata: MediaMetadata, shape: DecodeShape, size: Int) -> DecodeCost {
@@ -90,7 +93,10 @@ package struct DecodeCost: Sendable, Hashable {
       let frames = survey.frames
       return DecodeCost(
         bytes: sum(product(screen.pixelCount, 4), product(output, 4)),
-        work: max(survey.decodedPixels, screen.pixelCount),
+        // Only the first frame is decoded (a thumbnail and a JPEG are stills), but the decoder walks every
+        // frame's header to reach and count them: each further frame costs a notional `perFrameWork` pixels.
+        // So 100,000 frames are refused, while a real 1000² animation of a few hundred frames still fits.
+        work: sum(screen.pixelCount, product(max(frames - 1, 0), Self.perFrameWork)),
         subject: frames > 1
           ? "\(frames) frames on a \(screen.width)×\(screen.height) canvas"
           : "a \(screen.width)×\(screen.height) GIF canvas")
