@@ -161,7 +161,7 @@ with open(path, "w") as out:
     out.write("}\n")
 PY
     BYTES_L=$(wc -c < "$WORK/large/Large.swift")
-    LINE=$( { /usr/bin/time -f '%e %U %S %M' taskset -c 0 "$INTAKE" audit "$WORK/large" --format json >/dev/null; } 2>&1 | tail -1)
+    LINE=$( { /usr/bin/time -f '%e %U %S %M' taskset -c 0 "$INTAKE" audit "$WORK/large" --format json >/dev/null || true; } 2>&1 | tail -1)
     read -r L_WALL L_USER L_SYS L_RSS <<<"$LINE"
     L_CPU=$(echo "$L_USER + $L_SYS" | bc)
     PER_MB=$(echo "scale=3; $L_CPU * 1000000 / $BYTES_L" | bc)

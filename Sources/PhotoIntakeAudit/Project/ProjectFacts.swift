@@ -23,6 +23,10 @@ struct ProjectFacts: Sendable {
   /// (`func pickImage(_ source: UIImagePickerController.SourceType)`), by name: a `.photoLibrary`
   /// passed to one picks from the library.
   var sourceTypeFunctions: Set<String> = []
+  /// Names declared anywhere in the project as capture sessions (`let capture = AVCaptureSession()`,
+  /// `var feed: AVCaptureSession?`), whatever they are called: `manager.capture.startRunning()` in
+  /// another file is a session's.
+  var sessionNames: Set<String> = []
   /// Calls and member reads made from list or grid contexts, by the called name (see ``ListCall``):
   /// a helper or view they reach draws cells too.
   var listCalls: [String: [ListCall]] = [:]
@@ -57,6 +61,19 @@ struct ProjectFacts: Sendable {
       types[name] = info
     }
     if file.source.words.containsAny(ListContext.words) { addListCalls(file) }
+    if file.source.words.containsAny([.AVCaptureSession, .AVCaptureMultiCamSession]) {
+      for index in 0..<file.count
+      where (file.word(index) == .var || file.word(index) == .let) && file.kind(index + 1) == .identifier {
+        let statement = file.statement(from: index)
+        // The declaration's own type or initializer, not a closure that merely uses a session.
+        let head = statement.lowerBound..<min(statement.upperBound, index + 8)
+        if file.contains([.AVCaptureSession, .AVCaptureMultiCamSession], in: head),
+          !head.contains(where: { file.kind($0) == .leftBrace })
+        {
+          sessionNames.insert(file.text(index + 1))
+        }
+      }
+    }
     if file.source.words.contains(.SourceType) {
       for (index, scope) in file.syntax.scopes.enumerated()
       where scope.kind == .function && file.word(scope.head) == .func

@@ -39,6 +39,7 @@ struct SessionMainThreadRule: AuditRule {
       if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
       guard file.kind(receiver) == .identifier,
         file.text(receiver).lowercased().hasSuffix("session") || sessions.refers(receiver)
+          || project.sessionNames.contains(file.text(receiver))
       else { continue }
       if file.word(index - 2) == .opQuestion, Self.isNilOnEntry(receiver, before: index, in: file) {
         continue
