@@ -1,4 +1,4 @@
-#if canImport(PhotosUI) && canImport(UIKit)
+#if canImport(PhotosUI)
   import Foundation
   import PhotoIntake
 
