@@ -10,8 +10,10 @@ OUT=${1:?usage: symbol-graphs.sh OUT [MODULE...]}
 shift
 modules=("$@")
 [ ${#modules[@]} -gt 0 ] || modules=(PhotoMetadata PhotoIntake PhotoIntakeTesting PhotoIntakeAudit)
-for m in "${modules[@]}"; do swift build --target "$m" >/dev/null; done
-BIN=$(swift build --show-bin-path)
+# With the TestHooks trait, as Scripts/test.sh builds: the same build is reused, and the DocC of
+# PhotoIntakeTesting documents FaultInjection, which exists only with it.
+for m in "${modules[@]}"; do swift build --traits TestHooks --target "$m" >/dev/null; done
+BIN=$(swift build --traits TestHooks --show-bin-path)
 TRIPLE=$(swiftc -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -1)
 # The C modules PhotoIntake imports (module maps under Sources/), and the GLib headers libvips's need.
 cflags=()
