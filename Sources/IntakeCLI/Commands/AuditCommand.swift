@@ -83,5 +83,6 @@ enum AuditOption {
   static let failOn = ValueOption(
     "--fail-on", "SEVERITY", "Exit 1 when a finding is at least: error, warning (default) or note.")
   static let listRules = Flag(
-    "--list-rules", "Print every rule: its severity, what it reports and deliberately does not, fix and reference.")
+    "--list-rules",
+    "Print every rule: its severity, what it reports and deliberately does not, fix and reference.")
 }
