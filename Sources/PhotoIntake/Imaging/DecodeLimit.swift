@@ -4,8 +4,8 @@
 /// A declared size says little about cost. A 46 KB HEIF grid can reference one tile 729 times; a 30 KB
 /// progressive JPEG makes libjpeg hold every DCT coefficient of a 14000² frame (1.18 GB); a 35-byte GIF
 /// declares a 14000² screen the decoder allocates; an animated WebP can hold 100,000 frames. Each of these is
-/// under a 200 MP pixel limit. ``ThumbnailPlan`` and ``CompatibleJPEG`` estimate both costs from the headers
-/// (``DecodeCost``) and refuse a file over either limit before any decoder sees it, with
+/// under a 200 MP pixel limit. `ThumbnailPlan` and `CompatibleJPEG` estimate both costs from the headers
+/// (`DecodeCost`) and refuse a file over either limit before any decoder sees it, with
 /// ``ImagingError/overDecodeBudget(reason:)``.
 ///
 /// ```swift

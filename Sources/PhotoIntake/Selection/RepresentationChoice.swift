@@ -14,7 +14,7 @@ import PhotoMetadata
 /// only a device can tell which, and the RAW is right for both answers: it is never a transcode. The library
 /// path (``AssetResourcePlan``) makes the same choice from the resources, which do tell: a pair's RAW
 /// `.alternatePhoto` over its JPEG `.photo`. So one photo arrives as the same file through the picker and
-/// through the grid. An app that wants the JPEG of a pair filters on the imported ``MediaType``.
+/// through the grid. An app that wants the JPEG of a pair filters on the imported `MediaType`.
 public enum RepresentationChoice {
   /// What both import paths do with a RAW and a processed version of one photo.
   public enum RAWPolicy: Sendable, Hashable {

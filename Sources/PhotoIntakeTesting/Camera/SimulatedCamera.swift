@@ -1,7 +1,7 @@
 import Foundation
 import PhotoIntake
 
-/// A camera that answers ``PhotoCaptureStateMachine``'s effects with the events AVFoundation delivers, so that
+/// A camera that answers `PhotoCaptureStateMachine`'s effects with the events AVFoundation delivers, so that
 /// the capture flow (readiness, deferred proxies, failures) runs on Linux.
 ///
 /// For each `.capture` it reports readiness as the readiness coordinator does (not ready while the shot is
