@@ -39,20 +39,22 @@ extension PreparedFile {
   /// Removes a holder folder and everything in it: files (a symbolic link is removed, never followed) and the
   /// folders an encoder made inside it, at most a few levels deep. Only for folders ``makeHolder(in:)`` made.
   static func discardHolder(_ holder: String) {
-    removeContents(of: holder, depth: 4)
+    if let folder = try? Directory(opening: holder, create: false) { removeContents(of: folder, depth: 4) }
     Syscalls.removeEmptyDirectory(holder)
   }
 
-  private static func removeContents(of folder: String, depth: Int) {
-    guard depth > 0, let names = try? Syscalls.contentsOfDirectory(folder) else { return }
+  /// Works through the folder's descriptor, as the library does: entries are unlinked by name and a subfolder is
+  /// opened without following a link, so a link that replaced a subfolder meanwhile is removed, never entered.
+  private static func removeContents(of folder: Directory, depth: Int) {
+    guard depth > 0, let names = try? folder.names() else { return }
     for name in names {
-      let path = folder + "/" + name
-      guard let info = try? Syscalls.lstat(path) else { continue }
+      guard let info = try? folder.status(name) else { continue }
       if Platform.fileType(info.st_mode) == .directory {
-        removeContents(of: path, depth: depth - 1)
-        Syscalls.removeEmptyDirectory(path)
+        if let subfolder = try? folder.subdirectory(name) { removeContents(of: subfolder, depth: depth - 1) }
+        // rmdir(2) removes only an empty folder and never follows the name it is given.
+        Syscalls.removeEmptyDirectory(folder.path(of: name))
       } else {
-        try? Syscalls.unlink(path)
+        try? folder.unlink(name)
       }
     }
   }
