@@ -10,7 +10,7 @@
 # Modules (in dependency order): PhotoMetadata PhotoIntake PhotoIntakeTesting PhotoIntakeUI, then the demo app
 # (Examples/PhotoIntakeDemo), which is iOS 17+ only: its cell says "skipped" on iOS 16 and macOS.
 #
-# A full run is 18 cells of 2–4 minutes each on a busy machine. Choose a subset with:
+# A full run is 9 cells × 2 modes of 2–4 minutes each (JOBS=2 runs two cells at once). Choose a subset with:
 #   CELLS="ios26.2/ios18.0 macos15.5/macos14.0"   SDK/deployment pairs (SDK names: ios26.2 ios18.6 ios17.4 macos15.5)
 #   SDKS="ios26.2 macos15.5"                       every deployment target of these SDKs
 #   MODES="sil"                                    typecheck, sil or both (default "typecheck sil")
@@ -93,18 +93,19 @@ summarize() {
     }' "$1"
 }
 
-status=0
-printf '%-16s %-10s %-9s %s\n' SDK deployment mode "result (errors/warnings in our code, per module)"
-for cell in "${cells[@]}"; do
+# One cell: both modes, one after the other (they share the cell's module cache). Prints the cell's lines.
+run_cell() {
+  local cell=$1 sdk deploy sdk_path triple mod mode log start rc line te tw to verdict skipped cell_status=0
+  local -a cell_modules=()
   sdk=${cell%%/*}; deploy=${cell#*/}
   sdk_path=$SDK_ROOT/$(sdk_folder "$sdk")
   if [ ! -d "$sdk_path/usr/lib/swift" ]; then
     printf '%-16s %-10s %-9s %s\n' "$sdk" "$deploy" - "MISSING SDK at $sdk_path (see ../shared/tools/README.md)"
-    status=1; continue
+    return 1
   fi
   patch_will_throw_typed "$sdk_path"
-  case $deploy in ios*) triple=arm64-apple-$deploy ;; macos*) triple=arm64-apple-$deploy ;; esac
-  cell_modules=(); skipped=""
+  triple=arm64-apple-$deploy
+  skipped=""
   for mod in "${modules[@]}"; do
     # The demo app is iOS 17+ (SwiftUI's @Observable models, inline pickers); it is not a macOS app.
     if [[ $mod == Examples/PhotoIntakeDemo ]] && { [[ $deploy == macos* ]] || [[ $deploy == ios16.0 ]]; }; then
@@ -120,11 +121,29 @@ for cell in "${cells[@]}"; do
       EXTRA_FLAGS="-D IOS_TYPECHECK ${EXTRA_FLAGS:-}" "$TOOL" "${cell_modules[@]}" >"$log" 2>&1 || rc=$?
     IFS=$'\t' read -r line te tw to < <(summarize "$log" "${cell_modules[*]}")
     verdict=clean
-    if [ "$te" -gt 0 ] || [ "$tw" -gt 0 ] || [ "$to" -gt 0 ]; then verdict="NOT CLEAN"; status=1
-    elif [ "$rc" -ne 0 ]; then verdict="FAILED (exit $rc, see $log)"; status=1; fi
+    if [ "$te" -gt 0 ] || [ "$tw" -gt 0 ] || [ "$to" -gt 0 ]; then verdict="NOT CLEAN"; cell_status=1
+    elif [ "$rc" -ne 0 ]; then verdict="FAILED (exit $rc, see $log)"; cell_status=1; fi
     printf '%-16s %-10s %-9s %s: %s%s  [%ss]\n' "$sdk" "$deploy" "$mode" "$verdict" "$line" "$skipped" \
       "$(($(date +%s) - start))"
   done
+  return $cell_status
+}
+
+# JOBS cells at once (default 1; each cell is one compiler process at a time, so JOBS=2 suits 2 idle cores).
+# Lines are printed in the matrix's order whatever order the cells finish in.
+JOBS=${JOBS:-1}
+status=0
+printf '%-16s %-10s %-9s %s\n' SDK deployment mode "result (errors/warnings in our code, per module)"
+out_dir=$(mktemp -d)
+trap 'rm -rf "$out_dir"' EXIT
+for i in "${!cells[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+  ( cell_rc=0; run_cell "${cells[$i]}" >"$out_dir/$i.out" || cell_rc=$?; echo "$cell_rc" >"$out_dir/$i.rc" ) &
+done
+wait
+for i in "${!cells[@]}"; do
+  cat "$out_dir/$i.out"
+  [ "$(cat "$out_dir/$i.rc")" = 0 ] || status=1
 done
 echo "logs: $LOG_DIR"
 exit $status

@@ -1,4 +1,5 @@
-#if canImport(AVFoundation)
+// `_version: 1`: any AVFoundation, but versioned like every check of it (SDKGuardTests says why).
+#if canImport(AVFoundation, _version: 1)
   import AVFoundation
   import Foundation
 
@@ -146,11 +147,9 @@
     /// for older systems compiles without deprecation warnings where the deployment target is iOS 18 or
     /// macOS 15 and the fallback never runs (Swift does not narrow an `if #available` branch's `else`).
     private protocol CompletionHandlerExporting: AnyObject {
-      #if canImport(AVFoundation, _version: 2330)
-        func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void)
-      #else
-        func exportAsynchronously(completionHandler handler: @escaping () -> Void)
-      #endif
+      // `@Sendable` on every SDK: the 18 SDK's handler is `NS_SWIFT_SENDABLE`, and the 17.4 SDK's plain block
+      // satisfies a `@Sendable` requirement too (a witness may accept more than it is given).
+      func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void)
       func cancelExport()
       var status: AVAssetExportSession.Status { get }
       var error: (any Swift.Error)? { get }

@@ -75,7 +75,8 @@ extension PreparedFile {
   private static func file(for asset: Asset, in library: Library, as options: ExportOptions, folder: String)
     async throws(Error) -> PreparedFile
   {
-    #if canImport(AVFoundation)
+    // `_version: 1`: any AVFoundation, but versioned like every check of it (SDKGuardTests says why).
+    #if canImport(AVFoundation, _version: 1)
       if asset.type.isMovie && options.format == .jpeg {
         return try await H264Transcoder.prepare(asset, in: library, options: options, folder: folder)
       }

@@ -68,7 +68,9 @@
       self.allowsNetworkThumbnails = allowsNetworkThumbnails
       grid = ThumbnailGrid(identifiers: [], preheatMargin: preheatMargin)
       self.options = options ?? Self.newestFirst()
-      imageManager.allowsCachingHighQualityImages = false
+      // Thumbnails only: no full-quality copies in the cache. Set through a protocol: iOS 26 deprecates the
+      // property as unused, and a direct use warns in an iOS 26 build although it still matters on earlier ones.
+      (imageManager as any HighQualityImageCaching).allowsCachingHighQualityImages = false
     }
 
     /// The thumbnail size in pixels: the cell's points times the screen's scale.
@@ -275,4 +277,12 @@
     // mark it Sendable.
     let image: UIImage
   }
+
+  /// `PHCachingImageManager.allowsCachingHighQualityImages`, deprecated in iOS 26 ("unused"), reached through a
+  /// requirement that is not, so that builds for iOS 26 have no warning for a setting that earlier systems use.
+  private protocol HighQualityImageCaching: AnyObject {
+    var allowsCachingHighQualityImages: Bool { get set }
+  }
+
+  extension PHCachingImageManager: HighQualityImageCaching {}
 #endif

@@ -1,4 +1,5 @@
-#if canImport(AVFoundation)
+// `_version: 1`: any AVFoundation, but versioned like every check of it (SDKGuardTests says why).
+#if canImport(AVFoundation, _version: 1)
   /// Why the camera could not take a photo. Each case reads as a sentence a user can act on.
   public enum CameraError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The user refused camera access (`AVAuthorizationStatus.denied`).

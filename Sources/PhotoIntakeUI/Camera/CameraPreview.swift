@@ -1,4 +1,5 @@
-#if canImport(AVFoundation) && canImport(SwiftUI) && canImport(UIKit)
+// `_version: 1`: any AVFoundation, but versioned like every check of it (SDKGuardTests says why).
+#if canImport(AVFoundation, _version: 1) && canImport(SwiftUI) && canImport(UIKit)
   import AVFoundation
   import SwiftUI
   import UIKit

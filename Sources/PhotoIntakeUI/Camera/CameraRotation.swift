@@ -1,4 +1,5 @@
-#if canImport(AVFoundation) && canImport(UIKit)
+// `_version: 1`: any AVFoundation, but versioned like every check of it (SDKGuardTests says why).
+#if canImport(AVFoundation, _version: 1) && canImport(UIKit)
   import AVFoundation
   import UIKit
 
@@ -84,7 +85,7 @@
     func layoutChanged() {
       if #available(iOS 17, *) { return }
       guard let previewLayer, let connection = previewLayer.connection else { return }
-      let interface = Self.interfaceOrientation(of: previewLayer)
+      let interface = legacy.interfaceOrientation(of: previewLayer)
       legacy.apply(legacy.previewOrientation(interface: interface), to: connection)
     }
 
@@ -93,7 +94,7 @@
       if #available(iOS 17, *), let coordinator = coordinator as? AVCaptureDevice.RotationCoordinator {
         return .angle(coordinator.videoRotationAngleForHorizonLevelCapture)
       }
-      let interface = previewLayer.map(Self.interfaceOrientation(of:)) ?? .portrait
+      let interface = previewLayer.map { legacy.interfaceOrientation(of: $0) } ?? .portrait
       return .orientation(
         rawValue: legacy.captureOrientation(device: UIDevice.current.orientation, interface: interface))
     }
@@ -102,10 +103,6 @@
     private static func apply(_ angle: CGFloat, to connection: AVCaptureConnection?) {
       guard let connection, connection.isVideoRotationAngleSupported(angle) else { return }
       connection.videoRotationAngle = angle
-    }
-
-    private static func interfaceOrientation(of layer: CALayer) -> UIInterfaceOrientation {
-      (layer.delegate as? UIView)?.window?.windowScene?.interfaceOrientation ?? .portrait
     }
   }
 
@@ -139,6 +136,9 @@
     static func previewOrientation(interface: UIInterfaceOrientation) -> Int
     /// The capture's orientation for how the device is held.
     static func captureOrientation(device: UIDeviceOrientation, interface: UIInterfaceOrientation) -> Int
+    /// The orientation of the interface that shows `layer` (`UIWindowScene.interfaceOrientation`, deprecated in
+    /// iOS 26, which only this iOS 16 path reads).
+    @MainActor static func interfaceOrientation(of layer: CALayer) -> UIInterfaceOrientation
   }
 
   /// The iOS 16 helpers. Computed, not a stored global: a global `let` of a metatype that is not `Sendable`
@@ -173,6 +173,11 @@
         default: videoOrientation(interface: interface)
         }
       return orientation.rawValue
+    }
+
+    @available(iOS, deprecated: 17.0, message: "iOS 16 only; iOS 17 uses the rotation coordinator")
+    @MainActor static func interfaceOrientation(of layer: CALayer) -> UIInterfaceOrientation {
+      (layer.delegate as? UIView)?.window?.windowScene?.interfaceOrientation ?? .portrait
     }
 
     @available(iOS, deprecated: 17.0, message: "iOS 16 only; iOS 17 uses the rotation coordinator")

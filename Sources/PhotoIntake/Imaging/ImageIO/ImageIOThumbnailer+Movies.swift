@@ -1,4 +1,5 @@
-#if canImport(ImageIO) && canImport(AVFoundation)
+// `_version: 1`: any AVFoundation, but versioned like every check of it (SDKGuardTests says why).
+#if canImport(ImageIO) && canImport(AVFoundation, _version: 1)
   import AVFoundation
   import CoreGraphics
   import Foundation
