@@ -162,16 +162,19 @@ struct ProviderItemSourceTests {
     @Test func cancellingDuringTheLaterHashDropsTheItem() async throws {
       let directory = TemporaryDirectory()
       let library = try await directory.library()
-      let bytes = Fixtures.jpeg(seed: "cancel-hash") + [UInt8](repeating: 0x33, count: 4 << 20)
+      let content = Fixtures.jpeg(seed: "cancel-hash") + [UInt8](repeating: 0x33, count: 4 << 20)
       let provider = ScriptedProvider(
         registeredTypeIdentifiers: ["public.jpeg"], suggestedName: "a.jpg",
-        behaviour: .file(bytes, name: "a.jpg"), temporaryFolder: directory.at("tmp"))
+        behaviour: .file(content, name: "a.jpg"), temporaryFolder: directory.at("tmp"))
       let session = Protected<ImportSession?>(nil)
+      let hashed = Protected(0)
       let injector = FaultInjector(
         [],
-        afterRead: { path, _ in
+        afterRead: { path, count in
           // The first chunk of the hash: the handler has returned, the commit has not started.
-          if path.contains("/staging/") { session.current?.cancel() }
+          guard path.contains("/staging/") else { return }
+          hashed.withLock { $0 += count }
+          session.current?.cancel()
         })
       let summary = await Syscalls.injectedFaults.withValue(injector) {
         let started = serialImporter(library).start([ProviderItemSource(provider: provider)])
@@ -180,6 +183,8 @@ struct ProviderItemSourceTests {
       }
       try #require(summary.items.count == 1)
       #expect(summary.items[0].result.error == .cancelled)
+      // The hash stopped at the next chunk instead of reading the rest.
+      #expect(hashed.current < content.count)
       #expect(directory.stagingFiles(library).isEmpty)
       #expect(try await library.count() == 0)
       await library.close()
