@@ -14,6 +14,9 @@ enum RuleCatalog {
     SessionInRepresentableRule(),
     ObserverLeakRule(),
     MissingUsageKeyRule(),
+    GridKeyedByIndexRule(),
+    PhotoDimensionsUnsetRule(),
+    ExportNotCancelledRule(),
   ]
 
   static var descriptors: [RuleDescriptor] { all.map(\.descriptor) }
