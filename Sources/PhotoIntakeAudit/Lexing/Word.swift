@@ -76,13 +76,10 @@ enum Word: UInt16, CaseIterable, Sendable {
   case requestPlayerItem, requestExportSession, exportAsynchronously, generateCGImagesAsynchronously
   case options, copyCGImage, tracks, duration, commonMetadata, isPlayable, AVAsset, AVURLAsset
 
-  // MARK: Grids keyed by index, photo dimensions, export cancellation
+  // MARK: Grids keyed by index, photo dimensions
   case cancelImageRequest
   case AVCapturePhotoOutput, AVCapturePhotoSettings, capturePhoto, maxPhotoDimensions
   case isHighResolutionCaptureEnabled, isHighResolutionPhotoEnabled
-  case AVAssetExportSession, cancelExport, withTaskCancellationHandler
-  case withCheckedContinuation, withCheckedThrowingContinuation, withUnsafeContinuation
-  case withUnsafeThrowingContinuation
 }
 
 extension Word {

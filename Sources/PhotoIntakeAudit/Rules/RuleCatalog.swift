@@ -16,7 +16,6 @@ enum RuleCatalog {
     MissingUsageKeyRule(),
     GridKeyedByIndexRule(),
     PhotoDimensionsUnsetRule(),
-    ExportNotCancelledRule(),
   ]
 
   static var descriptors: [RuleDescriptor] { all.map(\.descriptor) }
