@@ -1,6 +1,7 @@
 /// `grid-keyed-by-index`: a photo grid whose cells are keyed by their index in a `PHFetchResult`.
 ///
-/// Two forms, both over a name the project declares as a `PHFetchResult<PHAsset>` (``ProjectFacts/fetchResultNames``):
+/// Two forms, both over a name the project declares as a `PHFetchResult<PHAsset>`
+/// (``ProjectFacts/fetchResultNames``):
 /// - SwiftUI: `ForEach(0..<fetchResult.count, id: \.self)` (or without `id:`), whose content never mentions
 ///   `localIdentifier`: the view's identity, and the state it loaded, stay with the index while a library change
 ///   moves another photo there.
@@ -37,7 +38,8 @@ struct GridKeyedByIndexRule: AuditRule {
       else { continue }
       // The content closure: trailing, or the last argument.
       let content =
-        file.kind(close + 1) == .leftBrace ? (close + 1)..<(file.match(close + 1) ?? close + 1) : index..<close
+        file.kind(close + 1) == .leftBrace
+        ? (close + 1)..<(file.match(close + 1) ?? close + 1) : index..<close
       if file.contains([.localIdentifier], in: content) { continue }
       findings.append(file.finding(descriptor, at: index))
     }
@@ -78,7 +80,8 @@ struct GridKeyedByIndexRule: AuditRule {
   private func takesObjectByIndexPath(over project: ProjectFacts, in file: SourceFile, _ body: Range<Int>)
     -> Bool
   {
-    for index in body where file.kind(index) == .identifier && project.fetchResultNames.contains(file.text(index)) {
+    for index in body
+    where file.kind(index) == .identifier && project.fetchResultNames.contains(file.text(index)) {
       var next = index + 1
       if file.word(next) == .opQuestion || file.word(next) == .opBang { next += 1 }
       let open: Int
