@@ -77,7 +77,7 @@ struct AuditSARIFTests {
       ])
     #expect(results.compactMap { $0["level"] as? String } == ["error", "warning", "error"])
     let rules = try #require((runs.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])
-    #expect((rules["rules"] as? [Any])?.count == 13)
+    #expect((rules["rules"] as? [Any])?.count == 15)
     #expect(run.stdout.contains(#""uri" : "App/Gallery.swift""#))
   }
 

@@ -4,8 +4,8 @@
 /// `PHAssetResourceManager.writeData(for:toFile:options:completionHandler:)` refuses to write over a file, and
 /// the staging sink creates its own. So the library writes the resource to the sink's
 /// ``StagingSink/scratchPath`` — a new name in the same folder, claimed empty first — and the sink adopts it
-/// with a hard link (``StagingSink/adoptFile(atPath:)``), hashing as it reads; the bytes are never held in
-/// memory. The scratch name carries the write's staging prefix, so a crash leaves nothing the next open does
+/// with a hard link (``StagingSink/adoptFile(atPath:)``), hashed by the importer before the commit; the bytes
+/// are never held in memory. The scratch name carries the write's staging prefix, so a crash leaves nothing the next open does
 /// not sweep.
 ///
 /// ``AssetImport`` makes these sources; use it rather than this type to get Live Photos linked.

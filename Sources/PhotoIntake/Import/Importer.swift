@@ -71,8 +71,9 @@ public struct Importer: Sendable {
     do throws(Importer.Error) {
       if Task.isCancelled { throw .cancelled }
       try await Self.deliver(source, to: sink)
-      // fsync, parsing and stripping block: lanes of their own, never the cooperative pool.
-      var staged = try await BlockingLanes.io.run { () throws(Importer.Error) in try sink.finish() }
+      // Hashing an adopted file, fsync, parsing and stripping block: lanes of their own, never the cooperative
+      // pool. Cancellation reaches the hash through the sink's flag, as it reaches a delivery.
+      var staged = try await Self.finish(sink)
       guard let type = MediaType.sniff(staged.prefix) else {
         throw .unsupportedContent(hint: Self.hints(of: source).first)
       }
@@ -125,6 +126,17 @@ public struct Importer: Sendable {
     // A switch, not `result.get()`: `get()` only throws typed errors from Swift 6's standard library on.
     if case .failure(let error) = result { throw error }
     if sink.isCancelled { throw .cancelled }
+  }
+
+  private static func finish(_ sink: StagingSink) async throws(Importer.Error) -> StagedFile {
+    let result = await withTaskCancellationHandler {
+      await BlockingLanes.io.run {
+        Result<StagedFile, Importer.Error>.typed { () throws(Importer.Error) in try sink.finish() }
+      }
+    } onCancel: {
+      sink.cancel()
+    }
+    return try result.typedGet()
   }
 
   private static func deliverResult(_ source: any ItemSource, to sink: StagingSink) async

@@ -4,7 +4,8 @@
 /// hand all of its bytes to the sink **before** `deliver` returns, because many sources only exist for a scope:
 /// `NSItemProvider.loadFileRepresentation` deletes its temporary file when its completion handler returns, so the
 /// source calls ``StagingSink/adoptFile(atPath:)`` inside that handler (a hard link into the library's staging
-/// folder, or a copy when that is impossible). Sources that produce bytes as a stream call
+/// folder, or a copy when that is impossible) and returns: the importer hashes the adopted file afterwards, off
+/// the handler, before the commit. Sources that produce bytes as a stream call
 /// ``StagingSink/write(_:)-(UnsafeRawBufferPointer)`` instead.
 ///
 /// ```swift

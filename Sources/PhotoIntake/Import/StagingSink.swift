@@ -8,10 +8,15 @@ import PhotoMetadata
 #endif
 
 /// Where an ``ItemSource`` puts the bytes of one item: a new file in the library's `staging/` folder,
-/// hashed (SHA-256) and size-checked as the bytes arrive.
+/// hashed (SHA-256) and size-checked.
 ///
-/// A sink is given to one source for one delivery and used from one thread at a time; the importer fsyncs and
-/// commits it after ``ItemSource/deliver(to:)`` returns, or deletes it on any failure.
+/// Bytes written (`write(_:)`) or copied (``copyFile(atPath:)``) are hashed as they arrive. A file taken over
+/// with ``adoptFile(atPath:)`` (inside a provider's completion handler) is only linked or copied there, and hashed
+/// afterwards, when the importer finishes the sink on its blocking lanes: the handler returns at once, so the
+/// provider's temporary folder is not held while a 4 GB video is read.
+///
+/// A sink is given to one source for one delivery and used from one thread at a time; the importer hashes,
+/// fsyncs and commits it after ``ItemSource/deliver(to:)`` returns, or deletes it on any failure.
 public final class StagingSink: @unchecked Sendable {
   // @unchecked: the mutable state below is touched by one delivering source at a time (the importer awaits
   // `deliver(to:)`, and a callback-based source resumes the importer only after its callback finished with the
@@ -31,6 +36,12 @@ public final class StagingSink: @unchecked Sendable {
   private let chunkSize: Int
   private var descriptor: Int32 = -1
   private var hasher = SHA256Hasher()
+  /// Whether the staged file is hashed when the sink is finished instead of as bytes arrive: set by
+  /// ``adoptFile(atPath:)``, whose caller is a completion handler that must return promptly.
+  private var hashesOnFinish = false
+  /// Bytes hashed so far: 0 after ``adoptFile(atPath:)`` until ``finish()`` (tests check that a handler never
+  /// waits for the hash).
+  package private(set) var hashedByteCount: Int64 = 0
   private(set) var prefix: [UInt8] = []
   private let cancelled = Protected(false)
   private let progressHandler: @Sendable (Double) -> Void
@@ -121,14 +132,24 @@ public final class StagingSink: @unchecked Sendable {
   /// Makes a hard link in the staging folder when the file is on the same volume, so nothing is copied; falls
   /// back to a streaming copy otherwise. Either way the bytes are then the library's, whatever happens to the
   /// original path. Call it before the scope that owns the file returns.
+  ///
+  /// Nothing is hashed here: the importer hashes the staged file after the caller's scope returned, on its
+  /// blocking lanes, before the commit (NSItemProvider keeps its temporary folder until the completion handler
+  /// returns, so a handler that hashes a 4 GB video holds it for seconds). Cancellation still reaches the copy
+  /// and the later hash.
   public func adoptFile(atPath source: String) throws(Importer.Error) {
     if cancelled.current { throw .cancelled }
+    hashesOnFinish = true
     if byteCount == 0, descriptor < 0 {
       let info = try FilePlacement.regularFileStatus(source)
       if Int64(info.st_size) > maximumSize { throw .tooLarge(limit: maximumSize) }
       if try FilePlacement.link(source, into: folder, as: name) {
-        // The link is ours now; hash what it holds, reading through our own name.
-        try hashLinkedFile()
+        // The link is ours now; keep it open for the final fsync. It is hashed by `finish()`.
+        do {
+          descriptor = try folder.open(name, O_RDONLY)
+        } catch {
+          throw Importer.Error(libraryFailure: error)
+        }
         return
       }
     }
@@ -203,12 +224,15 @@ public final class StagingSink: @unchecked Sendable {
 
   var isCancelled: Bool { cancelled.current }
 
-  /// Flushes the staged file to stable storage and closes it.
+  /// Hashes an adopted file, flushes the staged file to stable storage and closes it. It blocks: call it on
+  /// the blocking lanes.
   ///
   /// - Returns: what the importer needs to commit it.
   func finish() throws(Importer.Error) -> StagedFile {
     if cancelled.current { throw .cancelled }
-    guard byteCount > 0, descriptor >= 0 else { throw .emptyFile }
+    guard descriptor >= 0 else { throw .emptyFile }
+    if hashesOnFinish { try hashStagedFile() }
+    guard byteCount > 0 else { throw .emptyFile }
     CrashPoint.afterStagingWrite.reach()
     // Objects are read-only: apps get their path to read, and a stray write must fail loudly.
     _ = fchmod(descriptor, 0o444)
@@ -250,27 +274,39 @@ public final class StagingSink: @unchecked Sendable {
   }
 
   private func absorb(_ buffer: UnsafeRawBufferPointer) {
-    hasher.update(buffer)
+    if !hashesOnFinish {
+      hasher.update(buffer)
+      hashedByteCount += Int64(buffer.count)
+    }
     if prefix.count < MediaType.sniffLength {
       prefix.append(contentsOf: buffer.prefix(MediaType.sniffLength - prefix.count))
     }
     byteCount += Int64(buffer.count)
   }
 
-  /// Hashes a file that was hard-linked to ``path`` and keeps it open for the final fsync.
-  private func hashLinkedFile() throws(Importer.Error) {
+  /// Hashes the whole staged file from its start (an adopted file: linked, copied, or both), counting its
+  /// bytes and taking its leading bytes again, through a descriptor of its own: the one kept for the fsync
+  /// stays open from the first write, so that a write-back error reaches that fsync.
+  private func hashStagedFile() throws(Importer.Error) {
+    let input: Int32
     do {
-      descriptor = try folder.open(name, O_RDONLY)
+      input = try folder.open(name, O_RDONLY)
     } catch {
       throw Importer.Error(libraryFailure: error)
     }
+    defer { Syscalls.close(input) }
+    hashesOnFinish = false
+    hasher = SHA256Hasher()
+    hashedByteCount = 0
+    byteCount = 0
+    prefix = []
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
     defer { buffer.deallocate() }
     while true {
       if cancelled.current { throw .cancelled }
       let count: Int
       do {
-        count = try Syscalls.read(descriptor, into: buffer, path: path)
+        count = try Syscalls.read(input, into: buffer, path: path)
       } catch {
         throw Importer.Error(libraryFailure: error)
       }

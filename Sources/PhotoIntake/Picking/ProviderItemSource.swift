@@ -5,7 +5,9 @@ import Foundation
 ///
 /// It loads the least-derived registered representation (``RepresentationChoice``), so a HEIC stays HEIC and a
 /// RAW stays RAW; hands the file to the staging sink **inside** the completion handler with
-/// ``StagingSink/adoptFile(atPath:)`` (a hard link, so a 4 GB video is not copied); forwards the load's progress
+/// ``StagingSink/adoptFile(atPath:)`` (a hard link, so a 4 GB video is not copied, and no hashing, which the
+/// importer does after the handler returned, so the provider's temporary folder is not held for seconds);
+/// forwards the load's progress
 /// (iCloud downloads) to the sink; cancels the load when the import is cancelled; and maps provider errors with
 /// ``Importer/Error/init(providerError:)``.
 ///

@@ -75,6 +75,11 @@ enum Word: UInt16, CaseIterable, Sendable {
   case requestData, writeData, requestAVAsset, requestContentEditingInput, loadValuesAsynchronously
   case requestPlayerItem, requestExportSession, exportAsynchronously, generateCGImagesAsynchronously
   case options, copyCGImage, tracks, duration, commonMetadata, isPlayable, AVAsset, AVURLAsset
+
+  // MARK: Grids keyed by index, photo dimensions
+  case cancelImageRequest
+  case AVCapturePhotoOutput, AVCapturePhotoSettings, capturePhoto, maxPhotoDimensions
+  case isHighResolutionCaptureEnabled, isHighResolutionPhotoEnabled
 }
 
 extension Word {

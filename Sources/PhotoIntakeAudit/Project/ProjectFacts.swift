@@ -27,6 +27,9 @@ struct ProjectFacts: Sendable {
   /// `var feed: AVCaptureSession?`), whatever they are called: `manager.capture.startRunning()` in
   /// another file is a session's.
   var sessionNames: Set<String> = []
+  /// Names declared anywhere in the project as fetch results of assets (`var assets: PHFetchResult<PHAsset>!`,
+  /// `let result = PHAsset.fetchAssets(with: options)`): `model.assets.count` in a view of another file is one.
+  var fetchResultNames: Set<String> = []
   /// Calls and member reads made from list or grid contexts, by the called name (see ``ListCall``):
   /// a helper or view they reach draws cells too.
   var listCalls: [String: [ListCall]] = [:]
@@ -74,6 +77,7 @@ struct ProjectFacts: Sendable {
         }
       }
     }
+    if file.source.words.containsAny([.PHFetchResult, .fetchAssets]) { addFetchResultNames(file) }
     if file.source.words.contains(.SourceType) {
       for (index, scope) in file.syntax.scopes.enumerated()
       where scope.kind == .function && file.word(scope.head) == .func
@@ -90,6 +94,24 @@ struct ProjectFacts: Sendable {
         || file.word(index) == .unregisterAvailabilityObserver
       {
         unregisteringTypes.insert(file.enclosingType(of: index).flatMap { file.name(of: $0) } ?? "")
+      }
+    }
+  }
+
+  /// Records the names `file` declares as `PHFetchResult<PHAsset>` or initializes with `fetchAssets(…)`.
+  private mutating func addFetchResultNames(_ file: SourceFile) {
+    for index in 0..<file.count where file.kind(index) == .identifier && !file.isMember(index) {
+      if file.kind(index + 1) == .colon, file.word(index + 2) == .PHFetchResult {
+        // `PHFetchResult<PHAsset>`: collections and lists of albums are not photo grids.
+        if file.text(index + 4) == "PHAsset" { fetchResultNames.insert(file.text(index)) }
+      } else if file.word(index - 1) == .let || file.word(index - 1) == .var {
+        let statement = file.statement(from: index)
+        let head = statement.lowerBound..<min(statement.upperBound, index + 8)
+        if file.word(index + 1) == .opAssign, file.contains([.fetchAssets, .PHFetchResult], in: head),
+          !head.contains(where: { file.kind($0) == .leftBrace })
+        {
+          fetchResultNames.insert(file.text(index))
+        }
       }
     }
   }

@@ -14,6 +14,8 @@ enum RuleCatalog {
     SessionInRepresentableRule(),
     ObserverLeakRule(),
     MissingUsageKeyRule(),
+    GridKeyedByIndexRule(),
+    PhotoDimensionsUnsetRule(),
   ]
 
   static var descriptors: [RuleDescriptor] { all.map(\.descriptor) }

@@ -74,6 +74,9 @@ struct ScriptedProvider: FileRepresentationProviding {
   let cancelled = Protected(false)
   /// Whether a load was asked for.
   let asked = Protected(false)
+  /// True while this thread runs a provider's completion handler, as NSItemProvider runs it: the file
+  /// exists until the handler returns.
+  @TaskLocal static var insideHandler = false
 
   func loadFileRepresentation(
     forTypeIdentifier typeIdentifier: String, progress: @escaping @Sendable (Double) -> Void,
@@ -92,7 +95,7 @@ struct ScriptedProvider: FileRepresentationProviding {
         _ = files.createFile(atPath: path, contents: Data(bytes))
         progress(0.5)
         progress(1)
-        completionHandler(URL(fileURLWithPath: path), nil)
+        Self.$insideHandler.withValue(true) { completionHandler(URL(fileURLWithPath: path), nil) }
         try? files.removeItem(atPath: folder)
         expired.withLock { $0.append(path) }
       case .folder(let entries):

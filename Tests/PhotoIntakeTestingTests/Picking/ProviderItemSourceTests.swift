@@ -120,6 +120,75 @@ struct ProviderItemSourceTests {
   }
 
   #if TestHooks  // fault injection exists only in test-hook builds
+    /// The completion handler only links (or copies) the provider's file: nothing of the staged file is read
+    /// or hashed before the handler returns; the importer hashes it afterwards, on its blocking lanes.
+    @Test(arguments: [false, true])
+    func theHandlerReturnsBeforeTheAdoptedFileIsHashed(linksRefused: Bool) async throws {
+      let directory = TemporaryDirectory()
+      let library = try await directory.library()
+      // Several chunks, so that a hash inside the handler would read more than once.
+      let content = Fixtures.jpeg(seed: "hashed-after") + [UInt8](repeating: 0x5A, count: 3 << 20)
+      let provider = ScriptedProvider(
+        registeredTypeIdentifiers: ["public.jpeg"], suggestedName: "a.jpg",
+        behaviour: .file(content, name: "a.jpg"), temporaryFolder: directory.at("tmp"))
+      let reads = Protected((insideHandler: 0, after: 0))
+      let injector = FaultInjector(
+        linksRefused ? [.init(.link, pathContains: "/staging/", code: EXDEV)] : [],
+        afterRead: { path, count in
+          guard path.contains("/staging/") else { return }
+          let inside = ScriptedProvider.insideHandler
+          reads.withLock { inside ? ($0.insideHandler += count) : ($0.after += count) }
+        })
+      let hashedWhenDelivered = Protected<Int64?>(nil)
+      let source = DeliveryProbe(inner: ProviderItemSource(provider: provider)) { sink in
+        hashedWhenDelivered.withLock { $0 = sink.hashedByteCount }
+      }
+      let summary = await Syscalls.injectedFaults.withValue(injector) {
+        await serialImporter(library).importItems([source])
+      }
+      try #require(summary.items.count == 1)
+      let asset = try #require(summary.items[0].result.asset)
+      #expect(asset.sha256 == SHA256Digest.of(content))
+      #expect(bytes(of: asset, in: library) == content)
+      #expect(hashedWhenDelivered.current == 0)
+      #expect(reads.current.insideHandler == 0)
+      // The hash read the staged file once, after the handler.
+      #expect(reads.current.after == content.count)
+      #expect(directory.stagingFiles(library).isEmpty)
+      await library.close()
+    }
+
+    /// Cancelling while the adopted file is hashed stops the hash and keeps nothing.
+    @Test func cancellingDuringTheLaterHashDropsTheItem() async throws {
+      let directory = TemporaryDirectory()
+      let library = try await directory.library()
+      let content = Fixtures.jpeg(seed: "cancel-hash") + [UInt8](repeating: 0x33, count: 4 << 20)
+      let provider = ScriptedProvider(
+        registeredTypeIdentifiers: ["public.jpeg"], suggestedName: "a.jpg",
+        behaviour: .file(content, name: "a.jpg"), temporaryFolder: directory.at("tmp"))
+      let session = Protected<ImportSession?>(nil)
+      let hashed = Protected(0)
+      let injector = FaultInjector(
+        [],
+        afterRead: { path, count in
+          // The first chunk of the hash: the handler has returned, the commit has not started.
+          guard path.contains("/staging/") else { return }
+          hashed.withLock { $0 += count }
+          session.current?.cancel()
+        })
+      let summary = await Syscalls.injectedFaults.withValue(injector) {
+        let started = serialImporter(library).start([ProviderItemSource(provider: provider)])
+        session.withLock { $0 = started }
+        return await started.summary()
+      }
+      try #require(summary.items.count == 1)
+      #expect(summary.items[0].result.error == .cancelled)
+      // The hash stopped at the next chunk instead of reading the rest.
+      #expect(hashed.current < content.count)
+      #expect(directory.stagingFiles(library).isEmpty)
+      #expect(try await library.count() == 0)
+      await library.close()
+    }
     @Test func aFullDiskFailsTheItemWithAdvice() async throws {
       let directory = TemporaryDirectory()
       let library = try await directory.library()
@@ -138,4 +207,16 @@ struct ProviderItemSourceTests {
       await library.close()
     }
   #endif
+}
+
+/// A source that reports its sink once the inner source's delivery returned.
+private struct DeliveryProbe: ItemSource {
+  let inner: any ItemSource
+  let delivered: @Sendable (StagingSink) -> Void
+  var suggestedName: String? { inner.suggestedName }
+  var typeHints: [String] { inner.typeHints }
+  func deliver(to sink: StagingSink) async throws(Importer.Error) {
+    try await inner.deliver(to: sink)
+    delivered(sink)
+  }
 }

@@ -1,0 +1,100 @@
+/// `grid-keyed-by-index`: a photo grid whose cells are keyed by their index in a `PHFetchResult`.
+///
+/// Two forms, both over a name the project declares as a `PHFetchResult<PHAsset>`
+/// (``ProjectFacts/fetchResultNames``):
+/// - SwiftUI: `ForEach(0..<fetchResult.count, id: \.self)` (or without `id:`), whose content never mentions
+///   `localIdentifier`: the view's identity, and the state it loaded, stay with the index while a library change
+///   moves another photo there.
+/// - UIKit: `cellForItemAt`/`cellForRowAt` that takes `fetchResult.object(at: indexPath.item)` (or
+///   `fetchResult[indexPath.row]`) and calls `requestImage` there, with no `localIdentifier` anywhere in the
+///   method, in a project that never cancels image requests: the result lands in whichever asset the reused
+///   cell shows by then.
+///
+/// Precision first: a grid whose request goes through a helper or the cell itself, or that checks identifiers
+/// anywhere in the method, is left alone.
+struct GridKeyedByIndexRule: AuditRule {
+  let descriptor = RuleDescriptor(
+    id: "grid-keyed-by-index", severity: .warning,
+    summary:
+      "Grid cells over a PHFetchResult are keyed by index; a library change or a reused cell shows or imports another photo.",
+    leavesAlone:
+      "Cells keyed or checked by localIdentifier, requests made in a helper or the cell, projects that cancel image requests, and index loops over arrays.",
+    fix: """
+      Key cells by PHAsset.localIdentifier (ForEach(assets, id: \\.localIdentifier), a diffable data source \
+      of identifiers), remember the identifier a cell shows (cell.representedAssetIdentifier = \
+      asset.localIdentifier) and drop an image whose asset is no longer the cell's, and apply \
+      PHFetchResultChangeDetails when the library changes, as Apple's sample code does.
+      """,
+    reference: .documentation(
+      "Browsing and Modifying Photo Albums", "photokit/browsing-and-modifying-photo-albums"))
+
+  let triggers: Set<Word> = [.ForEach, .cellForItemAt, .cellForRowAt]
+
+  func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
+    guard !project.fetchResultNames.isEmpty else { return [] }
+    var findings: [Finding] = []
+    for index in 0..<file.count where file.word(index) == .ForEach && file.kind(index + 1) == .leftParen {
+      guard let close = file.match(index + 1), indexRange(over: project, in: file, from: index + 2, to: close)
+      else { continue }
+      // The content closure: trailing, or the last argument.
+      let content =
+        file.kind(close + 1) == .leftBrace
+        ? (close + 1)..<(file.match(close + 1) ?? close + 1) : index..<close
+      if file.contains([.localIdentifier], in: content) { continue }
+      findings.append(file.finding(descriptor, at: index))
+    }
+    for (scopeIndex, scope) in file.syntax.scopes.enumerated()
+    where scope.kind == .function
+      && file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open))
+    {
+      let body = file.body(of: scopeIndex)
+      guard !file.contains([.localIdentifier], in: body), !project.words.contains(.cancelImageRequest),
+        takesObjectByIndexPath(over: project, in: file, body)
+      else { continue }
+      for request in body where file.word(request) == .requestImage && file.isMember(request) {
+        findings.append(file.finding(descriptor, at: request))
+      }
+    }
+    return findings
+  }
+
+  /// Whether the first argument of a `ForEach` (tokens `start..<end`) is `0..<name.count` with `name` a
+  /// fetch result: it begins with the number and reads `.count` of a fetch result name.
+  private func indexRange(over project: ProjectFacts, in file: SourceFile, from start: Int, to end: Int)
+    -> Bool
+  {
+    guard file.kind(start) == .number, file.text(start) == "0" else { return false }
+    let argument = start..<file.endOfArgument(from: start, close: end)
+    for index in argument where file.word(index) == .count && file.isMember(index) {
+      var receiver = index - 2
+      if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
+      if file.kind(receiver) == .identifier, project.fetchResultNames.contains(file.text(receiver)) {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Whether `body` reads a fetch result at an index path: `name.object(at: indexPath.item)` or
+  /// `name[indexPath.row]`.
+  private func takesObjectByIndexPath(over project: ProjectFacts, in file: SourceFile, _ body: Range<Int>)
+    -> Bool
+  {
+    for index in body
+    where file.kind(index) == .identifier && project.fetchResultNames.contains(file.text(index)) {
+      var next = index + 1
+      if file.word(next) == .opQuestion || file.word(next) == .opBang { next += 1 }
+      let open: Int
+      if file.kind(next) == .dot, file.text(next + 1) == "object", file.kind(next + 2) == .leftParen {
+        open = next + 2
+      } else if file.kind(next) == .leftBracket {
+        open = next
+      } else {
+        continue
+      }
+      guard let close = file.match(open) else { continue }
+      if ((open + 1)..<close).contains(where: { file.text($0) == "indexPath" }) { return true }
+    }
+    return false
+  }
+}
