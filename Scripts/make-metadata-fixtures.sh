@@ -89,6 +89,12 @@ for e in LSB MSB; do
     "-OffsetTimeOriginal=+05:30" "-GPSLatitude=28.6139" "-GPSLatitudeRef=N" "-GPSLongitude=77.2090" \
     "-GPSLongitudeRef=E" "-GPSAltitude=216" "$f"
 done
+# BigTIFF (magic 43, 8-byte offsets), both byte orders: the same two TIFFs rewritten by tiff-to-bigtiff.py,
+# since exiftool reads BigTIFF but does not write it.
+python3 Scripts/tiff-to-bigtiff.py "$OUT/tiff-little-endian.tif" "$OUT/bigtiff-little-endian.tif"
+python3 Scripts/tiff-to-bigtiff.py "$OUT/tiff-big-endian.tif" "$OUT/bigtiff-big-endian.tif" --big-endian
+# A TIFF whose Exif IFD pointer leads past the end of the file: a damaged optional part (issue 26).
+python3 Scripts/tiff-break-pointer.py "$OUT/tiff-little-endian.tif" "$OUT/tiff-bad-exif-pointer.tif" 0x8769
 f="$OUT/dng-like.dng"
 $IM "$TMP/base.png" -compress none "$TMP/dng.tif"
 cp "$TMP/dng.tif" "$f"

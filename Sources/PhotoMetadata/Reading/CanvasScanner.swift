@@ -198,7 +198,8 @@ public enum CanvasScanner {
   /// §15 TileWidth/TileLength).
   static func tiff(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> PixelSize? {
     let reader = try TIFFReader(input: input, base: 0, limits: limits)
-    var directories = try reader.structure().subIFDs
+    // The Exif and GPS IFDs hold no image: their damage does not change what a decoder allocates.
+    var directories = try reader.structure(tolerating: true).subIFDs
     var visited: Set<Int> = []
     var offset = reader.firstIFDOffset
     while offset != 0 {
