@@ -59,6 +59,9 @@ et "-XMP-exif:GPSLatitude=-12.3456789" "-XMP-exif:GPSLongitude=-45.6789012" "-XM
 # JPEG without any metadata.
 $IM "$TMP/base.png" -quality 85 -strip "$OUT/jpeg-plain.jpg"
 
+# JPEG with extraneous bytes between its segments (libjpeg skips them with a warning).
+python3 Scripts/jpeg-extraneous-bytes.py "$OUT/jpeg-orientation-6.jpg" "$OUT/jpeg-extraneous-bytes.jpg"
+
 # PNG with eXIf (PNG 1.5 extension) and with XMP in iTXt.
 f="$OUT/png-exif.png"
 $IM "$TMP/base.png" -define png:exclude-chunks=date,time "$f"

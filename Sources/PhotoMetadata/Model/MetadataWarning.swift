@@ -23,6 +23,9 @@ public struct MetadataWarning: Sendable, Hashable, Codable, CustomStringConverti
     case auxiliaryImage
     /// Movie or track metadata (`udta`, `keys`/`ilst`).
     case trackMetadata
+    /// Bytes between two JPEG marker segments that belong to neither (a writer's padding, a miscounted
+    /// length); the headers are read on from the next real marker, as libjpeg decodes such files.
+    case extraneousBytes
 
     /// The part's name in a sentence.
     var phrase: String {
@@ -35,6 +38,7 @@ public struct MetadataWarning: Sendable, Hashable, Codable, CustomStringConverti
       case .makerNote: "the maker note"
       case .auxiliaryImage: "an auxiliary image"
       case .trackMetadata: "the track metadata"
+      case .extraneousBytes: "a run of bytes between two JPEG segments"
       }
     }
   }
