@@ -133,7 +133,8 @@ public enum CanvasScanner {
   static func png(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> Survey {
     var canvas: PixelSize?
     var frames = 0
-    for chunk in try PNGChunks.read(input, limits: limits) {
+    // A file cut short is walked to the cut: a decoder cannot allocate for a frame it never reads.
+    for chunk in try PNGChunks.walk(input, limits: limits, toleratingCut: true).chunks {
       switch chunk.type {
       case "IHDR":
         guard chunk.data.count >= 8 else { throw .corrupt("IHDR shorter than 13 bytes") }
