@@ -59,6 +59,9 @@ et "-XMP-exif:GPSLatitude=-12.3456789" "-XMP-exif:GPSLongitude=-45.6789012" "-XM
 # JPEG without any metadata.
 $IM "$TMP/base.png" -quality 85 -strip "$OUT/jpeg-plain.jpg"
 
+# JPEG with extraneous bytes between its segments (libjpeg skips them with a warning).
+python3 Scripts/jpeg-extraneous-bytes.py "$OUT/jpeg-orientation-6.jpg" "$OUT/jpeg-extraneous-bytes.jpg"
+
 # PNG with eXIf (PNG 1.5 extension) and with XMP in iTXt.
 f="$OUT/png-exif.png"
 $IM "$TMP/base.png" -define png:exclude-chunks=date,time "$f"
@@ -89,6 +92,12 @@ for e in LSB MSB; do
     "-OffsetTimeOriginal=+05:30" "-GPSLatitude=28.6139" "-GPSLatitudeRef=N" "-GPSLongitude=77.2090" \
     "-GPSLongitudeRef=E" "-GPSAltitude=216" "$f"
 done
+# BigTIFF (magic 43, 8-byte offsets), both byte orders: the same two TIFFs rewritten by tiff-to-bigtiff.py,
+# since exiftool reads BigTIFF but does not write it.
+python3 Scripts/tiff-to-bigtiff.py "$OUT/tiff-little-endian.tif" "$OUT/bigtiff-little-endian.tif"
+python3 Scripts/tiff-to-bigtiff.py "$OUT/tiff-big-endian.tif" "$OUT/bigtiff-big-endian.tif" --big-endian
+# A TIFF whose Exif IFD pointer leads past the end of the file: a damaged optional part (issue 26).
+python3 Scripts/tiff-break-pointer.py "$OUT/tiff-little-endian.tif" "$OUT/tiff-bad-exif-pointer.tif" 0x8769
 f="$OUT/dng-like.dng"
 $IM "$TMP/base.png" -compress none "$TMP/dng.tif"
 cp "$TMP/dng.tif" "$f"

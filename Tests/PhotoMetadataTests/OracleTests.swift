@@ -58,6 +58,10 @@ struct OracleTests {
         {
           #expect(abs((location.altitude ?? .nan) - altitude) < 1e-6, comment)
         }
+      } else if tags["File:FileType"] as? String == "BTF" {
+        // exiftool 12.57 reads a BigTIFF's GPS IFD with the wrong table (its tags come out as
+        // GPSInfo:InteropIndex …), so it gives no position; TIFFDamageTests checks BigTIFF GPS against
+        // the classic twin instead.
       } else {
         #expect(ours.location == nil, comment)
       }

@@ -13,7 +13,10 @@ struct StripTests {
 
   @Test func strippedFilesHaveNoGPSAndIdenticalPixels() throws {
     let folder = TemporaryDirectory()
-    var originals: [URL] = TestSupport.fixtureNames.map(TestSupport.fixture)
+    // A file with a damaged Exif IFD is read with a warning but not stripped: the stripper must see every
+    // directory that could hold location (TIFFDamageTests checks that it refuses).
+    var originals: [URL] = TestSupport.fixtureNames.filter { $0 != "tiff-bad-exif-pointer.tif" }
+      .map(TestSupport.fixture)
     for (name, bytes) in try CraftedFiles.all() {
       originals.append(URL(fileURLWithPath: try folder.write(name, bytes)))
     }

@@ -25,12 +25,15 @@ package enum CompatibleJPEG {
     /// Whether the backend may stream the decode into the encoder: nothing to turn, a format decoded row by
     /// row (not HEIF, whose codecs decode whole pictures; not a JPEG, only converted when it must be turned).
     var streams: Bool {
-      (orientation ?? .up) == .up && ![.heic, .heif, .avif, .jpeg].contains(metadata.type)
+      (orientation ?? .up) == .up && ![.heic, .heif, .heics, .avif, .jpeg].contains(metadata.type)
     }
   }
 
-  /// The formats converted (raw formats are not: a decoder here reads their preview, not the photo).
-  static let convertibleTypes: Set<MediaType> = [.jpeg, .png, .gif, .webp, .heic, .heif, .avif, .tiff]
+  /// The formats converted (raw formats are not: a decoder here reads their preview, not the photo). An image
+  /// sequence or burst (``MediaType/heics``) becomes its first frame, as its rendition does.
+  static let convertibleTypes: Set<MediaType> = [
+    .jpeg, .png, .gif, .webp, .heic, .heif, .heics, .avif, .tiff,
+  ]
 
   /// Decides what to do with the still image at `path`.
   ///
@@ -51,7 +54,8 @@ package enum CompatibleJPEG {
       try ThumbnailPlan.checkPixelCount(
         width: canvas.width, height: canvas.height, limit: options.maximumPixelCount)
     }
-    let decoderOrients = [.heic, .heif, .avif].contains(metadata.type) || metadata.width == nil
+    // HEIF decoders apply `irot`/`imir`; a sequence's frame is turned by its track's matrix as it is decoded.
+    let decoderOrients = [.heic, .heif, .heics, .avif].contains(metadata.type) || metadata.width == nil
     let longest = max(metadata.width ?? 0, metadata.height ?? 0)
     let fits = options.maxPixelSize.map { longest > 0 && longest <= $0 } ?? true
     // Nothing to do: the original was asked for and is small enough, or a JPEG needs neither turn nor resize.

@@ -107,6 +107,13 @@ extension Array where Element == UInt8 {
     return bigEndian ? a << 24 | b << 16 | c << 8 | d : d << 24 | c << 16 | b << 8 | a
   }
 
+  /// Caller guarantees `at + 8 <= count`.
+  func u64(at offset: Int, bigEndian: Bool) -> UInt64 {
+    let first = UInt64(u32(at: offset, bigEndian: bigEndian))
+    let second = UInt64(u32(at: offset + 4, bigEndian: bigEndian))
+    return bigEndian ? first << 32 | second : second << 32 | first
+  }
+
   /// Whether `pattern` occurs at `offset`.
   func matches(_ pattern: [UInt8], at offset: Int) -> Bool {
     guard offset >= 0, offset <= count, pattern.count <= count - offset else { return false }

@@ -19,17 +19,22 @@ struct JPEGLayout {
   var mpf: (base: Int, bytes: [UInt8])?
   /// Whether an APP2 segment carries ISO 21496-1 gain-map metadata.
   var hasISOGainMapMetadata = false
+  /// The first frame header, the one the size comes from.
+  var frame: JPEGFrameHeader?
+  /// Runs of extraneous bytes skipped between segments (``JPEGSegments/walk(_:from:limits:)``).
+  var extraneous: [Range<Int>] = []
 
   /// Reads the segments before the image data of the JPEG stream at `start`.
   init(_ input: Input, from start: Int = 0, limits: MetadataReader.Limits) throws(MetadataError) {
-    for segment in try JPEGSegments.read(input, from: start, limits: limits) {
-      if segment.isStartOfFrame, width == nil {
-        // SOFn: P (1 byte), Y (2), X (2) (ITU T.81 §B.2.2). Y = 0 means "defined by DNL" and stays unknown.
-        let header = try input.read(at: segment.payload.lowerBound, count: min(5, segment.payload.count))
-        guard header.count == 5 else { throw .corrupt("SOF segment shorter than its header") }
-        let y = Int(header.u16(at: 1, bigEndian: true)), x = Int(header.u16(at: 3, bigEndian: true))
-        width = x == 0 ? nil : x
-        height = y == 0 ? nil : y
+    let walk = try JPEGSegments.walk(input, from: start, limits: limits)
+    extraneous = walk.extraneous
+    for segment in walk.segments {
+      if segment.isStartOfFrame, frame == nil {
+        let header = try JPEGFrameHeader(input, segment)
+        frame = header
+        // Y = 0 means "defined by DNL" (ITU T.81 §B.2.5) and stays unknown.
+        width = header.width == 0 ? nil : header.width
+        height = header.height == 0 ? nil : header.height
       } else if segment.marker == 0xE1 {
         let payload = try input.read(at: segment.payload.lowerBound, count: segment.payload.count)
         if exif == nil, payload.matches(Self.exifSignature, at: 0) {
@@ -52,5 +57,57 @@ struct JPEGLayout {
         }
       }
     }
+  }
+}
+
+/// A JPEG frame header (ITU T.81 §B.2.2): the coding process, the size and each component's sampling factors.
+///
+/// Imaging prices a decode from it (a progressive frame keeps every coefficient), so it is found by the same
+/// walk as the size the bomb guard checks, past the same extraneous bytes.
+package struct JPEGFrameHeader: Sendable, Hashable {
+  /// The SOFn marker (0xC0 baseline, 0xC2 progressive, …).
+  package var marker: UInt8
+  /// X: samples per line.
+  package var width: Int
+  /// Y: lines; 0 when a DNL segment defines it later.
+  package var height: Int
+  /// Each component's horizontal and vertical sampling factors, as the header states them (T.81 §A.1.1);
+  /// empty when the header is shorter than its components.
+  package var sampling: [Sampling]
+
+  /// A component's sampling factors.
+  package struct Sampling: Sendable, Hashable {
+    package var horizontal: Int
+    package var vertical: Int
+  }
+
+  init(_ input: Input, _ segment: JPEGSegment) throws(MetadataError) {
+    // P (1 byte), Y (2), X (2), Nf (1), then Nf × (C, H|V, Tq).
+    let body = try input.read(at: segment.payload.lowerBound, count: min(6 + 3 * 255, segment.payload.count))
+    guard body.count >= 5 else { throw .corrupt("SOF segment shorter than its header") }
+    marker = segment.marker
+    height = Int(body.u16(at: 1, bigEndian: true))
+    width = Int(body.u16(at: 3, bigEndian: true))
+    // Empty unless every component the header counts is there.
+    let components = body.count >= 6 ? Int(body[5]) : 0
+    sampling =
+      body.count >= 6 + 3 * components
+      ? (0..<components).map { index in
+        Sampling(horizontal: Int(body[6 + 3 * index + 1] >> 4), vertical: Int(body[6 + 3 * index + 1] & 0x0F))
+      } : []
+  }
+
+  /// The first frame header of the JPEG file at `path`, found past extraneous bytes as
+  /// ``MetadataReader/read(fileAt:hint:limits:)`` finds it; nil when there is none before the image data.
+  ///
+  /// - Throws: ``MetadataError`` as the reader does.
+  package static func read(fileAt path: String, limits: MetadataReader.Limits = .default)
+    throws(MetadataError) -> JPEGFrameHeader?
+  {
+    let input = try Input(path: path, budget: limits.maxBytesRead)
+    for segment in try JPEGSegments.walk(input, limits: limits).segments where segment.isStartOfFrame {
+      return try JPEGFrameHeader(input, segment)
+    }
+    return nil
   }
 }

@@ -5,6 +5,14 @@ enum JPEGReader {
     let layout = try JPEGLayout(input, limits: limits)
     var metadata = MediaMetadata(type: .jpeg, width: layout.width, height: layout.height)
     metadata.hasICCProfile = layout.hasICCProfile
+    for run in layout.extraneous {
+      metadata.warnings.append(
+        MetadataWarning(
+          part: .extraneousBytes,
+          reason:
+            "\(run.count) bytes at offset \(run.lowerBound) belong to no segment; the headers were read on"
+            + " from the marker at offset \(run.upperBound)"))
+    }
     // Each optional part on its own: a damaged one becomes a warning, the others are still read.
     var exifFacts: ExifFacts?
     if let exif = layout.exif,

@@ -7,14 +7,28 @@ struct JPEGSegment {
   let payload: Range<Int>
 
   /// SOF0–SOF15 except DHT (C4), JPG (C8) and DAC (CC) (ITU T.81 Table B.1).
-  var isStartOfFrame: Bool {
-    marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
-  }
+  var isStartOfFrame: Bool { JPEGSegments.isStartOfFrame(marker) }
 }
 
 enum JPEGSegments {
   static let startOfScan: UInt8 = 0xDA
   static let endOfImage: UInt8 = 0xD9
+
+  /// Bytes skipped at most, over the whole stream, between segments that do not follow one another.
+  static let maxExtraneousBytes = 64 << 10
+  /// Runs of extraneous bytes skipped at most in one stream.
+  static let maxResyncs = 8
+
+  /// The segments before the image data, and the runs of extraneous bytes skipped between them.
+  struct Walk {
+    var segments: [JPEGSegment] = []
+    /// Absolute ranges of bytes that belonged to no segment, each followed by a confirmed marker.
+    var extraneous: [Range<Int>] = []
+  }
+
+  static func isStartOfFrame(_ marker: UInt8) -> Bool {
+    marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
+  }
 
   /// The segments of the JPEG stream starting at `start`, up to and including the first SOS; the
   /// entropy-coded data after it is never read.
@@ -24,16 +38,41 @@ enum JPEGSegments {
   static func read(_ input: Input, from start: Int = 0, limits: MetadataReader.Limits) throws(MetadataError)
     -> [JPEGSegment]
   {
+    try walk(input, from: start, limits: limits).segments
+  }
+
+  /// The segments, as ``read(_:from:limits:)``, with extraneous bytes between segments skipped.
+  ///
+  /// libjpeg skips any bytes up to the next 0xFF with a warning ("Corrupt JPEG data: N extraneous bytes
+  /// before marker") and decodes the image, and so do the decoders behind renditions. Skipping to any 0xFF
+  /// would, on random bytes, find spurious segments and a bogus frame header; so a run is skipped only to a
+  /// marker that is confirmed: a marker code that may stand between segments (T.81 Table B.1: SOFn, DHT, DAC,
+  /// SOS, DQT, DRI, APPn, COM, …), fill bytes before it (§B.1.1.2), a length that ends inside the file on the
+  /// next marker, and, for a frame or scan header, a header whose fields fit its length and T.81's ranges
+  /// (§B.2.2, §B.2.3). At most ``maxResyncs`` runs and ``maxExtraneousBytes`` bytes in all are skipped;
+  /// past that, or with no confirmed marker, the stream is damaged as before ("no marker at offset N").
+  static func walk(_ input: Input, from start: Int = 0, limits: MetadataReader.Limits) throws(MetadataError)
+    -> Walk
+  {
     let soi = try input.read(at: start, count: 2)
     guard soi == [0xFF, 0xD8] else { throw .corrupt("no JPEG start-of-image marker") }
-    var segments: [JPEGSegment] = []
+    var walk = Walk()
+    var skippedBytes = 0
     var position = start + 2
     while true {
-      guard segments.count < limits.maxSegments else {
+      guard walk.segments.count < limits.maxSegments else {
         throw .limitExceeded("\(limits.maxSegments) JPEG segments")
       }
       let head = try input.read(at: position, count: 2)
-      guard head[0] == 0xFF else { throw .corrupt("no marker at offset \(position)") }
+      guard head[0] == 0xFF else {
+        guard walk.extraneous.count < maxResyncs,
+          let next = try confirmedMarker(input, after: position, within: maxExtraneousBytes - skippedBytes)
+        else { throw .corrupt("no marker at offset \(position)") }
+        walk.extraneous.append(position..<next)
+        skippedBytes += next - position
+        position = next
+        continue
+      }
       let marker = head[1]
       // Fill bytes: any number of 0xFF may precede a marker (ITU T.81 §B.1.1.2).
       if marker == 0xFF {
@@ -54,9 +93,93 @@ enum JPEGSegments {
       let payloadStart = position + 4
       let end = position + 2 + length
       guard end <= input.size else { throw .truncated }
-      segments.append(JPEGSegment(marker: marker, position: position, payload: payloadStart..<end))
-      if marker == startOfScan { return segments }
+      walk.segments.append(JPEGSegment(marker: marker, position: position, payload: payloadStart..<end))
+      if marker == startOfScan { return walk }
       position = end
     }
+  }
+
+  /// Marker codes that may follow extraneous bytes: those of the segments before the image data (T.81
+  /// Table B.1), not RSTn, SOI, EOI, TEM, the reserved JPGn/C8 or a stuffed zero.
+  static func mayFollowExtraneousBytes(_ marker: UInt8) -> Bool {
+    switch marker {
+    case 0xC0...0xCF: marker != 0xC8
+    case 0xDA...0xDF, 0xE0...0xEF, 0xFE: true
+    default: false
+    }
+  }
+
+  /// The position of the first confirmed marker after `position` (its first fill byte when 0xFF fill bytes
+  /// precede it, since those belong to the marker), starting at most `within` bytes on; nil when there is
+  /// none.
+  static func confirmedMarker(_ input: Input, after position: Int, within: Int) throws(MetadataError) -> Int?
+  {
+    guard within > 0 else { return nil }
+    let bytes = try input.readAvailable(at: position, count: within + 1)
+    var index = 0
+    while index + 1 < bytes.count {
+      defer { index += 1 }
+      guard bytes[index] == 0xFF, bytes[index + 1] != 0xFF, mayFollowExtraneousBytes(bytes[index + 1]) else {
+        continue
+      }
+      if try isConfirmed(input, markerAt: position + index) {
+        var first = index
+        while first > 0, bytes[first - 1] == 0xFF { first -= 1 }
+        return position + first
+      }
+    }
+    return nil
+  }
+
+  /// Whether the marker at `at` (0xFF, code) heads a segment that fits: its length ends inside the file on
+  /// another marker (or it is a scan header, after which the entropy-coded data follows), and a frame or
+  /// scan header is well formed.
+  static func isConfirmed(_ input: Input, markerAt at: Int) throws(MetadataError) -> Bool {
+    let head = try input.readAvailable(at: at, count: 4)
+    guard head.count == 4 else { return false }
+    let marker = head[1]
+    let length = Int(head.u16(at: 2, bigEndian: true))
+    let end = at + 2 + length
+    guard length >= 2, end <= input.size else { return false }
+    if isStartOfFrame(marker) || marker == startOfScan {
+      let header = try input.read(at: at + 4, count: length - 2)
+      return marker == startOfScan ? isPlausibleScanHeader(header) : isPlausibleFrameHeader(marker, header)
+    }
+    let next = try input.readAvailable(at: end, count: 2)
+    guard next.count == 2, next[0] == 0xFF else { return false }
+    return next[1] == 0xFF || mayFollowExtraneousBytes(next[1])
+  }
+
+  /// A frame header (T.81 §B.2.2) whose fields are in range: precision 8 or 12 (2–16 for lossless), a
+  /// width, 1 to 4 components (libjpeg's limit is 10; every writer seen uses at most 4), each with sampling
+  /// factors 1–4 and a quantization table 0–3, and a length of exactly 8 + 3 × components.
+  static func isPlausibleFrameHeader(_ marker: UInt8, _ body: [UInt8]) -> Bool {
+    guard body.count >= 6 else { return false }
+    let precision = body[0]
+    let lossless = marker & 0x03 == 0x03
+    guard lossless ? (2...16).contains(precision) : [8, 12].contains(precision) else { return false }
+    let width = Int(body.u16(at: 3, bigEndian: true))
+    let components = Int(body[5])
+    guard width > 0, (1...4).contains(components), body.count == 6 + 3 * components else { return false }
+    for index in 0..<components {
+      let sampling = body[6 + 3 * index + 1], table = body[6 + 3 * index + 2]
+      guard (1...4).contains(sampling >> 4), (1...4).contains(sampling & 0x0F), table <= 3 else {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// A scan header (T.81 §B.2.3) whose fields are in range: 1 to 4 components, a length of exactly
+  /// 6 + 2 × components, and table selectors 0–3.
+  static func isPlausibleScanHeader(_ body: [UInt8]) -> Bool {
+    guard let components = body.first.map(Int.init), (1...4).contains(components),
+      body.count == 4 + 2 * components
+    else { return false }
+    for index in 0..<components {
+      let tables = body[1 + 2 * index + 1]
+      guard tables >> 4 <= 3, tables & 0x0F <= 3 else { return false }
+    }
+    return true
   }
 }

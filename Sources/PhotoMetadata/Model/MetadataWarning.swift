@@ -23,6 +23,12 @@ public struct MetadataWarning: Sendable, Hashable, Codable, CustomStringConverti
     case auxiliaryImage
     /// Movie or track metadata (`udta`, `keys`/`ilst`).
     case trackMetadata
+    /// Bytes between two JPEG marker segments that belong to neither (a writer's padding, a miscounted
+    /// length); the headers are read on from the next real marker, as libjpeg decodes such files.
+    case extraneousBytes
+    /// The rest of a file cut short after its header (a PNG that ends before IEND): the header's facts are
+    /// returned, and decoders show what the data before the cut holds.
+    case remainder
 
     /// The part's name in a sentence.
     var phrase: String {
@@ -35,6 +41,8 @@ public struct MetadataWarning: Sendable, Hashable, Codable, CustomStringConverti
       case .makerNote: "the maker note"
       case .auxiliaryImage: "an auxiliary image"
       case .trackMetadata: "the track metadata"
+      case .extraneousBytes: "a run of bytes between two JPEG segments"
+      case .remainder: "the rest of the file"
       }
     }
   }

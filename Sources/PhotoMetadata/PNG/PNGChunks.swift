@@ -18,21 +18,51 @@ enum PNGChunks {
   /// - Throws: `.corrupt` when IHDR is not first or a length exceeds 2^31−1 (§5.3), `.truncated` when a
   ///   chunk runs past the end or IEND is missing, `.limitExceeded` past `maxChunks`.
   static func read(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> [PNGChunk] {
-    guard try input.read(at: 0, count: 8) == signature else { throw .corrupt("no PNG signature") }
+    try walk(input, limits: limits, toleratingCut: false).chunks
+  }
+
+  /// The chunks of a file that may be cut short, and where it was cut.
+  struct Walk {
     var chunks: [PNGChunk] = []
+    /// Where the chunk the file ends in (or the missing one after the last whole chunk) starts; nil when the
+    /// walk reached IEND.
+    var cutAt: Int?
+  }
+
+  /// The chunk headers, as ``read(_:limits:)``; with `toleratingCut`, a file that ends after a whole IHDR but
+  /// before IEND gives the chunks before the cut and its position instead of ``MetadataError/truncated``.
+  /// Readers pass true: the header's facts are all there (exiftool and libpng read them too, and libpng
+  /// decodes the rows the data holds). The stripper passes false, as it must copy a whole file.
+  static func walk(_ input: Input, limits: MetadataReader.Limits, toleratingCut: Bool) throws(MetadataError)
+    -> Walk
+  {
+    guard try input.read(at: 0, count: 8) == signature else { throw .corrupt("no PNG signature") }
+    var walk = Walk()
     var position = 8
     while true {
-      guard chunks.count < limits.maxChunks else { throw .limitExceeded("\(limits.maxChunks) PNG chunks") }
+      guard walk.chunks.count < limits.maxChunks else {
+        throw .limitExceeded("\(limits.maxChunks) PNG chunks")
+      }
+      let cut = toleratingCut && !walk.chunks.isEmpty
+      guard position + 8 <= input.size else {
+        guard cut else { throw .truncated }
+        walk.cutAt = position
+        return walk
+      }
       let header = try input.read(at: position, count: 8)
       let length = Int(header.u32(at: 0, bigEndian: true))
       let type = String(decoding: header[4..<8], as: UTF8.self)
       guard length <= 0x7FFF_FFFF else { throw .corrupt("chunk '\(type)' length \(length) exceeds 2^31-1") }
       let dataStart = position + 8
-      guard dataStart + length + 4 <= input.size else { throw .truncated }
-      if chunks.isEmpty, type != "IHDR" { throw .corrupt("first chunk is '\(type)', not IHDR") }
+      guard dataStart + length + 4 <= input.size else {
+        guard cut else { throw .truncated }
+        walk.cutAt = position
+        return walk
+      }
+      if walk.chunks.isEmpty, type != "IHDR" { throw .corrupt("first chunk is '\(type)', not IHDR") }
       let chunk = PNGChunk(type: type, position: position, data: dataStart..<(dataStart + length))
-      chunks.append(chunk)
-      if type == "IEND" { return chunks }
+      walk.chunks.append(chunk)
+      if type == "IEND" { return walk }
       position = chunk.range.upperBound
     }
   }

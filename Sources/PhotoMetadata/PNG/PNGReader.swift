@@ -4,8 +4,15 @@ enum PNGReader {
   static let xmpKeyword = "XML:com.adobe.xmp"
 
   static func read(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> MediaMetadata {
-    let chunks = try PNGChunks.read(input, limits: limits)
+    let walk = try PNGChunks.walk(input, limits: limits, toleratingCut: true)
+    let chunks = walk.chunks
     var metadata = MediaMetadata(type: .png)
+    if let cut = walk.cutAt {
+      metadata.warnings.append(
+        MetadataWarning(
+          part: .remainder,
+          reason: "the file ends inside or before the chunk at offset \(cut), and has no IEND"))
+    }
     var exifFacts: ExifFacts?
     var xmpFacts: ExifFacts?
     for chunk in chunks {

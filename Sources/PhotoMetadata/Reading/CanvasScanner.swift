@@ -133,7 +133,8 @@ public enum CanvasScanner {
   static func png(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> Survey {
     var canvas: PixelSize?
     var frames = 0
-    for chunk in try PNGChunks.read(input, limits: limits) {
+    // A file cut short is walked to the cut: a decoder cannot allocate for a frame it never reads.
+    for chunk in try PNGChunks.walk(input, limits: limits, toleratingCut: true).chunks {
       switch chunk.type {
       case "IHDR":
         guard chunk.data.count >= 8 else { throw .corrupt("IHDR shorter than 13 bytes") }
@@ -198,7 +199,8 @@ public enum CanvasScanner {
   /// §15 TileWidth/TileLength).
   static func tiff(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> PixelSize? {
     let reader = try TIFFReader(input: input, base: 0, limits: limits)
-    var directories = try reader.structure().subIFDs
+    // The Exif and GPS IFDs hold no image: their damage does not change what a decoder allocates.
+    var directories = try reader.structure(tolerating: true).subIFDs
     var visited: Set<Int> = []
     var offset = reader.firstIFDOffset
     while offset != 0 {

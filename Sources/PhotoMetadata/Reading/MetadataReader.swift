@@ -105,6 +105,7 @@ public enum MetadataReader {
     let signatures: [[UInt8]] = [
       [0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("GIF89a".utf8),
       Array("GIF87a".utf8), Array("RIFF".utf8), [0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A],
+      [0x49, 0x49, 0x2B, 0x00], [0x4D, 0x4D, 0x00, 0x2B],
     ]
     let matches = signatures.contains { signature in
       let count = min(signature.count, prefix.count)
@@ -127,7 +128,8 @@ public enum MetadataReader {
 }
 
 extension MediaMetadata {
-  /// Fills the fields still unknown from `facts` (EXIF first, then XMP, in the callers).
+  /// Fills the fields still unknown from `facts` (EXIF first, then XMP, in the callers), and keeps the
+  /// warnings of the IFDs it skipped.
   /// Orientation is not merged: each container decides which source rules (HEIF ignores EXIF's).
   mutating func merge(_ facts: ExifFacts) {
     make = make ?? facts.make
@@ -137,5 +139,6 @@ extension MediaMetadata {
     location = location ?? facts.location
     hasICCProfile = hasICCProfile || facts.hasICCProfile
     livePhotoID = livePhotoID ?? facts.livePhotoID
+    warnings += facts.warnings
   }
 }

@@ -26,6 +26,10 @@ extension MediaType {
     if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
       return sniffTIFF(bytes)
     }
+    // BigTIFF (magic 43, libtiff 4): scanners and microscopes write it, cameras do not; read as TIFF.
+    if bytes.starts(with: [0x49, 0x49, 0x2B, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) {
+      return .tiff
+    }
     if bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) { return sniffISOBMFF(bytes) }
     // Old QuickTime files may start with other top-level atoms (ISO/IEC 14496-12 4.2; QTFF "Atoms").
     if bytes.count >= 8 {

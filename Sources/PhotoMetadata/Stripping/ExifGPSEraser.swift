@@ -2,7 +2,7 @@
 ///
 /// Strategy: IFD0's GPSInfo entry (0x8825) is dropped by rewriting IFD0's table in place: count − 1, the
 /// other entries shifted up (still in ascending tag order, TIFF 6.0 §2), the next-IFD offset after them, and
-/// 12 zero bytes of slack. The GPS IFD's table and its out-of-line values are then zeroed. Nothing changes
+/// one entry's worth of zero bytes as slack (12 bytes; 20 in BigTIFF, whose counts and offsets are 8 bytes). The GPS IFD's table and its out-of-line values are then zeroed. Nothing changes
 /// size, so every other offset — in EXIF, in JPEG segments, in HEIF `iloc` — stays valid, and no pixel
 /// byte is touched. Values shared with a non-GPS entry (never seen in practice) are left as they are.
 enum ExifGPSEraser {
@@ -10,12 +10,15 @@ enum ExifGPSEraser {
     var plan = StripPlan()
     let ifd0 = structure.ifd0
     let input = reader.input
-    let rawCount = Int(try input.read(at: ifd0.position, count: 2).u16(at: 0, bigEndian: reader.bigEndian))
-    let table = try input.read(at: ifd0.position + 2, count: rawCount * 12 + 4)
+    // TIFF: a 2-byte count, 12-byte entries, a 4-byte next offset; BigTIFF: 8, 20 and 8.
+    let countSize = reader.isBig ? 8 : 2, entrySize = reader.isBig ? 20 : 12,
+      offsetSize = reader.isBig ? 8 : 4
+    let rawCount = try tableCount(reader, at: ifd0.position)
+    let table = try input.read(at: ifd0.position + countSize, count: rawCount * entrySize + offsetSize)
     var kept: [UInt8] = []
     var dropped = 0
     for index in 0..<rawCount {
-      let entry = Array(table[(index * 12)..<(index * 12 + 12)])
+      let entry = Array(table[(index * entrySize)..<(index * entrySize + entrySize)])
       if entry.u16(at: 0, bigEndian: reader.bigEndian) == TIFFTag.gpsIFD {
         dropped += 1
       } else {
@@ -23,12 +26,13 @@ enum ExifGPSEraser {
       }
     }
     guard dropped > 0 else { return plan }
-    let newCount = UInt16(rawCount - dropped)
-    let countBytes: [UInt8] =
-      reader.bigEndian
-      ? [UInt8(newCount >> 8), UInt8(newCount & 0xFF)] : [UInt8(newCount & 0xFF), UInt8(newCount >> 8)]
+    let newCount = UInt64(rawCount - dropped)
+    let countBytes = (0..<countSize).map { index in
+      UInt8(truncatingIfNeeded: newCount >> (8 * UInt64(reader.bigEndian ? countSize - 1 - index : index)))
+    }
     let rewritten =
-      countBytes + kept + Array(table[(rawCount * 12)...]) + [UInt8](repeating: 0, count: dropped * 12)
+      countBytes + kept + Array(table[(rawCount * entrySize)...])
+      + [UInt8](repeating: 0, count: dropped * entrySize)
     plan.edits.append(.patch(at: ifd0.position, rewritten))
 
     guard let gps = structure.gps else {
@@ -43,8 +47,8 @@ enum ExifGPSEraser {
         protected.append(entry.valuePosition..<(entry.valuePosition + entry.byteCount))
       }
     }
-    let gpsRawCount = Int(try input.read(at: gps.position, count: 2).u16(at: 0, bigEndian: reader.bigEndian))
-    var targets = [gps.position..<(gps.position + 2 + gpsRawCount * 12 + 4)]
+    let gpsRawCount = try tableCount(reader, at: gps.position)
+    var targets = [gps.position..<(gps.position + countSize + gpsRawCount * entrySize + offsetSize)]
     for entry in gps.entries where !entry.isInline {
       let end = entry.valuePosition + entry.byteCount
       guard entry.valuePosition >= 0, end <= input.size else { continue }
@@ -55,6 +59,19 @@ enum ExifGPSEraser {
     }
     plan.removed.append("EXIF GPS IFD (\(gps.entries.count) tags)")
     return plan
+  }
+
+  /// The entry count of the directory at absolute `position`, every entry counted (known types or not); the
+  /// reader has checked it against the limit.
+  private static func tableCount(_ reader: TIFFReader, at position: Int) throws(MetadataError) -> Int {
+    let bytes = try reader.input.read(at: position, count: reader.isBig ? 8 : 2)
+    let count =
+      reader.isBig
+      ? bytes.u64(at: 0, bigEndian: reader.bigEndian) : UInt64(bytes.u16(at: 0, bigEndian: reader.bigEndian))
+    guard count <= UInt64(reader.limits.maxIFDEntries) else {
+      throw .limitExceeded("\(count) entries in one IFD")
+    }
+    return Int(count)
   }
 
   /// The plan for an EXIF block in memory whose TIFF header is at `base`.

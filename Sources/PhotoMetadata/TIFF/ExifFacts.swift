@@ -19,17 +19,21 @@ struct ExifFacts {
   var xmp: [UInt8]?
   var livePhotoID: String?
   var isDNG = false
+  /// Exif and GPS IFDs that could not be read; IFD0's facts are still here (issue 26: a damaged optional part
+  /// costs only that part).
+  var warnings: [MetadataWarning] = []
 
   /// Reads the facts of the TIFF structure at `base` in `input`.
   static func read(_ input: Input, base: Int, limits: MetadataReader.Limits) throws(MetadataError)
     -> ExifFacts
   {
     let reader = try TIFFReader(input: input, base: base, limits: limits)
-    return try read(reader, reader.structure())
+    return try read(reader, reader.structure(tolerating: true))
   }
 
   static func read(_ reader: TIFFReader, _ structure: TIFFStructure) throws(MetadataError) -> ExifFacts {
     var facts = ExifFacts()
+    facts.warnings = structure.skipped
     let ifd0 = structure.ifd0
     if let entry = ifd0[TIFFTag.orientation], let value = try reader.integer(entry) {
       facts.orientation = Orientation(rawValue: value)
@@ -41,20 +45,24 @@ struct ExifFacts {
     if let entry = ifd0[TIFFTag.xmp], [1, 7].contains(entry.type) { facts.xmp = try reader.bytes(entry) }
     try readDimensions(reader, structure, into: &facts)
 
+    // The Exif and GPS IFDs are optional parts: a value there that cannot be read costs that IFD's facts, as
+    // a pointer that cannot be followed does (``TIFFStructure/skipped``).
     if let exif = structure.exif {
-      if let entry = exif[TIFFTag.lensModel] { facts.lens = try reader.string(entry) }
-      if let entry = exif[TIFFTag.pixelXDimension] { facts.pixelXDimension = try reader.integer(entry) }
-      if let entry = exif[TIFFTag.pixelYDimension] { facts.pixelYDimension = try reader.integer(entry) }
-      facts.captureDate = try captureDate(reader, exif, ifd0)
-      if let entry = exif[TIFFTag.makerNote], [1, 7].contains(entry.type), entry.byteCount >= 16,
-        entry.byteCount <= reader.limits.maxValueBytes,
-        let note = try? reader.bytes(entry)
-      {
-        // Vendor data: a damaged maker note must not make the photo unreadable, so errors are dropped.
-        facts.livePhotoID = AppleMakerNote.contentIdentifier(note)
+      do {
+        try readExifIFD(reader, exif, ifd0, into: &facts)
+      } catch {
+        if case .io = error { throw error }
+        facts.warnings.append(MetadataWarning(part: .exif, reason: "the Exif IFD: \(error.warningReason)"))
       }
     }
-    if let gps = structure.gps { facts.location = try location(reader, gps) }
+    if let gps = structure.gps {
+      do {
+        facts.location = try location(reader, gps)
+      } catch {
+        if case .io = error { throw error }
+        facts.warnings.append(MetadataWarning(part: .exif, reason: "the GPS IFD: \(error.warningReason)"))
+      }
+    }
     if let ifd1 = structure.ifd1, let start = ifd1[TIFFTag.jpegInterchangeFormat],
       let length = ifd1[TIFFTag.jpegInterchangeFormatLength],
       let offset = try reader.integer(start), let count = try reader.integer(length), count > 0
@@ -64,6 +72,23 @@ struct ExifFacts {
       facts.thumbnail = position..<(position + count)
     }
     return facts
+  }
+
+  /// Lens, pixel dimensions, capture date and the Apple maker note's content identifier from the Exif IFD.
+  private static func readExifIFD(
+    _ reader: TIFFReader, _ exif: IFD, _ ifd0: IFD, into facts: inout ExifFacts
+  ) throws(MetadataError) {
+    if let entry = exif[TIFFTag.lensModel] { facts.lens = try reader.string(entry) }
+    if let entry = exif[TIFFTag.pixelXDimension] { facts.pixelXDimension = try reader.integer(entry) }
+    if let entry = exif[TIFFTag.pixelYDimension] { facts.pixelYDimension = try reader.integer(entry) }
+    facts.captureDate = try captureDate(reader, exif, ifd0)
+    if let entry = exif[TIFFTag.makerNote], [1, 7].contains(entry.type), entry.byteCount >= 16,
+      entry.byteCount <= reader.limits.maxValueBytes,
+      let note = try? reader.bytes(entry)
+    {
+      // Vendor data: a damaged maker note must not make the photo unreadable, so errors are dropped.
+      facts.livePhotoID = AppleMakerNote.contentIdentifier(note)
+    }
   }
 
   /// Pixel dimensions of a TIFF file: IFD0's, unless IFD0 is a reduced image (NewSubfileType bit 0, as in

@@ -1,5 +1,6 @@
 /// Walks the image file directories (IFDs) of a TIFF structure: a TIFF or raw file, or an EXIF block
-/// (EXIF 2.32 §4.5.2, "TIFF Structure"), whose offsets count from its header at `base`.
+/// (EXIF 2.32 §4.5.2, "TIFF Structure"), whose offsets count from its header at `base`. BigTIFF (magic 43,
+/// 8-byte counts and offsets, 20-byte entries) is read the same way, with the same limits.
 ///
 /// Pointers to sub-directories are followed wherever they appear, each directory at most once: a pointer
 /// back to a directory already seen is an ``MetadataError/corrupt(_:)`` "IFD loop".
@@ -12,6 +13,12 @@ struct TIFFReader {
   /// Offset of IFD0 from `base`.
   let firstIFDOffset: Int
 
+  /// Whether this is a BigTIFF structure (magic 43): 8-byte offsets and counts, 20-byte entries.
+  let isBig: Bool
+
+  /// Bytes of the header: 8 for TIFF, 16 for BigTIFF.
+  var headerLength: Int { isBig ? 16 : 8 }
+
   init(input: Input, base: Int, limits: MetadataReader.Limits) throws(MetadataError) {
     self.input = input
     self.base = base
@@ -23,46 +30,89 @@ struct TIFFReader {
     default: throw .corrupt("TIFF header has no byte-order mark")
     }
     let magic = header.u16(at: 2, bigEndian: bigEndian)
-    // BigTIFF (43) uses 8-byte offsets; cameras do not write it.
-    guard magic == 42 else {
-      throw magic == 43 ? .unsupported : .corrupt("TIFF header magic is \(magic), not 42")
+    switch magic {
+    case 42:
+      isBig = false
+      firstIFDOffset = Int(header.u32(at: 4, bigEndian: bigEndian))
+    case 43:
+      // BigTIFF (Aware Systems' BigTIFF design, adopted by libtiff 4): the byte size of offsets (always 8),
+      // a zero word, then the 8-byte offset of the first IFD.
+      isBig = true
+      let offsetSize = header.u16(at: 4, bigEndian: bigEndian)
+      let reserved = header.u16(at: 6, bigEndian: bigEndian)
+      guard offsetSize == 8, reserved == 0 else {
+        throw .corrupt("BigTIFF header declares \(offsetSize)-byte offsets")
+      }
+      let rest = try input.read(at: base + 8, count: 8)
+      firstIFDOffset = Self.offset(rest.u64(at: 0, bigEndian: bigEndian))
+    default:
+      throw .corrupt("TIFF header magic is \(magic), not 42 or 43")
     }
-    firstIFDOffset = Int(header.u32(at: 4, bigEndian: bigEndian))
+  }
+
+  /// An 8-byte offset as an `Int`, capped at 2^62 so that adding it to a file position cannot overflow; an
+  /// offset that large lies past any file, and reading there fails as truncated.
+  static func offset(_ value: UInt64) -> Int {
+    Int(min(value, 1 << 62))
   }
 
   /// Reads the directory at `offset` (relative to `base`).
   func directory(at offset: Int) throws(MetadataError) -> IFD {
-    // An IFD inside the 8-byte header is impossible (TIFF 6.0 §2: "word boundary, after the header").
-    guard offset >= 8 else { throw .corrupt("IFD offset \(offset) points into the TIFF header") }
+    // An IFD inside the header is impossible (TIFF 6.0 §2: "word boundary, after the header").
+    guard offset >= headerLength else { throw .corrupt("IFD offset \(offset) points into the TIFF header") }
     let position = base + offset
-    let countBytes = try input.read(at: position, count: 2)
-    let count = Int(countBytes.u16(at: 0, bigEndian: bigEndian))
-    guard count <= limits.maxIFDEntries else { throw .limitExceeded("\(count) entries in one IFD") }
-    let table = try input.read(at: position + 2, count: count * 12 + 4)
+    // Entry count, entries, next-IFD offset: 2, 12 × n, 4 bytes in TIFF; 8, 20 × n, 8 in BigTIFF.
+    let countSize = isBig ? 8 : 2, entrySize = isBig ? 20 : 12, offsetSize = isBig ? 8 : 4
+    let countBytes = try input.read(at: position, count: countSize)
+    let rawCount =
+      isBig
+      ? countBytes.u64(at: 0, bigEndian: bigEndian) : UInt64(countBytes.u16(at: 0, bigEndian: bigEndian))
+    guard rawCount <= UInt64(limits.maxIFDEntries) else {
+      throw .limitExceeded("\(rawCount) entries in one IFD")
+    }
+    let count = Int(rawCount)
+    let table = try input.read(at: position + countSize, count: count * entrySize + offsetSize)
     var entries: [IFDEntry] = []
     entries.reserveCapacity(count)
     for index in 0..<count {
-      let at = index * 12
+      let at = index * entrySize
       let tag = table.u16(at: at, bigEndian: bigEndian)
       let type = table.u16(at: at + 2, bigEndian: bigEndian)
-      let valueCount = Int(table.u32(at: at + 4, bigEndian: bigEndian))
-      // Types unknown to TIFF 6.0 / EXIF 2.32 §4.6.2 are skipped, as the specifications ask readers to.
+      let rawValueCount =
+        isBig
+        ? table.u64(at: at + 4, bigEndian: bigEndian) : UInt64(table.u32(at: at + 4, bigEndian: bigEndian))
+      // Types unknown to TIFF 6.0 / EXIF 2.32 §4.6.2 / BigTIFF are skipped, as the specifications ask readers to.
       guard let unit = IFDEntry.unitSize(type) else { continue }
-      let (byteCount, overflow) = valueCount.multipliedReportingOverflow(by: unit)
-      // Offsets are 32-bit, so a value of 4 GiB or more cannot exist.
-      guard !overflow, byteCount <= Int(UInt32.max) else {
-        throw .corrupt("tag 0x\(String(tag, radix: 16)) declares \(valueCount) × \(unit) bytes")
+      // No value of 4 GiB or more exists in practice (classic offsets are 32-bit; a BigTIFF value that large
+      // would be a table of half a billion strips), so larger counts are damage, checked before any product.
+      let (byteCount, overflow) = rawValueCount.multipliedReportingOverflow(by: UInt64(unit))
+      guard !overflow, byteCount <= UInt64(UInt32.max) else {
+        throw .corrupt("tag 0x\(String(tag, radix: 16)) declares \(rawValueCount) × \(unit) bytes")
       }
-      let entryPosition = position + 2 + at
-      let valuePosition =
-        byteCount <= 4 ? entryPosition + 8 : base + Int(table.u32(at: at + 8, bigEndian: bigEndian))
+      let entryPosition = position + countSize + at
+      let fieldAt = at + (isBig ? 12 : 8)
+      let inline = Int(byteCount) <= offsetSize
+      let valuePosition: Int
+      if inline {
+        valuePosition = entryPosition + (isBig ? 12 : 8)
+      } else if isBig {
+        valuePosition = base + Self.offset(table.u64(at: fieldAt, bigEndian: bigEndian))
+      } else {
+        valuePosition = base + Int(table.u32(at: fieldAt, bigEndian: bigEndian))
+      }
       entries.append(
         IFDEntry(
-          tag: tag, type: type, count: valueCount, entryPosition: entryPosition,
-          valuePosition: valuePosition, byteCount: byteCount))
+          tag: tag, type: type, count: Int(rawValueCount), entryPosition: entryPosition,
+          valuePosition: valuePosition, byteCount: Int(byteCount), isInline: inline))
     }
-    let next = Int(table.u32(at: count * 12, bigEndian: bigEndian))
-    return IFD(position: position, entries: entries, nextOffset: next)
+    let nextAt = count * entrySize
+    let next =
+      isBig
+      ? Self.offset(table.u64(at: nextAt, bigEndian: bigEndian))
+      : Int(table.u32(at: nextAt, bigEndian: bigEndian))
+    return IFD(
+      position: position, entries: entries, nextOffset: next,
+      tableLength: countSize + count * entrySize + offsetSize)
   }
 
   /// The raw bytes of an entry's value.
@@ -94,7 +144,7 @@ struct TIFFReader {
     return try integer(entry)
   }
 
-  /// The unsigned integers of a BYTE, SHORT, LONG or IFD value.
+  /// The unsigned integers of a BYTE, SHORT, LONG, IFD, LONG8 or IFD8 value.
   func integers(_ entry: IFDEntry) throws(MetadataError) -> [Int] {
     let bytes = try bytes(entry)
     switch entry.type {
@@ -103,6 +153,11 @@ struct TIFFReader {
       return stride(from: 0, to: bytes.count - 1, by: 2).map { Int(bytes.u16(at: $0, bigEndian: bigEndian)) }
     case 4, 13:
       return stride(from: 0, to: bytes.count - 3, by: 4).map { Int(bytes.u32(at: $0, bigEndian: bigEndian)) }
+    case 16, 18:
+      // LONG8 and IFD8 (BigTIFF), capped as offsets are: no size or offset needs more than 62 bits.
+      return stride(from: 0, to: bytes.count - 7, by: 8).map {
+        Self.offset(bytes.u64(at: $0, bigEndian: bigEndian))
+      }
     default: return []
     }
   }
@@ -135,32 +190,42 @@ struct IFD {
   /// Offset of the next IFD from the TIFF header, 0 for none.
   let nextOffset: Int
 
-  subscript(tag: UInt16) -> IFDEntry? { entries.first { $0.tag == tag } }
+  /// Bytes the directory itself occupies: count, entries and next pointer (those of every entry read, known
+  /// or not).
+  let tableLength: Int
 
-  /// Bytes the directory itself occupies: count, entries and next pointer.
-  var tableLength: Int { 2 + entries.count * 12 + 4 }
+  init(position: Int, entries: [IFDEntry], nextOffset: Int, tableLength: Int? = nil) {
+    self.position = position
+    self.entries = entries
+    self.nextOffset = nextOffset
+    self.tableLength = tableLength ?? 2 + entries.count * 12 + 4
+  }
+
+  subscript(tag: UInt16) -> IFDEntry? { entries.first { $0.tag == tag } }
 }
 
-/// A 12-byte IFD entry, with its value's absolute position resolved.
+/// A 12-byte IFD entry (20 bytes in BigTIFF), with its value's absolute position resolved.
 struct IFDEntry {
   let tag: UInt16
   let type: UInt16
   let count: Int
-  /// Absolute position of the 12-byte entry.
+  /// Absolute position of the entry.
   let entryPosition: Int
-  /// Absolute position of the value: inside the entry when it fits in 4 bytes, else where the offset points.
+  /// Absolute position of the value: inside the entry when it fits in its 4-byte field (8 in BigTIFF), else
+  /// where the offset points.
   let valuePosition: Int
   let byteCount: Int
+  /// Whether the value is inside the entry itself.
+  let isInline: Bool
 
-  var isInline: Bool { byteCount <= 4 }
-
-  /// Bytes per value for the field types of TIFF 6.0 §2 and EXIF 2.32 §4.6.2 (13 is the IFD type of TIFF-EP).
+  /// Bytes per value for the field types of TIFF 6.0 §2 and EXIF 2.32 §4.6.2 (13 is the IFD type of TIFF-EP;
+  /// 16, 17 and 18 are BigTIFF's LONG8, SLONG8 and IFD8).
   static func unitSize(_ type: UInt16) -> Int? {
     switch type {
     case 1, 2, 6, 7: 1
     case 3, 8: 2
     case 4, 9, 11, 13: 4
-    case 5, 10, 12: 8
+    case 5, 10, 12, 16, 17, 18: 8
     default: nil
     }
   }

@@ -6,6 +6,8 @@ struct TIFFStructure {
   /// IFD1, the thumbnail directory of an EXIF block (EXIF 2.32 §4.5.4).
   var ifd1: IFD?
   var subIFDs: [IFD] = []
+  /// Exif and GPS IFDs that could not be read, when the structure was read with optional parts as warnings.
+  var skipped: [MetadataWarning] = []
 
   /// Every directory reached, for overlap checks when erasing.
   var all: [IFD] { [ifd0] + [exif, gps, ifd1].compactMap { $0 } + subIFDs }
@@ -14,17 +16,21 @@ struct TIFFStructure {
 extension TIFFReader {
   /// Reads IFD0, IFD1 and every directory reachable through pointer tags (Exif, GPS, SubIFDs).
   ///
+  /// - Parameter tolerating: when true, an Exif or GPS IFD that cannot be read (a pointer past the end, into
+  ///   the header or back to a directory already read, a table cut short) is left out and recorded in
+  ///   ``TIFFStructure/skipped``: they are optional parts (issue 26), and IFD0 and the SubIFDs still describe
+  ///   the image. Readers pass true; the location stripper passes false, since it must see every GPS byte.
   /// - Throws: ``MetadataError/corrupt(_:)`` "IFD loop" when a pointer leads back to a directory already
   ///   read; ``MetadataError/limitExceeded(_:)`` past `maxIFDs` directories or `maxIFDDepth` levels.
-  func structure() throws(MetadataError) -> TIFFStructure {
+  func structure(tolerating: Bool = false) throws(MetadataError) -> TIFFStructure {
     var visited: Set<Int> = []
     let ifd0 = try visit(firstIFDOffset, &visited)
     var result = TIFFStructure(ifd0: ifd0)
-    try follow(ifd0, depth: 1, into: &result, &visited)
+    try follow(ifd0, depth: 1, tolerating: tolerating, into: &result, &visited)
     if ifd0.nextOffset != 0 {
       let ifd1 = try visit(ifd0.nextOffset, &visited)
       result.ifd1 = ifd1
-      try follow(ifd1, depth: 1, into: &result, &visited)
+      try follow(ifd1, depth: 1, tolerating: tolerating, into: &result, &visited)
     }
     return result
   }
@@ -36,21 +42,39 @@ extension TIFFReader {
   }
 
   private func follow(
-    _ ifd: IFD, depth: Int, into result: inout TIFFStructure, _ visited: inout Set<Int>
+    _ ifd: IFD, depth: Int, tolerating: Bool, into result: inout TIFFStructure, _ visited: inout Set<Int>
   ) throws(MetadataError) {
     for entry in ifd.entries where TIFFTag.pointers.contains(entry.tag) {
-      guard depth < limits.maxIFDDepth else { throw .limitExceeded("IFD nesting deeper than \(depth)") }
-      guard [3, 4, 13].contains(entry.type) else { continue }
-      for offset in try integers(entry).prefix(limits.maxIFDs) where offset != 0 {
-        let child = try visit(offset, &visited)
-        switch entry.tag {
-        case TIFFTag.exifIFD where result.exif == nil: result.exif = child
-        case TIFFTag.gpsIFD where result.gps == nil: result.gps = child
-        case TIFFTag.subIFDs: result.subIFDs.append(child)
-        default: break
-        }
-        try follow(child, depth: depth + 1, into: &result, &visited)
+      guard tolerating, entry.tag != TIFFTag.subIFDs else {
+        try follow(entry, depth: depth, tolerating: tolerating, into: &result, &visited)
+        continue
       }
+      do {
+        try follow(entry, depth: depth, tolerating: tolerating, into: &result, &visited)
+      } catch {
+        if case .io = error { throw error }
+        let name = entry.tag == TIFFTag.gpsIFD ? "GPS" : "Exif"
+        result.skipped.append(MetadataWarning(part: .exif, reason: "the \(name) IFD: \(error.warningReason)"))
+      }
+    }
+  }
+
+  /// Follows one pointer entry to the directories it names, and on from them.
+  private func follow(
+    _ entry: IFDEntry, depth: Int, tolerating: Bool, into result: inout TIFFStructure,
+    _ visited: inout Set<Int>
+  ) throws(MetadataError) {
+    guard depth < limits.maxIFDDepth else { throw .limitExceeded("IFD nesting deeper than \(depth)") }
+    guard [3, 4, 13, 16, 18].contains(entry.type) else { return }
+    for offset in try integers(entry).prefix(limits.maxIFDs) where offset != 0 {
+      let child = try visit(offset, &visited)
+      switch entry.tag {
+      case TIFFTag.exifIFD where result.exif == nil: result.exif = child
+      case TIFFTag.gpsIFD where result.gps == nil: result.gps = child
+      case TIFFTag.subIFDs: result.subIFDs.append(child)
+      default: break
+      }
+      try follow(child, depth: depth + 1, tolerating: tolerating, into: &result, &visited)
     }
   }
 }

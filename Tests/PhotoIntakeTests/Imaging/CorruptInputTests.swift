@@ -17,9 +17,11 @@
 
     @Test(arguments: [
       ("truncated.jpg", Expected.decodeFailed),
-      // The header pass (MetadataReader) walks PNG chunks and HEIF item extents to the end of the file, so
-      // it notices these truncations before any decoder runs; a JPEG's headers end before its scan.
-      ("truncated.png", .malformed),
+      // A PNG cut after its header keeps its facts (issue 26: exiftool reads them); its decoder then fails on
+      // the cut data, never padding it into a grey picture.
+      ("truncated.png", .decodeFailed),
+      // The header pass walks HEIF item extents to the end of the file, so it notices this truncation before
+      // any decoder runs; a JPEG's headers end before its scan.
       ("truncated.heic", .malformed),
       ("garbage.jpg", .malformed),
       ("not-an-image.txt", .unsupported(nil)),

@@ -11,7 +11,9 @@ struct DecodeLimitTests {
   #if canImport(CVips)
     let thumbnailer = VipsThumbnailer()
 
-    @Test(arguments: ["grid.heic", "progressive.jpg", "screen.gif", "frames.webp"])
+    @Test(arguments: [
+      "grid.heic", "progressive.jpg", "progressive-extraneous.jpg", "screen.gif", "frames.webp",
+    ])
     func costlyDecodesAreRefusedBeforeDecode(name: String) throws {
       let folder = TemporaryDirectory()
       let path = try folder.write(name, DecodeBombs.make(name))
@@ -39,7 +41,9 @@ struct DecodeLimitTests {
 
     /// The same files pass the estimate with the limit lifted: the refusal is the budget's, not the pixel
     /// limit's or a parse failure.
-    @Test(arguments: ["grid.heic", "progressive.jpg", "screen.gif", "frames.webp"])
+    @Test(arguments: [
+      "grid.heic", "progressive.jpg", "progressive-extraneous.jpg", "screen.gif", "frames.webp",
+    ])
     func theBudgetIsWhatRefusesThem(name: String) throws {
       let folder = TemporaryDirectory()
       let path = try folder.write(name, DecodeBombs.make(name))
@@ -108,6 +112,11 @@ enum DecodeBombs {
     switch name {
     case "grid.heic": heifGrid(rows: 27, columns: 27, tile: 512)
     case "progressive.jpg": jpeg(width: 14000, height: 14000, progressive: true)
+    case "progressive-extraneous.jpg":
+      // The same behind a comment and extraneous bytes (issue 26): the frame header the metadata reader finds
+      // past them is the one the budget prices.
+      [0xFF, 0xD8, 0xFF, 0xFE, 0x00, 0x03, 0x78] + Array("stray bytes".utf8)
+        + Array(jpeg(width: 14000, height: 14000, progressive: true).dropFirst(2))
     case "screen.gif":
       // A 14000×14000 logical screen with a 2-colour table and one 1×1 frame: 35 bytes.
       Array("GIF89a".utf8) + le16(14000) + le16(14000) + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]

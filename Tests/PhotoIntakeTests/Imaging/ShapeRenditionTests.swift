@@ -28,5 +28,18 @@
       #expect(headers.type == .heics)
       #expect(headers.largestCanvas?.width == 64 && headers.largestCanvas?.height == 48)
     }
+
+    /// `export --as jpeg` of a sequence or burst (issue 26 item 2) gives its first frame, as the rendition
+    /// does, at full size and reduced; it failed as "cannot be decoded here".
+    @Test func sequenceExportsItsFirstFrameAsJPEG() throws {
+      for (size, expected) in [(nil, (64, 48)), (32, (32, 24))] as [(Int?, (Int, Int))] {
+        let options = ExportOptions(format: .jpeg, maxPixelSize: size)
+        let bytes = try #require(
+          try CompatibleJPEG.make(fileAt: Self.shape("shape-sequence.heics"), options: options))
+        let picture = try Picture(encoded: bytes)
+        #expect(picture.width == expected.0 && picture.height == expected.1 && picture.bands == 3)
+        #expect(bytes.starts(with: [0xFF, 0xD8, 0xFF]))
+      }
+    }
   }
 #endif

@@ -62,36 +62,20 @@ package struct DecodeShape: Sendable, Hashable {
     return shape
   }
 
-  /// The first SOF segment, found by walking the marker segments from SOI (T.81 §B.1.1.4); nil when there
-  /// is none within the first 64 segments or 4 MB (the EXIF and ICC segments that precede it are smaller).
+  /// The first SOF segment, found by the walk that found the size the bomb guard checked (PhotoMetadata's,
+  /// past the same extraneous bytes between segments); nil when there is none before the image data.
   private static func jpegFrame(_ file: HeaderFile) throws(ImagingError) -> JPEGFrame? {
-    var offset = 2
-    for _ in 0..<64 where offset < min(file.count, 4 << 20) {
-      let head = try file.bytes(at: offset, length: 4)
-      guard head.count == 4, head[0] == 0xFF else { return nil }
-      if head[1] == 0xFF {
-        offset += 1  // fill byte (T.81 §B.1.1.2)
-        continue
-      }
-      let marker = head[1]
-      let length = Int(head[2]) << 8 | Int(head[3])
-      // SOF0…SOF15 except DHT (C4), JPG (C8) and DAC (CC).
-      if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-        let body = try file.bytes(at: offset + 4, length: max(0, length - 2))
-        guard body.count >= 6 else { return nil }
-        let count = Int(body[5])
-        guard body.count >= 6 + 3 * count, count > 0 else { return nil }
-        let sampling = (0..<count).map { index in
-          JPEGFrame.Sampling(
-            horizontal: Int(body[6 + 3 * index + 1] >> 4), vertical: Int(body[6 + 3 * index + 1] & 0x0F))
-        }
-        return JPEGFrame(
-          process: marker & 0x0F, width: Int(body[3]) << 8 | Int(body[4]),
-          height: Int(body[1]) << 8 | Int(body[2]), sampling: sampling)
-      }
-      if marker == 0xDA || marker == 0xD9 { return nil }
-      offset += 2 + length
+    let header: JPEGFrameHeader?
+    do {
+      header = try JPEGFrameHeader.read(fileAt: file.path)
+    } catch {
+      // The metadata read of the same headers succeeded a moment ago; only the file's I/O can fail now.
+      if case .io(let code) = error { throw .ioError(operation: "read", code: code) }
+      return nil
     }
-    return nil
+    guard let header, !header.sampling.isEmpty else { return nil }
+    return JPEGFrame(
+      process: header.marker & 0x0F, width: header.width, height: header.height,
+      sampling: header.sampling.map { JPEGFrame.Sampling(horizontal: $0.horizontal, vertical: $0.vertical) })
   }
 }

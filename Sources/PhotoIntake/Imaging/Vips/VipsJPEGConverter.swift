@@ -9,7 +9,26 @@
   /// Photos exports it. Alpha is put on white (JPEG has none); 16-bit and CMYK images become 8-bit sRGB, and
   /// then their profile (which described the old samples) is left out.
   enum VipsJPEGConverter {
+    /// An image sequence or burst as its first frame: libheif 1.15 reads no `pict` track, so FFmpeg's HEVC
+    /// decoder makes it, as it makes the sequence's rendition (the declared size was checked by the plan, and
+    /// the decoder checks the frame's own size against the same limit). A sequence carries no EXIF block or
+    /// ICC profile to keep.
+    static func firstFrame(ofSequenceAt path: String, plan: CompatibleJPEG.Plan) throws(ImagingError)
+      -> [UInt8]
+    {
+      let longest = max(plan.metadata.width ?? 0, plan.metadata.height ?? 0)
+      let size = plan.maxPixelSize ?? (longest > 0 ? longest : Vips.maximumCoordinate)
+      let request = ThumbnailRequest(
+        maxPixelSize: size, maximumPixelCount: plan.maximumPixelCount, quality: plan.quality,
+        allowsEmbeddedPreview: false)
+      let frames = try VipsThumbnailer().posters(
+        ofMovieAt: path, type: .heics, sizes: [size], request: request, firstFrame: true)
+      guard let frame = frames.first else { throw .decodeFailed(reason: "no frame was decoded") }
+      return frame.jpegData
+    }
+
     static func convert(fileAt path: String, plan: CompatibleJPEG.Plan) throws(ImagingError) -> [UInt8] {
+      if plan.metadata.type == .heics { return try firstFrame(ofSequenceAt: path, plan: plan) }
       try Vips.start()
       defer { photointake_release_free_memory() }
       let (decoded, heifProfile, heifPixels) = try decode(path, plan: plan)
