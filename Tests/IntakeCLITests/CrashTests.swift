@@ -188,7 +188,8 @@ import Testing
       default:
         // With --jobs 1 the occurrence-th item is the one being staged or linked: neither it nor any later
         // item is committed.
-        #expect(stored.count <= occurrence - 1, "\(stored.count) stored after a kill at \(point) #\(occurrence)")
+        #expect(
+          stored.count <= occurrence - 1, "\(stored.count) stored after a kill at \(point) #\(occurrence)")
       }
       #expect(acknowledged.count <= stored.count)
       // The library works normally afterwards: a re-import completes what was lost.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMetadata
+
 #if canImport(CSQLite)
   internal import CSQLite
 #elseif canImport(SQLite3)
@@ -175,7 +176,8 @@ extension Library {
     guard !placing.isEmpty else { return }
     if placing.count > 1 {
       let intents = try? database.transaction { () throws(DatabaseError) -> [Intent] in
-        try placing.map { index throws(DatabaseError) in try insertIntent(.place, items[index].request.staged) }
+        try placing.map { index throws(DatabaseError) in try insertIntent(.place, items[index].request.staged)
+        }
       }
       if let intents {
         for (index, intent) in zip(placing, intents) { items[index].intent = intent }

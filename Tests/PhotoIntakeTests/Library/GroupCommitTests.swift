@@ -35,7 +35,8 @@
       try FileManager.default.createDirectory(atPath: keepers, withIntermediateDirectories: true)
       let model = PowerLossModel(cutAfter: nil, keeperFolder: keepers)
       let counts = Protected(Flushes())
-      let delay = useconds_t(folderSyncDelay.components.attoseconds / 1_000_000_000_000)
+      let delay =
+        useconds_t(folderSyncDelay.components.attoseconds / 1_000_000_000_000)
         + useconds_t(folderSyncDelay.components.seconds * 1_000_000)
       let injector = FaultInjector(rules, powerLoss: model) { operation, path in
         guard operation == .fsync else { return }
@@ -58,7 +59,8 @@
 
     static func photos(_ count: Int, seed: UInt64 = 1) -> [any ItemSource] {
       (0..<count).map { index in
-        BytesSource(bytes: Fixture.jpeg(seed: seed + UInt64(index), size: 3000), suggestedName: "p\(index).jpg")
+        BytesSource(
+          bytes: Fixture.jpeg(seed: seed + UInt64(index), size: 3000), suggestedName: "p\(index).jpg")
       }
     }
 
