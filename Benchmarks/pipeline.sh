@@ -7,6 +7,7 @@
 #       and --no-renditions;
 #       intake thumbnail --size 320 of the 40 files  vs  two vipsthumbnail processes;
 #   - peak RSS of `intake import` (default renditions) of the whole corpus (12/48 MP JPEG, PNG, HEIC).
+# BASELINE=path/to/another/intake adds its default and --no-renditions imports to the same run (before/after).
 # Needs: pip install pillow pillow-heif piexif exif; vipsthumbnail (libvips-tools); tjbench (libjpeg-turbo-progs)
 # for the decode limit.
 set -euo pipefail
@@ -39,6 +40,10 @@ read -r dflt dflt_rss < <(run default "$INTAKE" import --library "$WORK/out/lib"
 read -r both both_rss < <(run both "$INTAKE" import --library "$WORK/out/lib" --rendition-size 320 \
   --rendition-size 1024 "${files[@]}")
 read -r none none_rss < <(run none "$INTAKE" import --library "$WORK/out/lib" --no-renditions "${files[@]}")
+if [ -n "${BASELINE:-}" ]; then
+  read -r bdflt bdflt_rss < <(run base-default "$BASELINE" import --library "$WORK/out/lib" "${files[@]}")
+  read -r bnone bnone_rss < <(run base-none "$BASELINE" import --library "$WORK/out/lib" --no-renditions "${files[@]}")
+fi
 read -r thumb thumb_rss < <(run thumb "$INTAKE" thumbnail "${files[@]}" --size 320 --out "$WORK/out")
 a=(); b=(); i=0
 for f in "${files[@]}"; do if (( i++ % 2 )); then b+=("$f"); else a+=("$f"); fi; done
@@ -70,6 +75,10 @@ printf '%-52s %9s %8s %9s\n' "Pillow pipeline, 2 processes (reference)" "$pillow
 printf '%-52s %9s %8s %9s\n' "intake import (default: 320 px at import)" "$dflt" "$dflt_rss" "$(ratio "$pillow" "$dflt")"
 printf '%-52s %9s %8s %9s\n' "intake import --rendition-size 320 --rendition-size 1024" "$both" "$both_rss" "$(ratio "$pillow" "$both")"
 printf '%-52s %9s %8s %9s\n' "intake import --no-renditions" "$none" "$none_rss" "$(ratio "$pillow" "$none")"
+if [ -n "${BASELINE:-}" ]; then
+  printf '%-52s %9s %8s %9s\n' "baseline intake import (default)" "$bdflt" "$bdflt_rss" "$(ratio "$pillow" "$bdflt")"
+  printf '%-52s %9s %8s %9s\n' "baseline intake import --no-renditions" "$bnone" "$bnone_rss" "$(ratio "$pillow" "$bnone")"
+fi
 printf '%-52s %9s %8s %9s\n' "two vipsthumbnail processes, 320 px (reference)" "$vips2" "" "1.00x"
 printf '%-52s %9s %8s %9s\n' "intake thumbnail --size 320" "$thumb" "$thumb_rss" "$(ratio "$vips2" "$thumb")"
 printf '%-52s %9s %8s\n' "intake import of the whole corpus (${#all[@]} files): peak RSS" "" "$corpus_rss"

@@ -12,7 +12,7 @@ mutations=(
   "no-file-fsync|Sources/PhotoIntake/Import/StagingSink.swift|s/^(\s*)try Syscalls\.fsync\(descriptor, path: path\)/\1_ = try Syscalls.fstat(descriptor, path: path)/m|DurabilityTests/powerCut"
   "no-dir-fsync-after-link|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try folder\.sync\(\)/\1_ = 0/m|DurabilityTests/powerCut"
   "synchronous-normal|Sources/PhotoIntake/Database/Database.swift|s/\"PRAGMA synchronous=FULL\"/\"PRAGMA synchronous=NORMAL\"/|DurabilityTests/theManifestIsOpenedForDurableCommits"
-  "row-before-link|Sources/PhotoIntake/Library/Library+Commit.swift|s/(    do \{\n      try place\(staged, in: folder\)\n.*?\n    \}\n)(.*?)(    CrashPoint\.afterCommit\.reach\(\))/\$2\$1\$3/s|DurabilityTests/powerCut"
+  "row-before-link|Sources/PhotoIntake/Library/Library+Commit.swift|s/(    let placing = items\.indices\.filter \{ items\[.0\]\.intent != nil \}\n.*?\n    \}\n)(    let change = commitRows\(&items\)\n)/\$2\$1/s|DurabilityTests/powerCut"
   "no-link-row-only|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try place\(staged, in: folder\)/\1_ = 0/m|DurabilityTests|LibraryTests"
   "imported-before-commit|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try insertRow\(asset, batch: batch\)/\1_ = 0/m|DurabilityTests|LibraryTests"
   "gps-bytes-left|Sources/PhotoMetadata/Stripping/ExifGPSEraser.swift|s/for entry in gps\.entries where !entry\.isInline \{/for entry in gps.entries where !entry.isInline \&\& entry.tag != 4 {/|StrippedBytesTests"

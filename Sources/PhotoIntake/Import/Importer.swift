@@ -14,7 +14,9 @@ import PhotoMetadata
 public struct Importer: Sendable {
   /// Limits and policies of an import.
   public struct Configuration: Sendable {
-    /// How many items are copied at once. Default: the active processor count.
+    /// How many items are received (copied, hashed, fsynced, checked) at once. Items waiting for their
+    /// group commit do not count: the items received meanwhile share that commit's flushes. Default: the
+    /// active processor count.
     public var maximumConcurrentItems = ProcessInfo.processInfo.activeProcessorCount
     /// Items larger than this fail with ``Importer/Error/tooLarge(limit:)``. Default 4 GiB.
     public var maximumFileSize: Int64 = 4 << 30
@@ -59,10 +61,21 @@ public struct Importer: Sendable {
     await start(items).summary()
   }
 
-  /// Imports one item: deliver → fsync → sniff → commit. Never throws: a failure is the item's result.
-  func importItem(
+  /// An item that went through staging: ready to commit, or finished (it failed).
+  enum StagedItem: Sendable {
+    /// Received, fsynced, checked: what its commit needs.
+    case ready(CommitRequest, typeHintMismatch: TypeHintMismatch?)
+    /// The item's final report (a failure before any commit).
+    case finished(ItemReport)
+  }
+
+  /// Stages one item: deliver → fsync → sniff → check → strip. Never throws: a failure is the item's result.
+  ///
+  /// The item's own fsync happens here, beside the other items' copies; the waits it shares with the other
+  /// items of its group come in ``commitItem(_:index:typeHintMismatch:)``.
+  func stageItem(
     _ source: any ItemSource, index: Int, batch: BatchRecord, progress: @escaping @Sendable (Double) -> Void
-  ) async -> ItemReport {
+  ) async -> StagedItem {
     let sink = StagingSink(
       folder: library.staging, name: library.newStagingName(), maximumSize: configuration.maximumFileSize,
       chunkSize: configuration.chunkSize, progress: progress)
@@ -98,21 +111,36 @@ public struct Importer: Sendable {
           locationStripped = true
         }
       }
-      // The last point at which cancelling drops the item; once the commit starts it completes.
-      if Task.isCancelled { throw .cancelled }
-      let outcome = try await library.commit(
-        staged, type: type, name: NameSanitizer.sanitize(source.suggestedName), batch: batch,
+      let request = CommitRequest(
+        staged: staged, type: type, name: NameSanitizer.sanitize(source.suggestedName), batch: batch,
         position: index, metadata: metadata, locationStripped: locationStripped)
-      switch outcome {
-      case .imported(let asset):
-        return ItemReport(index: index, result: .imported(asset), typeHintMismatch: mismatch)
-      case .duplicate(let asset):
-        return ItemReport(index: index, result: .duplicate(asset), typeHintMismatch: mismatch)
-      }
+      return .ready(request, typeHintMismatch: mismatch)
     } catch {
       sink.discard()
       if let strippedName { try? library.staging.unlink(strippedName) }
-      return ItemReport(index: index, result: .failed(error), typeHintMismatch: mismatch)
+      return .finished(ItemReport(index: index, result: .failed(error), typeHintMismatch: mismatch))
+    }
+  }
+
+  /// Commits a staged item with the group it joins, and returns its report once the group's rows are
+  /// committed. Never throws: a failure is the item's result.
+  func commitItem(_ request: CommitRequest, index: Int, typeHintMismatch: TypeHintMismatch?) async
+    -> ItemReport
+  {
+    // The last point at which cancelling drops the item; once the commit starts it completes.
+    if Task.isCancelled {
+      request.staged.discard()
+      return ItemReport(index: index, result: .failed(.cancelled), typeHintMismatch: typeHintMismatch)
+    }
+    do throws(Importer.Error) {
+      switch try await library.commit(request) {
+      case .imported(let asset):
+        return ItemReport(index: index, result: .imported(asset), typeHintMismatch: typeHintMismatch)
+      case .duplicate(let asset):
+        return ItemReport(index: index, result: .duplicate(asset), typeHintMismatch: typeHintMismatch)
+      }
+    } catch {
+      return ItemReport(index: index, result: .failed(error), typeHintMismatch: typeHintMismatch)
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMetadata
+
 #if canImport(CSQLite)
   internal import CSQLite
 #elseif canImport(SQLite3)
@@ -20,6 +21,42 @@ enum CommitOutcome: Sendable {
   case duplicate(Asset)
 }
 
+/// One staged item to commit: the file and everything its row records.
+struct CommitRequest: Sendable {
+  var staged: StagedFile
+  var type: MediaType
+  var name: String?
+  var batch: BatchRecord
+  var position: Int
+  var metadata: MediaMetadata?
+  var locationStripped: Bool
+}
+
+/// An item of a group being committed, as the group's steps learn about it.
+private struct GroupItem {
+  var request: CommitRequest
+  /// The asset that already holds these bytes, if any.
+  var existing: Asset?
+  /// Whether `existing`'s object is intact: the item is then only listed, nothing is placed.
+  var listsIntactAsset = false
+  /// The bytes' `objects/ab` folder.
+  var folder: Directory?
+  /// The committed intent of an item that places bytes.
+  var intent: Intent?
+  /// Set once the item has failed, or when its row is committed.
+  var result: Result<CommitOutcome, Importer.Error>?
+}
+
+/// What an item's row transaction did.
+private enum RowOutcome {
+  /// A new asset.
+  case inserted(Asset)
+  /// The existing asset listed in the batch too; `repaired` when the item's bytes replaced a damaged object.
+  case listed(Asset, repaired: Bool)
+  /// The asset (by id) that another writer committed with the same bytes meanwhile, listed.
+  case listedEarlier(String)
+}
+
 extension Library {
   /// Records a new batch (one import session).
   func beginBatch() throws(Importer.Error) -> BatchRecord {
@@ -33,94 +70,210 @@ extension Library {
     }
   }
 
-  /// Makes a staged file part of the library, durably, in the order DESIGN.md requires:
+  /// Makes a group of staged files part of the library, durably, sharing every wait on the disk but the
+  /// files' own fsyncs, in the order DESIGN.md requires:
   ///
-  /// 1. the sink fsynced the staged file (its data is durable);
-  /// 2. an intent naming the object and the staged inode is committed (`synchronous=FULL`), so that a crash
-  ///    from here on leaves a record of exactly what to undo;
-  /// 3. the staged inode is linked into `objects/ab/<sha256>` (`linkat`, which never replaces anything);
-  /// 4. `objects/ab` is fsynced (the new name is durable);
-  /// 5. the asset's row is committed and the intent deleted, in one transaction.
+  /// 1. the sinks fsynced each staged file (its data is durable);
+  /// 2. one transaction (`synchronous=FULL`) commits an intent for every item that places bytes, naming the
+  ///    object and the staged inode, so that a crash from here on leaves a record of exactly what to undo;
+  /// 3. each staged inode is linked into `objects/ab/<sha256>` (`linkat`, which never replaces anything);
+  /// 4. each distinct `objects/ab` folder of the group is fsynced once (the new names are durable);
+  /// 5. one transaction commits every item's row (or listing) and deletes the group's intents.
   ///
-  /// Only when this returns may the import be acknowledged. The same bytes committed again give the existing
-  /// asset, listed in the new batch too; if that asset's object is missing or damaged, the new bytes take its
-  /// place, and whatever was there is moved to `lost+found/`, never deleted.
+  /// Only when this returns may the group's items be acknowledged: a crash in any window leaves either the
+  /// intents (undone by the next writer) or the rows, never an acknowledged item without its row. Bytes the
+  /// library already has give the existing asset, listed in the new batch too; if that asset's object is
+  /// missing or damaged, the new bytes take its place, and whatever was there is moved to `lost+found/`,
+  /// never deleted. Items share a group only with different bytes (see ``CommitQueue``).
+  ///
+  /// One item's failure is that item's result: a link that fails undoes that item's intent alone; a folder
+  /// whose fsync fails fails the items placed in it; a transaction that fails for the group is retried one
+  /// item at a time, so that one bad item never fails the others.
   ///
   /// Steps 3 and 4 wait on the disk, so they run on an I/O lane and the library serves other calls (a grid's
-  /// `list`) meanwhile. The same bytes may then be committed by another item of the batch in between: the row
-  /// transaction checks again, and the later item becomes a duplicate of the earlier.
-  func commit(
-    _ staged: StagedFile, type: MediaType, name: String?, batch: BatchRecord, position: Int,
-    metadata: MediaMetadata? = nil, locationStripped: Bool = false
-  ) async throws(Importer.Error) -> CommitOutcome {
-    defer { staged.discard() }
-    let existing: Asset?
-    do {
-      existing = try fetchAsset(withSHA256: staged.digest)
-    } catch {
-      throw .database(reason: error.description)
-    }
-    let folder: Directory
-    do {
-      folder = try fanOutFolder(for: staged.digest)
-    } catch {
-      throw .libraryDamaged(reason: "objects/\(staged.digest.hex.prefix(2)) is not a folder")
-    }
-    if let existing, objectIsIntact(existing, in: folder) {
-      try record(existing, in: batch, position: position, clearingDamage: existing.damage != nil)
-      return .duplicate(existing)
-    }
-    let intent = try recordIntent(.place, staged)
-    do {
-      try await BlockingLanes.io.run { [self] () throws(SystemError) in
-        try place(staged, in: folder)
-        CrashPoint.afterRename.reach()
-        try folder.sync()
+  /// `list`, the next items joining the queue) meanwhile.
+  func commitGroup(_ requests: [CommitRequest]) async -> [Result<CommitOutcome, Importer.Error>] {
+    defer { for request in requests { request.staged.discard() } }
+    var items = requests.map { GroupItem(request: $0) }
+    for index in items.indices { inspect(&items[index]) }
+    recordIntents(&items)
+    let placing = items.indices.filter { items[$0].intent != nil }
+    if !placing.isEmpty {
+      CrashPoint.afterIntentCommit.reach()
+      let work = placing.map { (items[$0].request.staged, items[$0].folder!) }
+      let failures = await BlockingLanes.io.run { [self] in placeAll(work) }
+      for (index, failure) in zip(placing, failures) {
+        guard let failure, let intent = items[index].intent else { continue }
+        forget(intent)
+        items[index].intent = nil
+        items[index].result = .failure(Importer.Error(libraryFailure: failure))
       }
-    } catch {
-      forget(intent)
-      throw Importer.Error(libraryFailure: error)
     }
-    if let existing {
-      try record(existing, in: batch, position: position, clearingDamage: true, finishing: intent)
-      publish(LibraryChange(updated: [existing.id]))
-      var repaired = existing
-      repaired.damage = nil
-      return .duplicate(repaired)
+    let change = commitRows(&items)
+    if !change.inserted.isEmpty || !change.updated.isEmpty { publish(change) }
+    return items.map { $0.result ?? .failure(.database(reason: "the item's commit did not finish")) }
+  }
+
+  /// Links every staged file of a group into its folder, then fsyncs each distinct folder once. Returns each
+  /// item's failure, if any: a failed link fails its item; a failed fsync, never retried (see `Syscalls.fsync`),
+  /// fails every item linked into that folder.
+  private nonisolated func placeAll(_ work: [(staged: StagedFile, folder: Directory)]) -> [SystemError?] {
+    var failures = [SystemError?](repeating: nil, count: work.count)
+    // Folders in the order of their first item, with the items linked into each.
+    var folders: [(prefix: Substring, folder: Directory, members: [Int])] = []
+    for (index, (staged, folder)) in work.enumerated() {
+      do {
+        try place(staged, in: folder)
+      } catch {
+        failures[index] = error
+        continue
+      }
+      CrashPoint.afterRename.reach()
+      let prefix = staged.digest.hex.prefix(2)
+      if let slot = folders.firstIndex(where: { $0.prefix == prefix }) {
+        folders[slot].members.append(index)
+      } else {
+        folders.append((prefix, folder, [index]))
+      }
+    }
+    for (_, folder, members) in folders {
+      do {
+        try folder.sync()
+      } catch {
+        for index in members { failures[index] = error }
+        continue
+      }
+      CrashPoint.afterFolderSync.reach()
+    }
+    return failures
+  }
+
+  /// Decides what an item's commit needs: a listing of an intact existing asset, or placing its bytes (new
+  /// bytes, or bytes replacing a damaged asset's object).
+  private func inspect(_ item: inout GroupItem) {
+    let digest = item.request.staged.digest
+    do {
+      item.existing = try fetchAsset(withSHA256: digest)
+    } catch {
+      item.result = .failure(.database(reason: error.description))
+      return
+    }
+    do {
+      item.folder = try fanOutFolder(for: digest)
+    } catch {
+      item.result = .failure(.libraryDamaged(reason: "objects/\(digest.hex.prefix(2)) is not a folder"))
+      return
+    }
+    if let existing = item.existing, objectIsIntact(existing, in: item.folder!) {
+      item.listsIntactAsset = true
+    }
+  }
+
+  /// Commits the intents of every item that places bytes, in one transaction; if that fails, one transaction
+  /// per item, so that the items that can go on do.
+  private func recordIntents(_ items: inout [GroupItem]) {
+    let placing = items.indices.filter { items[$0].result == nil && !items[$0].listsIntactAsset }
+    guard !placing.isEmpty else { return }
+    if placing.count > 1 {
+      let intents = try? database.transaction { () throws(DatabaseError) -> [Intent] in
+        try placing.map { index throws(DatabaseError) in try insertIntent(.place, items[index].request.staged)
+        }
+      }
+      if let intents {
+        for (index, intent) in zip(placing, intents) { items[index].intent = intent }
+        return
+      }
+    }
+    for index in placing {
+      do {
+        items[index].intent = try database.transaction { () throws(DatabaseError) in
+          try insertIntent(.place, items[index].request.staged)
+        }
+      } catch {
+        items[index].result = .failure(Self.importError(error))
+      }
+    }
+  }
+
+  /// Commits the rows and listings of every item still going, and deletes their intents, in one transaction;
+  /// if that fails, one transaction per item. Sets each item's result; returns the change to publish.
+  private func commitRows(_ items: inout [GroupItem]) -> LibraryChange {
+    let going = items.indices.filter { items[$0].result == nil }
+    guard !going.isEmpty else { return LibraryChange() }
+    var rows: [(index: Int, row: RowOutcome)] = []
+    if going.count > 1,
+      let written = try? database.transaction({ () throws(DatabaseError) -> [RowOutcome] in
+        try going.map { index throws(DatabaseError) in try writeRow(items[index]) }
+      })
+    {
+      rows = Array(zip(going, written))
+    } else {
+      for index in going {
+        do {
+          let row = try database.transaction { () throws(DatabaseError) in try writeRow(items[index]) }
+          rows.append((index, row))
+        } catch {
+          if let intent = items[index].intent { forget(intent) }
+          items[index].result = .failure(Self.importError(error))
+        }
+      }
+    }
+    guard !rows.isEmpty else { return LibraryChange() }
+    CrashPoint.afterCommit.reach()
+    var change = LibraryChange()
+    for (index, row) in rows {
+      switch row {
+      case .inserted(let asset):
+        change.inserted.append(asset.id)
+        items[index].result = .success(.imported(asset))
+      case .listed(let asset, let repaired):
+        if repaired { change.updated.append(asset.id) }
+        items[index].result = .success(.duplicate(asset))
+      case .listedEarlier(let id):
+        // Another writer's row for the same bytes appeared between the lookup and this transaction.
+        if let other = try? fetchAsset(AssetID(rawValue: id)) {
+          items[index].result = .success(.duplicate(other))
+        } else {
+          items[index].result = .failure(
+            .database(reason: "the asset committed meanwhile could not be read back"))
+        }
+      }
+    }
+    return change
+  }
+
+  /// Writes one item's row or listing and deletes its intent, inside the caller's transaction.
+  private func writeRow(_ item: GroupItem) throws(DatabaseError) -> RowOutcome {
+    let request = item.request
+    let batch = request.batch
+    if let existing = item.existing {
+      // Listed in this batch too; its damage mark goes when its object is intact again (a new copy placed).
+      let repaired = !item.listsIntactAsset
+      try insertListing(batch: batch, position: request.position, asset: existing.id.rawValue)
+      if repaired || existing.damage != nil {
+        try database.prepare("DELETE FROM damage WHERE asset_id = ?1").bind(.text(existing.id.rawValue)).run()
+      }
+      if let intent = item.intent { try deleteIntent(intent) }
+      var listed = existing
+      if repaired { listed.damage = nil }
+      return .listed(listed, repaired: repaired)
+    }
+    // Another writer may have committed the same bytes since the lookup.
+    let other = try database.prepare("SELECT id FROM assets WHERE sha256 = ?1")
+      .bind(.text(request.staged.digest.hex))
+    if try other.step() {
+      let id = other.text(0) ?? ""
+      try insertListing(batch: batch, position: request.position, asset: id)
+      if let intent = item.intent { try deleteIntent(intent) }
+      return .listedEarlier(id)
     }
     let asset = Asset(
-      id: .make(), sha256: staged.digest, size: staged.size, type: type, name: name, importedAt: Date(),
-      batch: batch.id, position: position, damage: nil, metadata: metadata,
-      locationStripped: locationStripped)
-    let earlier: String?
-    do {
-      earlier = try database.transaction { () throws(DatabaseError) -> String? in
-        // Another item of the batch may have committed the same bytes while this one was placing them.
-        let other = try database.prepare("SELECT id FROM assets WHERE sha256 = ?1")
-          .bind(.text(staged.digest.hex))
-        if try other.step() {
-          let id = other.text(0) ?? ""
-          try insertListing(batch: batch, position: position, asset: id)
-          try deleteIntent(intent)
-          return id
-        }
-        try insertRow(asset, batch: batch)
-        try deleteIntent(intent)
-        return nil
-      }
-    } catch {
-      forget(intent)
-      throw Self.importError(error)
-    }
-    if let earlier {
-      guard let other = try? fetchAsset(AssetID(rawValue: earlier)) else {
-        throw .database(reason: "the asset committed meanwhile could not be read back")
-      }
-      return .duplicate(other)
-    }
-    CrashPoint.afterCommit.reach()
-    publish(LibraryChange(inserted: [asset.id]))
-    return .imported(asset)
+      id: .make(), sha256: request.staged.digest, size: request.staged.size, type: request.type,
+      name: request.name, importedAt: Date(), batch: batch.id, position: request.position, damage: nil,
+      metadata: request.metadata, locationStripped: request.locationStripped)
+    try insertRow(asset, batch: batch)
+    if let intent = item.intent { try deleteIntent(intent) }
+    return .inserted(asset)
   }
 
   /// Whether an asset's object is where it belongs, a regular file of the recorded size (one `fstatat`).
@@ -159,27 +312,6 @@ extension Library {
     return try FileHasher.hash(descriptor: descriptor, path: folder.path(of: digest.hex)) == digest
   }
 
-  /// Lists an existing asset in `batch` too, optionally clearing its damage mark and finishing an intent.
-  private func record(
-    _ asset: Asset, in batch: BatchRecord, position: Int, clearingDamage: Bool,
-    finishing intent: Intent? = nil
-  ) throws(Importer.Error) {
-    do {
-      try database.transaction { () throws(DatabaseError) in
-        try insertListing(batch: batch, position: position, asset: asset.id.rawValue)
-        if clearingDamage {
-          try database.prepare("DELETE FROM damage WHERE asset_id = ?1").bind(.text(asset.id.rawValue)).run()
-        }
-        if let intent {
-          try deleteIntent(intent)
-        }
-      }
-    } catch {
-      if let intent { forget(intent) }
-      throw Self.importError(error)
-    }
-  }
-
   func insertRow(_ asset: Asset, batch: BatchRecord) throws(DatabaseError) {
     let sortDate =
       asset.metadata?.captureDate.flatMap(\.sortTimestamp) ?? asset.importedAt.timeIntervalSince1970
@@ -212,15 +344,12 @@ extension Library {
     try database.prepare("DELETE FROM intents WHERE id = ?1").bind(.int(intent.id)).run()
   }
 
-  /// Commits an intent about `staged`'s inode, before anything is placed.
-  private func recordIntent(_ kind: Intent.Kind, _ staged: StagedFile) throws(Importer.Error) -> Intent {
-    do {
-      return try recordIntent(kind, digest: staged.digest, device: staged.device, inode: staged.inode)
-    } catch {
-      throw Self.importError(error)
-    }
+  /// Inserts an intent about `staged`'s inode inside the caller's transaction, before anything is placed.
+  private func insertIntent(_ kind: Intent.Kind, _ staged: StagedFile) throws(DatabaseError) -> Intent {
+    try insertIntent(kind, digest: staged.digest, device: staged.device, inode: staged.inode)
   }
 
+  /// Commits an intent on its own (tests record one to simulate an interrupted write).
   func recordIntent(_ kind: Intent.Kind, digest: SHA256Digest, device: UInt64, inode: UInt64)
     throws(DatabaseError) -> Intent
   {

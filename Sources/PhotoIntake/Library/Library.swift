@@ -64,6 +64,8 @@ public actor Library {
   /// The 256 `objects/ab` folders, opened as first needed.
   private nonisolated let fanOut = Protected<[Substring: Directory]>([:])
   var observers: [UUID: AsyncStream<LibraryChange>.Continuation] = [:]
+  /// Staged items waiting for their group commit.
+  var commitQueue = CommitQueue()
   private var isClosed = false
 
   /// This library value's writer state: how many writes are under way and the token their staging names

@@ -14,9 +14,13 @@ package enum CrashPoint: String, CaseIterable, Sendable {
   case afterStagingWrite = "after-staging-write"
   /// The staged file is fsynced, not yet renamed.
   case afterStagingFsync = "after-staging-fsync"
-  /// The object has its final name; its folder is not yet fsynced and it has no row.
+  /// The intents of a commit group are committed; none of its objects is linked yet.
+  case afterIntentCommit = "after-intent-commit"
+  /// One more object of a group has its final name; the group's folders are not yet fsynced, it has no row.
   case afterRename = "after-rename"
-  /// The row is committed; the import is not yet acknowledged.
+  /// One more of a group's folders is fsynced; the group's rows are not yet committed.
+  case afterFolderSync = "after-folder-sync"
+  /// A group's rows are committed; its items are not yet acknowledged.
   case afterCommit = "after-commit"
 
   #if TestHooks

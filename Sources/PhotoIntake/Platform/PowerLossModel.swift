@@ -53,6 +53,7 @@
     private var directories: [DirectoryKey: Int32] = [:]
     private var files: [DirectoryKey: FileState] = [:]
     private var recorded = 0
+    private var commits = 0
     private var off = false
     private var keeperCount = 0
     private let keeperFolder: String
@@ -75,6 +76,9 @@
 
     /// How many effects were recorded (run once without a cut to learn how many cut points an operation has).
     package var recordedCount: Int { lock.run { recorded } }
+
+    /// How many SQLite commits were recorded (each one an fsync of the write-ahead log, `synchronous=FULL`).
+    package var commitCount: Int { lock.run { commits } }
 
     /// Whether the power is off.
     package var isOff: Bool { lock.run { off } }
@@ -165,6 +169,7 @@
     func willCommit() throws(SystemError) {
       try lock.run { () throws(SystemError) in
         if off { throw SystemError(.sqlite, EIO) }
+        commits += 1
         tick()
       }
     }
