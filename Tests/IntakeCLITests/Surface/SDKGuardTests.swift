@@ -28,7 +28,8 @@ import Testing
   /// The check above would pass on an empty tree: make sure it reads the files that hold the versioned checks.
   @Test func theVersionedChecksAreWhereTheTestLooks() throws {
     let text = try String(
-      contentsOfFile: Repository.path("Sources/PhotoIntakeUI/Camera/CaptureSessionController.swift"), encoding: .utf8)
+      contentsOfFile: Repository.path("Sources/PhotoIntakeUI/Camera/CaptureSessionController.swift"),
+      encoding: .utf8)
     #expect(text.contains("canImport(AVFoundation, _version: 2330)"))
   }
 }
