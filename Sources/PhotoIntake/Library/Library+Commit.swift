@@ -175,9 +175,12 @@ extension Library {
     let placing = items.indices.filter { items[$0].result == nil && !items[$0].listsIntactAsset }
     guard !placing.isEmpty else { return }
     if placing.count > 1 {
+      // A loop, not `map`: before the iOS 18 SDK the standard library's `map` rethrows `any Error`, not the
+      // closure's typed error.
       let intents = try? database.transaction { () throws(DatabaseError) -> [Intent] in
-        try placing.map { index throws(DatabaseError) in try insertIntent(.place, items[index].request.staged)
-        }
+        var intents: [Intent] = []
+        for index in placing { intents.append(try insertIntent(.place, items[index].request.staged)) }
+        return intents
       }
       if let intents {
         for (index, intent) in zip(placing, intents) { items[index].intent = intent }
@@ -203,7 +206,9 @@ extension Library {
     var rows: [(index: Int, row: RowOutcome)] = []
     if going.count > 1,
       let written = try? database.transaction({ () throws(DatabaseError) -> [RowOutcome] in
-        try going.map { index throws(DatabaseError) in try writeRow(items[index]) }
+        var written: [RowOutcome] = []
+        for index in going { written.append(try writeRow(items[index])) }
+        return written
       })
     {
       rows = Array(zip(going, written))
