@@ -174,26 +174,15 @@ extension Library {
   private func recordIntents(_ items: inout [GroupItem]) {
     let placing = items.indices.filter { items[$0].result == nil && !items[$0].listsIntactAsset }
     guard !placing.isEmpty else { return }
-    if placing.count > 1 {
-      // A loop, not `map`: before the iOS 18 SDK the standard library's `map` rethrows `any Error`, not the
-      // closure's typed error.
-      let intents = try? database.transaction { () throws(DatabaseError) -> [Intent] in
-        var intents: [Intent] = []
-        for index in placing { intents.append(try insertIntent(.place, items[index].request.staged)) }
-        return intents
-      }
-      if let intents {
-        for (index, intent) in zip(placing, intents) { items[index].intent = intent }
-        return
-      }
-    }
-    for index in placing {
-      do {
-        items[index].intent = try database.transaction { () throws(DatabaseError) in
-          try insertIntent(.place, items[index].request.staged)
-        }
-      } catch {
-        items[index].result = .failure(Self.importError(error))
+    for (index, result) in inOneTransactionOrEach(
+      placing,
+      { index throws(DatabaseError) in
+        try insertIntent(.place, items[index].request.staged)
+      })
+    {
+      switch result {
+      case .success(let intent): items[index].intent = intent
+      case .failure(let error): items[index].result = .failure(Self.importError(error))
       }
     }
   }
@@ -204,23 +193,18 @@ extension Library {
     let going = items.indices.filter { items[$0].result == nil }
     guard !going.isEmpty else { return LibraryChange() }
     var rows: [(index: Int, row: RowOutcome)] = []
-    if going.count > 1,
-      let written = try? database.transaction({ () throws(DatabaseError) -> [RowOutcome] in
-        var written: [RowOutcome] = []
-        for index in going { written.append(try writeRow(items[index])) }
-        return written
+    for (index, result) in inOneTransactionOrEach(
+      going,
+      { index throws(DatabaseError) in
+        try writeRow(items[index])
       })
     {
-      rows = Array(zip(going, written))
-    } else {
-      for index in going {
-        do {
-          let row = try database.transaction { () throws(DatabaseError) in try writeRow(items[index]) }
-          rows.append((index, row))
-        } catch {
-          if let intent = items[index].intent { forget(intent) }
-          items[index].result = .failure(Self.importError(error))
-        }
+      switch result {
+      case .success(let row):
+        rows.append((index, row))
+      case .failure(let error):
+        if let intent = items[index].intent { forget(intent) }
+        items[index].result = .failure(Self.importError(error))
       }
     }
     guard !rows.isEmpty else { return LibraryChange() }
@@ -245,6 +229,34 @@ extension Library {
       }
     }
     return change
+  }
+
+  /// Runs `body` for every index of a group in one transaction; if that transaction fails, in one transaction
+  /// per index, so that one bad item never fails the others. Returns each index's value or error, in order.
+  private func inOneTransactionOrEach<Value>(
+    _ indices: [Int], _ body: (Int) throws(DatabaseError) -> Value
+  ) -> [(index: Int, result: Result<Value, DatabaseError>)] {
+    if indices.count > 1,
+      let values = try? database.transaction({ () throws(DatabaseError) -> [Value] in
+        // A loop, not `map`: before the iOS 18 SDK the standard library's `map` rethrows `any Error`, not the
+        // closure's typed error.
+        var values: [Value] = []
+        for index in indices { values.append(try body(index)) }
+        return values
+      })
+    {
+      return zip(indices, values).map { ($0, .success($1)) }
+    }
+    var results: [(index: Int, result: Result<Value, DatabaseError>)] = []
+    for index in indices {
+      do {
+        results.append(
+          (index, .success(try database.transaction { () throws(DatabaseError) in try body(index) })))
+      } catch {
+        results.append((index, .failure(error)))
+      }
+    }
+    return results
   }
 
   /// Writes one item's row or listing and deletes its intent, inside the caller's transaction.
