@@ -1,4 +1,5 @@
 import PhotoMetadata
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -100,7 +101,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  init(_ error: SystemError) {
+  package init(_ error: SystemError) {
     switch error.code {
     case ENOENT, ENOTDIR: self = .fileNotFound
     case EACCES, EPERM, EROFS: self = .permissionDenied
