@@ -17,14 +17,16 @@ let metadataCommand = CommandSpec(
   run: { parsed, context in
     let json = parsed.isSet(Flag.json)
     var failed = false
-    // Files are read on every core, and printed in the order given as soon as those before them are done.
-    let paths = parsed.positionals
-    await OrderedWork.run(count: paths.count) { index in
-      Result.typed { () throws(MetadataError) in
-        try MetadataReader.read(fileAt: context.absolute(paths[index]))
+    // Files are read on every core (on the blocking lanes), and printed in the order given as soon as those
+    // before them are done.
+    let paths = parsed.positionals.map { context.absolute($0) }
+    let shown = parsed.positionals
+    await WorkQueue.files.forEach(count: paths.count, ordered: true) { index, _ in
+      await BlockingLanes.io.run {
+        Result.typed { () throws(MetadataError) in try MetadataReader.read(fileAt: paths[index]) }
       }
-    } deliver: { index, result in
-      let path = paths[index]
+    } each: { index, result in
+      let path = shown[index]
       switch result {
       case .success(let metadata):
         context.stdout.lines(
@@ -36,6 +38,7 @@ let metadataCommand = CommandSpec(
           context.stdout.line(JSON.object([("path", .string(path)), ("error", .string(error.description))]))
         }
       }
+      return true
     }
     return failed ? 1 : 0
   })
