@@ -32,15 +32,17 @@ enum JPEGReader {
       }
     }
     var xmpFacts: ExifFacts?
+    // A JPEG's gain map is an MPF image of its own (Ultra HDR 1.0, Adobe's gain-map JPEG, Apple's, ISO
+    // 21496-1 Annex C), so only that image's metadata says which kind there is: the primary's `hdrgm:` XMP
+    // or version-only ISO 21496-1 APP2 stay behind when an editor drops the trailing images (Photoshop
+    // does), and promise a gain map the file no longer has.
     for packet in layout.xmp {
       let xmp = XMPPacket(bytes: packet.bytes)
-      metadata.noteGainMap(xmp.gainMapKind)
       if xmp.mentionsDepth { metadata.hasDepth = true }
       let facts = xmp.facts
       xmpFacts = xmpFacts ?? facts
       metadata.merge(facts)
     }
-    if layout.hasISOGainMapMetadata { metadata.noteGainMap(.iso) }
     metadata.orientation = exifFacts?.orientation ?? xmpFacts?.orientation ?? .up
     if let mpf = layout.mpf,
       let images = try metadata.tolerating(

@@ -97,6 +97,9 @@ public enum HDRGainMap: String, Sendable, Hashable, Codable, CaseIterable {
   case apple
   /// ISO 21496-1: a HEIF `tmap` item, or a JPEG gain map described by ISO 21496-1 metadata or the Adobe /
   /// Ultra HDR `hdrgm:` XMP it standardises.
+  ///
+  /// In a JPEG the gain map is an MPF image, and only its own metadata counts: a primary image whose
+  /// `hdrgm:` XMP or ISO 21496-1 APP2 outlived the gain-map image (an editor dropped it) has ``none``.
   case iso
 }
 
