@@ -15,7 +15,9 @@ public enum TextFormatter {
         let note =
           !threadPath
           ? "\(step.reason), in \(step.function)"
-          : number == 0 ? "on the main thread: \(step.function) (\(step.reason))" : "calls \(step.function)"
+          : number == 0
+            ? "on the main thread: \(step.function) (\(step.reason))"
+            : step.reason.isEmpty ? "calls \(step.function)" : "\(step.function) \(step.reason)"
         text += "\(step.file):\(step.line):\(step.column): note: \(note)\n"
       }
     }

@@ -10,6 +10,14 @@ enum ASCII {
     text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
   }
 
+  static func hasPrefix(_ bytes: [UInt8], _ prefix: StaticString) -> Bool {
+    prefix.withUTF8Buffer { bytes.starts(with: $0) }
+  }
+
+  static func equals(_ bytes: [UInt8], _ text: StaticString) -> Bool {
+    text.withUTF8Buffer { bytes.elementsEqual($0) }
+  }
+
   static func hasSuffix(_ bytes: [UInt8], _ suffix: StaticString) -> Bool {
     let count = suffix.utf8CodeUnitCount
     guard bytes.count >= count else { return false }
