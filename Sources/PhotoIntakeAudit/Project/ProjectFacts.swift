@@ -17,6 +17,9 @@ struct ProjectFacts: Sendable {
   var words = WordSet()
   /// The types declaring each stored property name.
   var propertyOwners: [String: Set<String>] = [:]
+  /// Names assigned photo identifiers somewhere (`chosen = results.compactMap(\.assetIdentifier)`), so that
+  /// storing them in another file stores identifiers.
+  var identifierCarriers: Set<String> = []
   /// Types by simple name; extensions merge into their type.
   var types: [String: TypeInfo] = [:]
   /// Names of types (or `""` for top-level code) that call `unregisterChangeObserver` or
@@ -89,6 +92,9 @@ struct ProjectFacts: Sendable {
       }
     }
     if file.source.words.containsAny([.PHFetchResult, .fetchAssets]) { addFetchResultNames(file) }
+    if file.source.words.containsAny([.assetIdentifier, .localIdentifier, .itemIdentifier]) {
+      addIdentifierCarriers(file)
+    }
     if file.source.words.contains(.SourceType) {
       for (index, scope) in file.syntax.scopes.enumerated()
       where scope.kind == .function && file.word(scope.head) == .func
@@ -106,6 +112,27 @@ struct ProjectFacts: Sendable {
       {
         unregisteringTypes.insert(file.enclosingType(of: index).flatMap { file.name(of: $0) } ?? "")
       }
+    }
+  }
+
+  /// Records the names assigned an expression that takes a picker or asset identifier, not a count of
+  /// them and not an album's or collection's.
+  private mutating func addIdentifierCarriers(_ file: SourceFile) {
+    for index in 0..<file.count where file.word(index) == .opAssign && file.kind(index - 1) == .identifier {
+      let value = file.statement(from: index + 1)
+      guard value.count >= 2,
+        value.contains(where: {
+          [.assetIdentifier, .localIdentifier, .itemIdentifier].contains(file.word($0))
+        }),
+        !(file.kind(value.upperBound - 2) == .dot
+          && (file.word(value.upperBound - 1) == .count || file.word(value.upperBound - 1) == .isEmpty))
+      else { continue }
+      let named = value.contains { token in
+        guard file.kind(token) == .identifier else { return false }
+        let lower = ASCII.lowercased(file.text(token))
+        return ASCII.contains(lower, "collection") || ASCII.contains(lower, "album")
+      }
+      if !named { identifierCarriers.insert(file.text(index - 1)) }
     }
   }
 

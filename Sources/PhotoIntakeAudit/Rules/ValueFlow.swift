@@ -72,6 +72,22 @@ final class ValueFlow {
 
   private static let assignmentsFollowed = 16
 
+  /// Whether the name at token `name` is declared as a property of a type in this file, or reached as
+  /// one (`self.name`), rather than a local.
+  func isProperty(_ name: Int) -> Bool {
+    build()
+    if file.isMember(name) { return file.word(name - 2) == .selfKeyword }
+    let text = file.text(name)
+    if properties.contains(text) { return true }
+    if byName[text] != nil { return false }  // a local of this file
+    // Not a parameter of the function around it: then a property declared in another file.
+    let function = file.scope(file.enclosingFunction(of: name))
+    guard function.kind == .function, function.head >= 0 else { return true }
+    return !(function.head..<function.open).contains {
+      file.source.sameText($0, name) && file.kind($0 + 1) == .colon
+    }
+  }
+
   private func build() {
     guard !built else { return }
     built = true
