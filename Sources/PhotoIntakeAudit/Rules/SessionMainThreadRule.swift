@@ -9,9 +9,9 @@ struct SessionMainThreadRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "session-main-thread", severity: .warning,
     summary:
-      "AVCaptureSession.startRunning()/stopRunning() runs on the main thread; it blocks until the camera starts or stops.",
+      "AVCaptureSession.startRunning()/stopRunning() runs on the main thread (a session under any name, a subclass, or one a delegate set with queue: .main stops); it blocks until the camera starts or stops.",
     leavesAlone:
-      "startRunning()/stopRunning() on a session queue, in Task.detached, in an actor, or in callbacks AVFoundation delivers on its own queues.",
+      "startRunning()/stopRunning() on a session queue, in a delegate whose queue: is a queue of its own, in Task.detached, in an actor, in callbacks AVFoundation delivers on its own queues, and wrappers of the app's own that are not sessions.",
     fix: """
       Call startRunning() and stopRunning() on a dedicated serial session queue (sessionQueue.async { … }) \
       or from an actor of your own, as Apple's AVCam sample does; update the UI when the session reports \

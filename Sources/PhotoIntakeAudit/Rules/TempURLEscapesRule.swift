@@ -15,7 +15,7 @@ struct TempURLEscapesRule: AuditRule {
     summary:
       "The URL from loadFileRepresentation escapes its completion handler; the system deletes that file when the handler returns.",
     leavesAlone:
-      "A URL that is only read, copied or moved inside its completion handler, and the copies made from it.",
+      "A URL that is only read, copied or moved inside its completion handler — also by an app method it is handed to that copies before returning — and the copies made from it.",
     fix: """
       Inside the completion handler, copy or move the file into a folder the app owns (FileManager \
       copyItem/moveItem, or read its bytes), and pass on only the new location.
