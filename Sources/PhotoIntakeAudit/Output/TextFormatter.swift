@@ -44,7 +44,7 @@ public enum TextFormatter {
     var text = ""
     for rule in rules {
       text += "\(rule.id) (\(rule.severity.rawValue))\n"
-      text += "  Reports: \(rule.summary)\n"
+      text += "  Reports: \(rule.reports)\n"
       text += "  Leaves alone: \(rule.leavesAlone)\n"
       text += "  Fix: \(rule.fix)\n"
       text += "  See: \(rule.reference.title) <\(rule.reference.url)>\n\n"

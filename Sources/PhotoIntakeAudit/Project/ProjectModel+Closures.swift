@@ -12,6 +12,8 @@ extension ProjectModel {
   /// no other call.
   func closureParameterContexts() -> [Int: [Int: Local]] {
     var result: [Int: [Int: Local]] = [:]
+    // Where a type calls a closure property, asked once per property however many functions store into it.
+    var storedSites: [String: [Local]] = [:]
     for (id, function) in functions.enumerated() where function.parameters.contains(where: \.isClosure) {
       let file = files[function.file]
       let body = file.body(of: function.scope)
@@ -27,7 +29,10 @@ extension ProjectModel {
           } else if file.word(index - 1) == .opAssign,
             let stored = storedProperty(assignedAt: index - 1, in: file)
           {
-            sites += storedClosureSites(stored, typeName: function.typeName).map { ($0, false) }
+            let key = "\(function.typeName ?? "").\(stored)"
+            let found = storedSites[key] ?? storedClosureSites(stored, typeName: function.typeName)
+            storedSites[key] = found
+            sites += found.map { ($0, false) }
           } else if file.kind(index + 1) == .rightParen || file.kind(index + 1) == .comma,
             let paren = file.enclosingParen(of: index), file.kind(paren - 1) == .identifier,
             let decided = Self.argumentDecision(callee: paren - 1, paren: paren, in: file)

@@ -13,7 +13,9 @@ struct FullDecodeThumbnailRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "full-decode-thumbnail", severity: .warning,
     summary:
-      "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), also in a helper a cell or a row the grid creates calls through a model, or shows AsyncImage of a photo kept only at full size; downsample instead.",
+      "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
+    reports:
+      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), also in a helper a cell or a row the list creates calls through a model, requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
       "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination), in functions that downsample with ImageIO or preparingThumbnail, and AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own.",
     fix: """

@@ -39,6 +39,18 @@ extension SyncLoadRule {
     }
     var findings: [Finding] = []
     var facts = AssetFacts(file)
+    // Every blocking call of one function that its function's context decides has the same path: found
+    // once per function, which keeps a file of thousands of them in a helper linear.
+    var paths: [Int: [ContextStep]?] = [:]
+    func mainThreadPath(_ index: Int, through: Set<Int>?) -> [ContextStep]? {
+      guard through == nil, let scope = file.syntax.enclosing(index, [.function, .accessor]),
+        model.local(at: index, in: file, upTo: scope) == .inherit
+      else { return model.mainThreadPath(index, in: file, through: through) }
+      if let known = paths[scope] { return known }
+      let path = model.mainThreadPath(index, in: file)
+      paths[scope] = path
+      return path
+    }
     for index in 0..<file.count where file.kind(index) == .identifier {
       let word = file.word(index)
       let calls = file.kind(index + 1) == .leftParen
@@ -89,7 +101,8 @@ extension SyncLoadRule {
       } else {
         continue
       }
-      guard let path = model.mainThreadPath(index, in: file, through: through) else { continue }
+      guard let path = mainThreadPath(index, through: through) else { continue }
+      if word == .tracks || Self.assetProperties.contains(word), !facts.claim(readAt: index) { continue }
       var finding = file.finding(descriptor, at: index, message: message).onMainThread(path)
       finding.severity = severity(&facts)
       if finding.severity == .error,

@@ -4,6 +4,19 @@
 /// costs a dictionary lookup instead of a walk back through the function (which made a file of many
 /// uses quadratic).
 final class ValueFlow {
+  /// One ``ValueFlow`` per file for the length of one rule's check, so following values into other files
+  /// (a parameter's callers) indexes each file once.
+  final class Cache {
+    private var flows: [String: ValueFlow] = [:]
+
+    func flow(for file: SourceFile) -> ValueFlow {
+      if let known = flows[file.path] { return known }
+      let flow = ValueFlow(file)
+      flows[file.path] = flow
+      return flow
+    }
+  }
+
   struct Assignment {
     /// The token of the assigned name.
     var target: Int

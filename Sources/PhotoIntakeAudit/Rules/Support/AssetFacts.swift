@@ -17,6 +17,8 @@ struct AssetFacts {
   private var properties: [Int: [String: Bool]] = [:]
   /// Per function scope and receiver text: whether the asset or generator is remote.
   private var remote: [Int: [String: Bool]] = [:]
+  /// `type scope:key` of stored assets whose blocking read was already reported.
+  private var reportedProperties: Set<String> = []
 
   init(_ file: SourceFile) { self.file = file }
 
@@ -38,6 +40,17 @@ struct AssetFacts {
     if let first = firstUses(in: function)[key], first < index { return true }
     guard isProperty(key, in: function), let type = file.enclosingType(of: index) else { return false }
     return keysLoaded(in: type).contains(key)
+  }
+
+  /// Whether the read at `index` is the one to report for its asset: always for a local or parameter, and
+  /// for a stored property of a type only the first read reported in the file (an asset blocks once; which
+  /// of the type's methods reads it first is not known, and every later read finds it loaded).
+  mutating func claim(readAt index: Int) -> Bool {
+    guard let end = receiverEnd(of: index) else { return true }
+    let key = Self.key(file, start: file.postfixStart(endingAt: end), end: end)
+    let function = file.enclosingFunction(of: index)
+    guard isProperty(key, in: function), let type = file.enclosingType(of: index) else { return true }
+    return reportedProperties.insert("\(type):\(key)").inserted
   }
 
   /// ``isRemote(assetAt:)`` or ``isRemote(generatorAt:)``, remembered per function and name.
