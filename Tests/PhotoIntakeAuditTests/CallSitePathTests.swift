@@ -55,4 +55,54 @@ struct CallSitePathTests {
     }
     #expect(lines == [8, 10, 14])
   }
+
+  /// A helper that always blocks, reached from a cell, an action and a background queue: one finding, at
+  /// the request, with the first call's path from its seed and the other main-thread call as a step.
+  @Test func anAlwaysBlockingHelperListsEveryMainThreadCaller() throws {
+    let folder = TemporaryDirectory()
+    try folder.write(
+      "Thumbnail.swift",
+      """
+      import Photos
+      import UIKit
+
+      func thumbnail(_ asset: PHAsset) -> UIImage? {
+        let options = PHImageRequestOptions()
+        options.isSynchronous = true
+        var image: UIImage?
+        PHImageManager.default().requestImage(
+          for: asset, targetSize: CGSize(width: 90, height: 90), contentMode: .aspectFill, options: options
+        ) { result, _ in image = result }
+        return image
+      }
+      """)
+    try folder.write(
+      "Screens.swift",
+      """
+      import Photos
+      import UIKit
+
+      final class PhotoCell: UICollectionViewCell {
+        let imageView = UIImageView()
+        func show(_ asset: PHAsset) {
+          imageView.image = thumbnail(asset)
+        }
+      }
+
+      final class Browser: NSObject {
+        @objc func share(_ asset: PHAsset) {
+          _ = thumbnail(asset)
+        }
+        func warm(_ assets: [PHAsset]) {
+          DispatchQueue.global().async { assets.forEach { _ = thumbnail($0) } }
+        }
+      }
+      """)
+    let report = try Auditor(only: ["sync-load"]).audit(folder: folder.path, displayName: ".")
+    #expect(report.findings.map { "\($0.file):\($0.line)" } == ["Thumbnail.swift:8"])
+    let steps = try #require(report.findings.first).contextPath
+    #expect(
+      steps.map { "\($0.file):\($0.line)" } == ["Screens.swift:6", "Screens.swift:7", "Screens.swift:13"])
+    #expect(steps.last?.reason == "also calls thumbnail(_:) on the main thread")
+  }
 }

@@ -9,7 +9,8 @@ extension ProjectModel {
   /// main when every call is inside a callback PhotoKit, AVFoundation or another queue delivers.
   /// A closure kept in a property (`self.completion = completion`) runs where the type calls that
   /// property. Calls that pass only literals (`completion(nil)` on an early exit) count only when there is
-  /// no other call.
+  /// no other call. A call inside a closure handed to another of the project's functions is placed by what
+  /// is already known of that function (the model runs this twice).
   func closureParameterContexts() -> [Int: [Int: Local]] {
     var result: [Int: [Int: Local]] = [:]
     // Where a type calls a closure property, asked once per property however many functions store into it.
@@ -25,7 +26,7 @@ extension ProjectModel {
         {
           if let paren = Self.invocationParen(file, index) {
             sites.append(
-              (Self.local(at: index, in: file, upTo: function.scope), Self.passesOnlyLiterals(file, paren)))
+              (local(at: index, in: file, upTo: function.scope), Self.passesOnlyLiterals(file, paren)))
           } else if file.word(index - 1) == .opAssign,
             let stored = storedProperty(assignedAt: index - 1, in: file)
           {
@@ -38,7 +39,7 @@ extension ProjectModel {
             let decided = Self.argumentDecision(callee: paren - 1, paren: paren, in: file)
           {
             // Handed straight to an API: `requestImage(…, resultHandler: completion)`.
-            let around = Self.local(at: paren, in: file, upTo: function.scope)
+            let around = local(at: paren, in: file, upTo: function.scope)
             sites.append((around == .inherit ? decided : around, false))
           }
         }
@@ -106,8 +107,8 @@ extension ProjectModel {
         && (!file.isMember(index) || file.word(index - 2) == .selfKeyword)
       {
         guard Self.invocationParen(file, index) != nil else { continue }
-        let local = Self.local(at: index, in: file, upTo: function.scope)
-        sites.append(local == .inherit ? (origins[id].context == .main ? .main : .unknown) : local)
+        let here = local(at: index, in: file, upTo: function.scope)
+        sites.append(here == .inherit ? (origins[id].context == .main ? .main : .unknown) : here)
       }
     }
     return sites

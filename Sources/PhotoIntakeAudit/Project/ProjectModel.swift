@@ -110,6 +110,8 @@ struct ProjectModel: Sendable {
     // where from a first pass of contexts, then place each call inside such a closure again.
     origins = inferContexts(facts: facts)
     closureContexts = closureParameterContexts()
+    // Once more, for completions a helper calls inside a closure it hands to another helper.
+    if !closureContexts.isEmpty { closureContexts = closureParameterContexts() }
     if !closureContexts.isEmpty {
       for number in calls.indices {
         let call = calls[number]
