@@ -20,20 +20,28 @@ struct CompilationConditions: Sendable {
   /// `OTHER_SWIFT_FLAGS = "-D MOCK -DOTHER"` from a `project.pbxproj` or `.xcconfig`.
   mutating func addBuildSettings(_ data: Data) {
     isKnown = true
-    let text = String(decoding: data, as: UTF8.self)
-    for setting in ["SWIFT_ACTIVE_COMPILATION_CONDITIONS", "OTHER_SWIFT_FLAGS"] {
-      var searchRange = text.startIndex..<text.endIndex
-      while let found = text.range(of: setting, range: searchRange) {
-        searchRange = found.upperBound..<text.endIndex
-        // The value runs to the end of the line or the `;` that ends a pbxproj setting, or to the `)` of
-        // a list that spans lines.
-        var rest = text[found.upperBound...].drop { $0 != "=" }.dropFirst()
-        if let paren = rest.firstIndex(where: { !$0.isWhitespace }), rest[paren] == "(" {
-          rest = rest[paren..<(rest.firstIndex(of: ")") ?? rest.endIndex)]
-        } else {
-          rest = rest.prefix { $0 != ";" && $0 != "\n" }
+    let bytes = [UInt8](data)
+    let settings: [(name: StaticString, isFlags: Bool)] = [
+      ("SWIFT_ACTIVE_COMPILATION_CONDITIONS", false), ("OTHER_SWIFT_FLAGS", true),
+    ]
+    for (setting, isFlags) in settings {
+      for found in ASCII.ends(of: setting, in: bytes) {
+        // The value runs from the `=` to the `;` that ends a pbxproj setting or the end of the line, or to
+        // the `)` of a list that spans lines.
+        guard let assign = bytes[found...].prefix(64).firstIndex(of: UInt8(ascii: "=")) else { continue }
+        var start = assign + 1
+        while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") {
+          start += 1
         }
-        let words = rest.split { " \t\n\"(),\\".contains($0) }
+        let list = start < bytes.count && bytes[start] == UInt8(ascii: "(")
+        var end = start
+        while end < bytes.count {
+          let byte = bytes[end]
+          if list ? byte == UInt8(ascii: ")") : (byte == UInt8(ascii: ";") || byte == 0x0A) { break }
+          end += 1
+        }
+        let value = String(decoding: bytes[start..<end], as: UTF8.self)
+        let words = value.split { " \t\n\"(),\\".contains($0) }
         var afterD = false
         for word in words {
           if word == "-D" {
@@ -43,13 +51,11 @@ struct CompilationConditions: Sendable {
           var name = word
           if name.hasPrefix("-D") {
             name = name.dropFirst(2)
-          } else if setting == "OTHER_SWIFT_FLAGS", !afterD {
+          } else if isFlags, !afterD {
             continue
           }
           afterD = false
-          if name.first.map({ $0.isLetter || $0 == "_" }) == true, name != "$inherited" {
-            defined.insert(String(name))
-          }
+          if name.first.map({ $0.isLetter || $0 == "_" }) == true { defined.insert(String(name)) }
         }
       }
     }
@@ -58,12 +64,9 @@ struct CompilationConditions: Sendable {
   /// Reads `.define("NAME")` (with or without a condition) from a `Package.swift`.
   mutating func addPackageManifest(_ bytes: [UInt8]) {
     isKnown = true
-    let text = String(decoding: bytes, as: UTF8.self)
-    var searchRange = text.startIndex..<text.endIndex
-    while let found = text.range(of: ".define(\"", range: searchRange) {
-      searchRange = found.upperBound..<text.endIndex
-      let name = text[found.upperBound...].prefix { $0 != "\"" }
-      if !name.isEmpty { defined.insert(String(name)) }
+    for found in ASCII.ends(of: ".define(\"", in: bytes) {
+      let name = bytes[found...].prefix { $0 != UInt8(ascii: "\"") && $0 != 0x0A }
+      if !name.isEmpty { defined.insert(String(decoding: name, as: UTF8.self)) }
     }
   }
 

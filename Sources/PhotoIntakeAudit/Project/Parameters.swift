@@ -7,6 +7,9 @@
 struct Parameter: Sendable {
   /// The argument label, `_` for none.
   var label: String
+  /// ``label``'s hash (``WordTable/hash(_:)``), which calls compare with: a call's labels are hashed as
+  /// they are read, with no string made for them.
+  var labelHash: UInt64
   /// The name the body uses.
   var name: String
   /// Token of the internal name (for the parameter's uses in the body).
@@ -21,10 +24,11 @@ struct Parameter: Sendable {
   var hasDefault: Bool { defaultValue != nil }
 }
 
-/// The arguments of one call: labels in order (`_` for unlabeled), the tokens of each, and how many
+/// The arguments of one call: labels in order (hashed; `_` for unlabeled), the tokens of each, and how many
 /// closures trail the parentheses.
 struct CallArguments: Sendable {
-  var labels: [String] = []
+  /// Hashes of the labels (``Parameter/unlabeled`` for none).
+  var labels: [UInt64] = []
   /// Value tokens of each argument in the parentheses (after the label and colon).
   var values: [Range<Int>] = []
   /// `{ … }` after the parentheses, then `label: { … }` for each further trailing closure.
@@ -34,6 +38,14 @@ struct CallArguments: Sendable {
 }
 
 extension Parameter {
+  /// The hash of `_`, the label of an unlabeled argument or parameter.
+  static let unlabeled = WordTable.hash(Array("_".utf8)[...])
+
+  /// The hash of the label token at `token`.
+  static func hash(_ file: SourceFile, _ token: Int) -> UInt64 {
+    WordTable.hash(file.source.bytes[Int(file.tokens[token].start)..<Int(file.tokens[token].end)])
+  }
+
   /// The parameters declared in the parentheses whose `(` is `paren`.
   static func list(_ file: SourceFile, paren: Int) -> [Parameter] {
     guard let close = file.match(paren), close > paren + 1 else { return [] }
@@ -56,7 +68,7 @@ extension Parameter {
     }
     let names = (cursor..<colon).filter { file.kind($0) == .identifier }
     guard let nameToken = names.last else { return nil }
-    let label = names.count >= 2 ? file.text(names[names.count - 2]) : file.text(nameToken)
+    let labelToken = names.count >= 2 ? names[names.count - 2] : nameToken
     // The type runs to a `=` at this level; brackets inside it are skipped whole.
     var type = colon + 1
     var assign: Int?
@@ -76,7 +88,8 @@ extension Parameter {
     let last = typeTokens.upperBound - 1
     let isVariadic = last > colon && file.kind(last) == .op && file.text(last) == "..."
     return Parameter(
-      label: label, name: file.text(nameToken), nameToken: nameToken,
+      label: file.text(labelToken), labelHash: hash(file, labelToken), name: file.text(nameToken),
+      nameToken: nameToken,
       defaultValue: assign.map { ($0 + 1)..<range.upperBound }, isClosure: isClosure, isVariadic: isVariadic)
   }
 
@@ -96,11 +109,11 @@ extension Parameter {
     var position = 0
     for label in arguments.labels {
       // A variadic parameter takes further unlabeled arguments.
-      if let previous = result.last, parameters[previous].isVariadic, label == "_" {
+      if let previous = result.last, parameters[previous].isVariadic, label == unlabeled {
         result.append(previous)
         continue
       }
-      while position < parameters.count, parameters[position].label != label {
+      while position < parameters.count, parameters[position].labelHash != label {
         guard parameters[position].hasDefault else { return nil }
         position += 1
       }
@@ -119,8 +132,8 @@ extension Parameter {
     guard let matched = matched(parameters, arguments) else { return nil }
     if let number = arguments.trailing.firstIndex(of: brace) {
       if number > 0, file.kind(brace - 2) == .identifier {
-        let label = file.text(brace - 2)
-        return parameters.firstIndex { $0.label == label }
+        let label = hash(file, brace - 2)
+        return parameters.firstIndex { $0.labelHash == label }
       }
       let after = matched.last.map { $0 + 1 } ?? 0
       return parameters[after...].firstIndex { $0.isClosure }
@@ -139,7 +152,7 @@ extension CallArguments {
       var start = name + 2
       while start < close {
         let labeled = file.kind(start) == .identifier && file.kind(start + 1) == .colon
-        labels.append(labeled ? file.text(start) : "_")
+        labels.append(labeled ? Parameter.hash(file, start) : Parameter.unlabeled)
         let end = file.endOfArgument(from: start, close: close)
         values.append((labeled ? start + 2 : start)..<end)
         start = end + 1

@@ -36,14 +36,16 @@ extension ProjectModel {
     }
     let isReference = referenceContext != nil
     var matching = candidates.filter { candidate in
-      let function = functions[candidate]
       if isTypeName {
-        guard function.name == "init", function.typeName == name, let arguments else { return false }
-        return Parameter.accepts(function.parameters, arguments)
+        guard functions[candidate].name == "init", functions[candidate].typeName == name, let arguments else {
+          return false
+        }
+        return Parameter.accepts(functions[candidate].parameters, arguments)
       }
-      guard function.name == name else { return false }
-      guard let arguments else { return isReference ? function.arity >= 0 : function.arity < 0 }
-      return function.arity >= 0 && Parameter.accepts(function.parameters, arguments)
+      guard functions[candidate].name == name else { return false }
+      let arity = functions[candidate].arity
+      guard let arguments else { return isReference ? arity >= 0 : arity < 0 }
+      return arity >= 0 && Parameter.accepts(functions[candidate].parameters, arguments)
     }
     // Both `f()` and `f(x: Int = 0)` accept `f()`; Swift picks the one without defaults.
     if let arguments, matching.contains(where: { functions[$0].arity == arguments.count }) {

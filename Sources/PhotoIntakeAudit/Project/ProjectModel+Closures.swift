@@ -158,7 +158,7 @@ extension ProjectModel {
         }
         guard let arguments = CallArguments(file, callee: index),
           let delegate = arguments.labels.indices.first(where: {
-            ["_", "delegate"].contains(arguments.labels[$0])
+            arguments.labels[$0] == Parameter.unlabeled || arguments.labels[$0] == Self.delegateLabel
           }),
           let queue = Self.queueArgument(file, paren: index + 1), queue != .unknown,
           let type = delegateType(arguments.values[delegate], in: file, variables: variables[fileNumber])
@@ -173,6 +173,8 @@ extension ProjectModel {
     }
     return result
   }
+
+  private static let delegateLabel = WordTable.hash(Array("delegate".utf8)[...])
 
   /// The type of a delegate argument: `self` (the type around the call), a variable or property of a
   /// declared type, or `Type()`.

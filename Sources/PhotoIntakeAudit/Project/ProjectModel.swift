@@ -114,10 +114,9 @@ struct ProjectModel: Sendable {
     if !closureContexts.isEmpty { closureContexts = closureParameterContexts() }
     if !closureContexts.isEmpty {
       for number in calls.indices {
-        let call = calls[number]
-        let function = functions[call.caller]
-        let file = files[function.file]
-        calls[number].local = local(at: call.token, in: file, upTo: function.scope)
+        let (caller, token) = (calls[number].caller, calls[number].token)
+        calls[number].local = local(
+          at: token, in: files[functions[caller].file], upTo: functions[caller].scope)
       }
       origins = inferContexts(facts: facts)
     }
