@@ -6,9 +6,9 @@ extension ProjectModel {
   /// read of a computed property, or a function named as an argument (`.onAppear(perform: loadImage)`),
   /// matched by argument labels and narrowed by the receiver's type.
   mutating func addCalls(
-    at index: Int, in fileNumber: Int, candidates: [Int], variables: [String: String], facts: ProjectFacts
+    at index: Int, in file: SourceFile, _ fileNumber: Int, candidates: [Int], variables: [String: String],
+    facts: ProjectFacts
   ) {
-    let file = files[fileNumber]
     let before = file.word(index - 1)
     // Declarations and argument labels are not calls.
     if before == .func || before == .var || before == .let || before == .case
@@ -35,14 +35,16 @@ extension ProjectModel {
       referenceContext = Self.argumentDecision(callee: paren - 1, paren: paren, in: file)
     }
     let isReference = referenceContext != nil
+    // Candidates share the name's hash: initializers are filed under their type's name, the rest under
+    // their own, so a type name reaches initializers and any other name the functions it names.
     var matching = candidates.filter { candidate in
       if isTypeName {
-        guard functions[candidate].name == "init", functions[candidate].typeName == name, let arguments else {
+        guard functions[candidate].isInitializer, functions[candidate].typeName == name, let arguments else {
           return false
         }
         return Parameter.accepts(functions[candidate].parameters, arguments)
       }
-      guard functions[candidate].name == name else { return false }
+      guard !functions[candidate].isInitializer else { return false }
       let arity = functions[candidate].arity
       guard let arguments else { return isReference ? arity >= 0 : arity < 0 }
       return arity >= 0 && Parameter.accepts(functions[candidate].parameters, arguments)

@@ -29,7 +29,7 @@ extension ProjectModel {
     "sceneWillEnterForeground", "windowDidLoad", "viewWillTransition", "draw",
   ]
 
-  func inferContexts(facts: ProjectFacts) -> [Origin] {
+  mutating func inferContexts(facts: ProjectFacts) -> [Origin] {
     var origins = Array(repeating: Origin(), count: functions.count)
     var blocked = Array(repeating: false, count: functions.count)
     var queue: [Int] = []
@@ -106,7 +106,7 @@ extension ProjectModel {
     return nil
   }
 
-  private func typeContext(of function: Function, facts: ProjectFacts) -> Origin? {
+  private mutating func typeContext(of function: Function, facts: ProjectFacts) -> Origin? {
     let file = files[function.file]
     var outer = file.scope(function.scope).parent
     while outer > 0 {
@@ -119,7 +119,7 @@ extension ProjectModel {
         where ProjectFacts.mainActorBases.contains(file.text(token)) {
           return Origin(context: .main, reason: "member of \(name) (\(file.text(token)))")
         }
-        if facts.isMainActorType(name) {
+        if isMainActorType(name, facts: facts) {
           return Origin(context: .main, reason: "member of main-actor \(name)")
         }
         return nil

@@ -22,6 +22,8 @@ struct ProjectModel: Sendable {
     var isAsync: Bool
     /// Declared parameters, labels and defaults (empty for a computed property).
     var parameters: [Parameter] = []
+    /// An `init`: found under its type's name.
+    var isInitializer = false
   }
 
   /// Where code runs relative to the function around it, as the closures in between decide.
@@ -52,6 +54,8 @@ struct ProjectModel: Sendable {
   /// the owner's name: their `deinit` runs when the owner releases them, on the main thread.
   private(set) var ownedByMain: [String: String] = [:]
   var ancestorCache: [String: Set<String>] = [:]
+  /// ``ProjectFacts/isMainActorType(_:)`` per type name, asked for every function and stored property.
+  var mainActorCache: [String: Bool] = [:]
   /// Declared types of stored properties, by `Owner.property`.
   private(set) var memberTypes: [String: String] = [:]
   var origins: [Origin] = []
@@ -102,7 +106,7 @@ struct ProjectModel: Sendable {
       let variables = declared[fileNumber]
       for index in 0..<file.count where file.kind(index) == .identifier && file.isActive(index) {
         guard let candidates = byName[Self.hash(file, index)] else { continue }
-        addCalls(at: index, in: fileNumber, candidates: candidates, variables: variables, facts: facts)
+        addCalls(at: index, in: file, fileNumber, candidates: candidates, variables: variables, facts: facts)
       }
     }
     delegateQueues = findDelegateQueues(variables: declared)
@@ -163,7 +167,7 @@ struct ProjectModel: Sendable {
     let display = typeName.map { "\($0).\(signature)" } ?? signature
     return Function(
       file: fileNumber, scope: scopeIndex, name: name, typeName: typeName, arity: arity, display: display,
-      isAsync: isAsync, parameters: parameters)
+      isAsync: isAsync, parameters: parameters, isInitializer: head == .initKeyword)
   }
 
   /// Variables and parameters of the file by declared type (`name: Type`, `name = Type(…)`); stored
@@ -193,8 +197,7 @@ struct ProjectModel: Sendable {
       }
       if memberTypes[owner + "." + name] == nil { memberTypes[owner + "." + name] = typeName }
       // A stored property of a view controller or view: the owner releases it on the main thread.
-      if facts.types[typeName] != nil, Self.isInterfaceType(owner, facts: facts), ownedByMain[typeName] == nil
-      {
+      if facts.types[typeName] != nil, ownedByMain[typeName] == nil, isInterfaceType(owner, facts: facts) {
         ownedByMain[typeName] = owner
       }
     }
@@ -203,6 +206,18 @@ struct ProjectModel: Sendable {
 
   /// A main-actor type, or one named and built like a view controller whose base class lives outside
   /// the project (`final class ScannerViewController: BaseViewController`).
+  mutating func isMainActorType(_ name: String, facts: ProjectFacts) -> Bool {
+    if let known = mainActorCache[name] { return known }
+    let answer = facts.isMainActorType(name)
+    mainActorCache[name] = answer
+    return answer
+  }
+
+  private mutating func isInterfaceType(_ name: String, facts: ProjectFacts) -> Bool {
+    if isMainActorType(name, facts: facts) || name.hasSuffix("ViewController") { return true }
+    return facts.types[name]?.inherits.contains { $0.hasSuffix("ViewController") } == true
+  }
+
   static func isInterfaceType(_ name: String, facts: ProjectFacts) -> Bool {
     if facts.isMainActorType(name) || name.hasSuffix("ViewController") { return true }
     return facts.types[name]?.inherits.contains { $0.hasSuffix("ViewController") } == true
