@@ -20,8 +20,11 @@ extension ProjectModel {
     guard let callerScope = file.syntax.enclosing(index, [.function, .accessor]) else { return }
     let caller = Int(functionOfScope[fileNumber][callerScope])
     guard caller >= 0 else { return }
-    let name = file.text(index)
-    let isTypeName = name.first?.isUppercase == true && facts.types[name] != nil
+    // Only a capitalised name can be a type's; the rest need no string at all (names match by hash).
+    let first = file.source.bytes[Int(file.tokens[index].start)]
+    let capitalised = first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")
+    let name = capitalised ? file.text(index) : ""
+    let isTypeName = capitalised && facts.types[name] != nil
     let arguments = CallArguments(file, callee: index)
     // `.onAppear(perform: loadImage)`, `queue.async(execute: work)`: the function runs where a closure
     // passed there would.
