@@ -111,8 +111,11 @@ public struct Importer: Sendable {
           locationStripped = true
         }
       }
+      // The header reader's type refines the sniffed one: a HEIF of a `pict` track and no `meta` is an image
+      // sequence (heics), a TIFF with a DNGVersion tag a DNG; `list`, `show` and `metadata` then agree.
       let request = CommitRequest(
-        staged: staged, type: type, name: NameSanitizer.sanitize(source.suggestedName), batch: batch,
+        staged: staged, type: metadata?.type ?? type, name: NameSanitizer.sanitize(source.suggestedName),
+        batch: batch,
         position: index, metadata: metadata, locationStripped: locationStripped)
       return .ready(request, typeHintMismatch: mismatch)
     } catch {

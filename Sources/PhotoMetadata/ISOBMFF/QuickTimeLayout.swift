@@ -36,9 +36,33 @@ struct QuickTimeLayout {
     0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
   ]
 
-  init(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) {
+  /// Why the top-level walk stopped early, when it was read with `toleratingCut` (a movie cut inside its
+  /// media data after a whole `moov`), and the last atom it kept.
+  var cut: (damage: MetadataError, last: Box)?
+
+  /// Reads the movie's atoms.
+  ///
+  /// - Parameter toleratingCut: when true, a file that ends inside a top-level atom, or whose top-level atoms
+  ///   stop making sense, after a whole `moov`, is read from that `moov` and the damage kept in ``cut``.
+  ///   Readers pass true; the location stripper passes false, as it must copy a whole file.
+  init(_ input: Input, limits: MetadataReader.Limits, toleratingCut: Bool = false) throws(MetadataError) {
     var budget = BoxBudget(limits)
-    let top = try Boxes.children(of: 0..<input.size, in: input, isFile: true, depth: 1, budget: &budget)
+    let top: [Box]
+    if toleratingCut {
+      let walk = try Boxes.childrenTolerating(
+        of: 0..<input.size, in: input, isFile: true, depth: 1, budget: &budget)
+      top = walk.boxes
+      if let damage = walk.damage, let last = top.last {
+        // A `moov` that is itself cut is no layout to read.
+        if case .truncated = damage, last.type == "moov" { throw damage }
+        cut = (damage, last)
+      }
+      guard top.contains(where: { $0.type == "moov" }) else {
+        throw walk.damage ?? .corrupt("no 'moov' atom")
+      }
+    } else {
+      top = try Boxes.children(of: 0..<input.size, in: input, isFile: true, depth: 1, budget: &budget)
+    }
     guard let moov = top.first(where: { $0.type == "moov" }) else { throw .corrupt("no 'moov' atom") }
     for child in try Boxes.children(of: moov.payload, in: input, isFile: false, depth: 2, budget: &budget) {
       switch child.type {

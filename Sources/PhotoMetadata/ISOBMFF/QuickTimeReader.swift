@@ -11,8 +11,11 @@ enum QuickTimeReader {
   static func read(_ input: Input, type: MediaType, limits: MetadataReader.Limits) throws(MetadataError)
     -> MediaMetadata
   {
-    let layout = try QuickTimeLayout(input, limits: limits)
+    let layout = try QuickTimeLayout(input, limits: limits, toleratingCut: true)
     var metadata = MediaMetadata(type: type)
+    if let (damage, last) = layout.cut {
+      metadata.warnings.append(HEIFReader.remainderWarning(damage, after: last, input))
+    }
     if let size = layout.videoSize {
       metadata.width = size.0
       metadata.height = size.1
