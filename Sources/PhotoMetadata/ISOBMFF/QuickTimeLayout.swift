@@ -26,6 +26,9 @@ struct QuickTimeLayout {
   var videoFrameCount: Int?
   /// That track's first sample entry type (`hvc1`, `av01`, …).
   var videoCodec: String?
+  /// The size of that track's coded pictures, from its codec configuration (``VideoParameterSets``); nil
+  /// for codecs read nowhere here.
+  var codedSize: PixelSize?
   /// Children of every `udta` atom in the movie and its tracks.
   var userData: [Box] = []
   var metadataItems: [MetadataItem] = []
@@ -143,6 +146,7 @@ struct QuickTimeLayout {
       videoHandler = handler
       videoFrameCount = samples?.count
       videoCodec = samples?.codec
+      codedSize = samples?.codedSize
     }
   }
 
@@ -152,6 +156,8 @@ struct QuickTimeLayout {
     var width: Int?
     var height: Int?
     var count: Int?
+    /// From the entry's `avcC` or `hvcC`.
+    var codedSize: PixelSize?
   }
 
   /// `minf/stbl`: the first `stsd` entry's type and size (VisualSampleEntry, §12.1.3), the `stsz`/`stz2`
@@ -175,6 +181,18 @@ struct QuickTimeLayout {
           let head = try input.read(at: entry.payload.lowerBound, count: 28)
           facts.width = Int(head.u16(at: 24, bigEndian: true))
           facts.height = Int(head.u16(at: 26, bigEndian: true))
+        }
+        // The VisualSampleEntry's fields take 78 bytes; its boxes follow, the codec configuration among
+        // them (ISO/IEC 14496-15 §5.4.2.1, §8.4.1.1). Damage there costs only the coded size.
+        if entry.payload.count > 78,
+          let boxes = try? Boxes.children(
+            of: (entry.payload.lowerBound + 78)..<entry.end, in: input, isFile: false, depth: 8,
+            budget: &budget),
+          let configuration = boxes.first(where: { $0.type == "avcC" || $0.type == "hvcC" }),
+          configuration.payload.count <= 64 << 10
+        {
+          let bytes = try input.read(at: configuration.payload.lowerBound, count: configuration.payload.count)
+          facts.codedSize = VideoParameterSets.codedSize(configuration: configuration.type, bytes)
         }
       case "stsz" where table.payload.count >= 12, "stz2" where table.payload.count >= 12:
         // Version/flags, then stsz: sample_size, sample_count; stz2: reserved (24 bits), field_size,

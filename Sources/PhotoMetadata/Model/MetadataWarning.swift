@@ -23,6 +23,9 @@ public struct MetadataWarning: Sendable, Hashable, Codable, CustomStringConverti
     case auxiliaryImage
     /// Movie or track metadata (`udta`, `keys`/`ilst`).
     case trackMetadata
+    /// A movie track header's size (`tkhd`) that is no size of the track's coded pictures; the coded size is
+    /// given instead.
+    case trackHeader
     /// Bytes between two JPEG marker segments that belong to neither (a writer's padding, a miscounted
     /// length); the headers are read on from the next real marker, as libjpeg decodes such files.
     case extraneousBytes
@@ -48,6 +51,7 @@ public struct MetadataWarning: Sendable, Hashable, Codable, CustomStringConverti
       case .makerNote: "the maker note"
       case .auxiliaryImage: "an auxiliary image"
       case .trackMetadata: "the track metadata"
+      case .trackHeader: "the track header's size"
       case .extraneousBytes: "a run of bytes between two JPEG segments"
       case .tiffDirectory: "part of a TIFF directory"
       case .boxes: "part of the file's box structure"

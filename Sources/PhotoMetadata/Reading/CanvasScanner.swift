@@ -178,20 +178,21 @@ public enum CanvasScanner {
   static func webp(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> Survey {
     var canvas: PixelSize?
     var frames = 0
-    for chunk in try RIFFChunks.read(input, limits: limits) {
+    // Each chunk's first bytes come with the walk (one read per window of small chunks, not one per frame).
+    _ = try RIFFChunks.read(input, limits: limits, headLength: 16 + 8 + 10) {
+      chunk, data throws(MetadataError) in
       switch chunk.fourCC {
       case "VP8X":
-        guard chunk.data.count >= 10 else { throw .corrupt("chunk 'VP8X' is too short") }
-        let data = try input.read(at: chunk.data.lowerBound, count: 10)
+        guard data.count >= 10 else { throw .corrupt("chunk 'VP8X' is too short") }
         var reader = ByteReader(data, at: 4, bigEndian: false)
         canvas.grow(toWidth: Int(try reader.u24()) + 1, height: Int(try reader.u24()) + 1)
       case "VP8 ", "VP8L":
-        let head = try input.read(at: chunk.data.lowerBound, count: min(chunk.data.count, 10))
-        if let size = try WebPReader.bitstreamSize(chunk.fourCC, head) { canvas.grow(to: size) }
+        if let size = try WebPReader.bitstreamSize(chunk.fourCC, Array(data.prefix(10))) {
+          canvas.grow(to: size)
+        }
       case "ANMF":
         frames += 1
-        guard chunk.data.count >= 16 else { throw .corrupt("chunk 'ANMF' is too short") }
-        let data = try input.read(at: chunk.data.lowerBound, count: min(chunk.data.count, 16 + 8 + 10))
+        guard data.count >= 16 else { throw .corrupt("chunk 'ANMF' is too short") }
         var reader = ByteReader(data, at: 0, bigEndian: false)
         let x = Int(try reader.u24()) * 2, y = Int(try reader.u24()) * 2
         let width = Int(try reader.u24()) + 1, height = Int(try reader.u24()) + 1
@@ -205,7 +206,7 @@ public enum CanvasScanner {
           }
         }
       default:
-        continue
+        break
       }
     }
     return animation(canvas, frames: frames)

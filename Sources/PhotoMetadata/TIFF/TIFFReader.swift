@@ -185,13 +185,23 @@ struct TIFFReader {
     return try integer(entry)
   }
 
-  /// The unsigned integers of a BYTE, SHORT, LONG, IFD, LONG8 or IFD8 value.
+  /// The integers of a BYTE, SHORT, LONG, IFD, LONG8 or IFD8 value; a signed value (SBYTE, SSHORT, SLONG,
+  /// SLONG8) is read as libtiff reads it where an unsigned one is expected: its non-negative values.
   func integers(_ entry: IFDEntry) throws(MetadataError) -> [Int] {
     let bytes = try bytes(entry)
     switch entry.type {
     case 1, 7: return bytes.map(Int.init)
+    case 6: return bytes.map { Int(Int8(bitPattern: $0)) }.filter { $0 >= 0 }
     case 3:
       return stride(from: 0, to: bytes.count - 1, by: 2).map { Int(bytes.u16(at: $0, bigEndian: bigEndian)) }
+    case 8:
+      return stride(from: 0, to: bytes.count - 1, by: 2).map {
+        Int(Int16(bitPattern: bytes.u16(at: $0, bigEndian: bigEndian)))
+      }.filter { $0 >= 0 }
+    case 9:
+      return stride(from: 0, to: bytes.count - 3, by: 4).map {
+        Int(Int32(bitPattern: bytes.u32(at: $0, bigEndian: bigEndian)))
+      }.filter { $0 >= 0 }
     case 4, 13:
       return stride(from: 0, to: bytes.count - 3, by: 4).map { Int(bytes.u32(at: $0, bigEndian: bigEndian)) }
     case 16, 18:
