@@ -22,7 +22,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// refused before any decode. `reason` says what it would cost and which limit it exceeds.
   case overDecodeBudget(reason: String)
   /// The picture is so narrow for its length (a line of pixels thousands long) that reducing it to the
-  /// requested size would leave its short side under one pixel; it was not decoded (libvips aborts the
+  /// requested size would leave its short side under one pixel; it was not decoded (libvips 8.14 can abort the
   /// process on such a reduction).
   case extremeAspectRatio(width: Int, height: Int)
   /// The file's headers are damaged or contradict themselves (no frame header, impossible sizes, a cut box).

@@ -100,7 +100,8 @@ struct ThumbnailPlan: Sendable, Hashable {
   }
 
   /// Refuses a reduction to `size` that would leave the short side under one pixel (5×27397 to 320 px): libvips
-  /// 8.14 rounds that side to 0 and aborts the process on the image it makes ("bad dimensions").
+  /// 8.14 may round that side to 0 and abort the process on the image it makes ("bad dimensions": a fuzzed 5×27397
+  /// JPEG did, reduced by libjpeg to 1×3425 first). No photo is that narrow: 320 px needs 320:1.
   static func checkReducible(width: Int, height: Int, to size: Int) throws(ImagingError) {
     let longest = max(width, height), shortest = min(width, height)
     guard longest > size, shortest > 0 else { return }

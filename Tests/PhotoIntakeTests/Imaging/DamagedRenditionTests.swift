@@ -55,7 +55,7 @@
       }
     }
 
-    /// A picture too narrow for its length to reduce (libvips 8.14 aborts the process on the 0-pixel side it
+    /// A picture too narrow for its length to reduce (libvips 8.14 can abort the process on the 0-pixel side it
     /// would compute): a typed refusal at that size, a rendition at a size it reduces to.
     @Test func aPictureTooNarrowToReduceIsRefusedNotAborted() throws {
       let folder = TemporaryDirectory()
