@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMetadata
+
 #if canImport(CSQLite)
   internal import CSQLite
 #elseif canImport(SQLite3)
@@ -195,7 +196,8 @@ extension Library {
     let metadata = try? MetadataReader.read(
       fileAt: path, hint: type.preferredFilenameExtension, limits: limits)
     let asset = Asset(
-      id: .make(), sha256: digest, size: size, type: type, name: nil, importedAt: Date(), batch: batch.id,
+      id: .make(), sha256: digest, size: size, type: metadata?.type ?? type, name: nil, importedAt: Date(),
+      batch: batch.id,
       position: position, damage: nil, metadata: metadata, locationStripped: false)
     try database.transaction { () throws(DatabaseError) in
       try insertRow(asset, batch: batch)

@@ -2,9 +2,15 @@
 /// CIPA DC-007).
 enum JPEGReader {
   static func read(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> MediaMetadata {
-    let layout = try JPEGLayout(input, limits: limits)
+    let layout = try JPEGLayout(input, limits: limits, toleratingCut: true)
     var metadata = MediaMetadata(type: .jpeg, width: layout.width, height: layout.height)
     metadata.hasICCProfile = layout.hasICCProfile
+    if let cut = layout.cutAt {
+      metadata.warnings.append(
+        MetadataWarning(
+          part: .remainder,
+          reason: "the file ends at offset \(input.size), inside the segment at offset \(cut)"))
+    }
     for run in layout.extraneous {
       metadata.warnings.append(
         MetadataWarning(
