@@ -9,15 +9,17 @@ if [ -n "$(git status --porcelain Sources)" ]; then echo "mutation-test: Sources
 
 # name | file | perl substitution (applied to the first match) | swift test filter
 mutations=(
-  "no-file-fsync|Sources/PhotoIntake/Import/StagingSink.swift|s/^(\s*)try Syscalls\.fsync\(descriptor, path: path\)/\1_ = try Syscalls.fstat(descriptor, path: path)/m|DurabilityTests/powerCut"
-  "no-dir-fsync-after-link|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try folder\.sync\(\)/\1_ = 0/m|DurabilityTests/powerCut"
+  "no-file-fsync|Sources/PhotoIntake/Import/StagingSink.swift|s/try file\.seal\(readOnly: true\)/file.file.makeReadOnly()/|DurabilityTests/powerCut"
+  "no-dir-fsync-after-link|Sources/PhotoIntake/ObjectStore/ObjectStore.swift|s/^(\s*)try folder\.sync\(\)/\1_ = 0/m|DurabilityTests/powerCut"
   "synchronous-normal|Sources/PhotoIntake/Database/Database.swift|s/\"PRAGMA synchronous=FULL\"/\"PRAGMA synchronous=NORMAL\"/|DurabilityTests/theManifestIsOpenedForDurableCommits"
-  "row-before-link|Sources/PhotoIntake/Library/Library+Commit.swift|s/(    let placing = items\.indices\.filter \{ items\[.0\]\.intent != nil \}\n.*?\n    \}\n)(    let change = commitRows\(&items\)\n)/\$2\$1/s|DurabilityTests/powerCut"
-  "no-link-row-only|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try place\(staged, in: folder\)/\1_ = 0/m|DurabilityTests|LibraryTests"
-  "imported-before-commit|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try insertRow\(asset, batch: batch\)/\1_ = 0/m|DurabilityTests|LibraryTests"
+  "intent-after-link|Sources/PhotoIntake/Library/GroupCommit.swift|s/(    let recorded = await manifest\.recordPlacements.*?\n    \}\n)(    let linking = )placing\.filter \{ intents\[.0\] != nil \}(\n    if !linking\.isEmpty \{\n.*?\n    \}\n)/\$2placing\$3\$1/s|DurabilityTests/powerCut"
+  "row-before-link|Sources/PhotoIntake/Library/GroupCommit.swift|s/(    let linking = placing\.filter.*?\n    if !linking\.isEmpty \{\n.*?\n    \}\n)(    let going = .*?    let outcomes = [^\n]*\n)/\$2\$1/s|DurabilityTests/powerCut"
+  "no-link-row-only|Sources/PhotoIntake/ObjectStore/ObjectStore.swift|s/^(\s*)try place\(file, in: folder\)/\1_ = 0/m|DurabilityTests|LibraryTests"
+  "imported-before-commit|Sources/PhotoIntake/Manifest/Manifest+Rows.swift|s/^(\s*)try insertRow\(asset, batch: row\.batch\)/\1_ = 0/m|DurabilityTests|LibraryTests"
   "gps-bytes-left|Sources/PhotoMetadata/Stripping/ExifGPSEraser.swift|s/for entry in gps\.entries where !entry\.isInline \{/for entry in gps.entries where !entry.isInline \&\& entry.tag != 4 {/|StrippedBytesTests"
-  "objects-writable|Sources/PhotoIntake/Import/StagingSink.swift|s/fchmod\(descriptor, 0o444\)/fchmod(descriptor, 0o644)/|DurabilityTests/storedObjectsAreReadOnly"
-  "recovery-ignores-inode|Sources/PhotoIntake/Library/Library+Recovery.swift|s/UInt64\(info\.st_ino\) == intent\.inode/true/|IntentRecoveryTests|DurabilityTests|LibraryTests"
+  "objects-writable|Sources/PhotoIntake/Import/StagingSink.swift|s/file\.seal\(readOnly: true\)/file.seal(readOnly: false)/|DurabilityTests/storedObjectsAreReadOnly"
+  "recovery-ignores-inode|Sources/PhotoIntake/ObjectStore/ObjectStore.swift|s/UInt64\(info\.st_ino\) == inode/true/|IntentRecoveryTests|DurabilityTests|LibraryTests"
+  "undo-ignores-rows|Sources/PhotoIntake/Manifest/Manifest+Intents.swift|s/if try database\.assetID\(withSHA256: intent\.digest\) == nil \{/if true {/|IntentRecoveryTests|DurabilityTests"
 )
 
 printf '%-26s %s\n' mutation result

@@ -109,7 +109,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  init(_ error: SystemError) {
+  package init(_ error: SystemError) {
     switch error.code {
     case ENOENT, ENOTDIR: self = .fileNotFound
     case EACCES, EPERM, EROFS: self = .permissionDenied

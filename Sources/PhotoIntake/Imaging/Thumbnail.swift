@@ -57,6 +57,10 @@ extension Thumbnail {
   ///
   /// - Throws: ``ImagingError`` for I/O failures (a missing folder is ``ImagingError/fileNotFound``).
   public func write(toFile path: String) throws(ImagingError) {
-    try AtomicFile.write(jpegData, toFile: path)
+    do {
+      try DurableFile.write(jpegData, toFile: path, .replacing, syncFolder: false)
+    } catch {
+      throw ImagingError(error)
+    }
   }
 }

@@ -77,7 +77,8 @@ public struct Importer: Sendable {
     _ source: any ItemSource, index: Int, batch: BatchRecord, progress: @escaping @Sendable (Double) -> Void
   ) async -> StagedItem {
     let sink = StagingSink(
-      folder: library.staging, name: library.newStagingName(), maximumSize: configuration.maximumFileSize,
+      folder: library.store.staging, name: library.newStagingName(),
+      maximumSize: configuration.maximumFileSize,
       chunkSize: configuration.chunkSize, progress: progress)
     var mismatch: TypeHintMismatch?
     var strippedName: String?
@@ -121,7 +122,7 @@ public struct Importer: Sendable {
       return .ready(request, typeHintMismatch: mismatch)
     } catch {
       sink.discard()
-      if let strippedName { try? library.staging.unlink(strippedName) }
+      if let strippedName { try? library.store.staging.unlink(strippedName) }
       return .finished(ItemReport(index: index, result: .failed(error), typeHintMismatch: mismatch))
     }
   }
@@ -136,15 +137,15 @@ public struct Importer: Sendable {
       request.staged.discard()
       return ItemReport(index: index, result: .failed(.cancelled), typeHintMismatch: typeHintMismatch)
     }
-    do throws(Importer.Error) {
-      switch try await library.commit(request) {
-      case .imported(let asset):
-        return ItemReport(index: index, result: .imported(asset), typeHintMismatch: typeHintMismatch)
-      case .duplicate(let asset):
-        return ItemReport(index: index, result: .duplicate(asset), typeHintMismatch: typeHintMismatch)
-      }
-    } catch {
-      return ItemReport(index: index, result: .failed(error), typeHintMismatch: typeHintMismatch)
+    switch await library.commit(request) {
+    case .success(.imported(let asset)):
+      return ItemReport(index: index, result: .imported(asset), typeHintMismatch: typeHintMismatch)
+    case .success(.duplicate(let asset)):
+      return ItemReport(index: index, result: .duplicate(asset), typeHintMismatch: typeHintMismatch)
+    case .failure(let failure):
+      return ItemReport(
+        index: index, result: .failed(Importer.Error(commitFailure: failure)),
+        typeHintMismatch: typeHintMismatch)
     }
   }
 

@@ -120,7 +120,7 @@ import Testing
     #expect(old.name == "old.jpg")
     #expect(old.metadata == nil)
     await library.close()
-    #expect(try Database.open(path: root + "/manifest.sqlite").userVersion == Schema.currentVersion)
+    #expect(try Database.open(path: root + "/manifest.sqlite").userVersion == Manifest.currentVersion)
     let reopened = try await Library.open(at: root)
     // New imports record their facts in the migrated manifest.
     let summary = await Importer(library: reopened).importItems([

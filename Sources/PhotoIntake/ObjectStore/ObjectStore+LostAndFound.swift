@@ -18,10 +18,10 @@ struct ObjectEntry {
   static func escaped(_ bytes: [UInt8]) -> String { FileItemSource.printable(bytes) }
 }
 
-extension Library {
+extension ObjectStore {
   /// Every entry under `objects/`: the children of fan-out folders, and anything else found at the top.
   /// Nothing is followed: a link in place of a fan-out folder is itself an entry.
-  func objectEntries() throws(SystemError) -> [ObjectEntry] {
+  func entries() throws(SystemError) -> [ObjectEntry] {
     var found: [ObjectEntry] = []
     for raw in try objects.entries() {
       let name = Directory.utf8(raw)
@@ -49,21 +49,17 @@ extension Library {
   ///
   /// - Returns: the new path, relative to the library.
   @discardableResult
-  nonisolated func moveAside(_ rawName: [UInt8], in folder: Directory, relative: String) throws(SystemError)
-    -> String
-  {
-    try Self.moveAside(rawName, in: folder, relative: relative, root: rootDirectory)
+  func moveAside(_ rawName: [UInt8], in folder: Directory, relative: String) throws(SystemError) -> String {
+    try Self.moveAside(rawName, in: folder, relative: relative, root: root)
   }
 
   /// ``moveAside(_:in:relative:)`` for a UTF-8 name.
   @discardableResult
-  nonisolated func moveAside(_ name: String, in folder: Directory, relative: String) throws(SystemError)
-    -> String
-  {
+  func moveAside(_ name: String, in folder: Directory, relative: String) throws(SystemError) -> String {
     try moveAside(Array(name.utf8), in: folder, relative: relative)
   }
 
-  /// ``moveAside(_:in:relative:)`` before a library value exists (repairing the layout itself).
+  /// ``moveAside(_:in:relative:)`` before a store exists (repairing the layout itself).
   static func moveAside(_ rawName: [UInt8], in folder: Directory, relative: String, root: Directory)
     throws(SystemError) -> String
   {

@@ -1,4 +1,5 @@
 import PhotoMetadata
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -19,26 +20,40 @@ extension Library {
     public var isConverted: Bool
   }
 
+  /// Copies an asset's bytes to `destination` (a file path, or an existing folder to put it in under its
+  /// name) without ever overwriting: written to a temporary file beside it, fsynced, then linked into place.
+  ///
+  /// The bytes are re-hashed while they are copied: an asset whose bytes no longer match is refused
+  /// (``Error/alteredObject(_:)``) and nothing is left at the destination, unless `force` is set.
+  ///
+  /// - Returns: the path written.
+  @discardableResult
+  public nonisolated func export(_ id: AssetID, to destination: String, force: Bool = false)
+    async throws(Error)
+    -> String
+  {
+    guard let asset = try await asset(id) else { throw .notFound(id) }
+    if asset.damage != nil && !force { throw .alteredObject(id) }
+    return try await BlockingLanes.io.run { () throws(Error) -> String in
+      let target: String
+      if let info = try? Syscalls.lstat(destination), Platform.fileType(info.st_mode) == .directory {
+        let name = asset.name ?? "\(asset.id).\(asset.type.preferredFilenameExtension)"
+        target = (destination.hasSuffix("/") ? destination : destination + "/") + name
+      } else {
+        target = destination
+      }
+      let file = try self.store.open(asset)
+      try ObjectExport.copy(file, to: target, expecting: force ? nil : asset.sha256, id: id)
+      return target
+    }
+  }
+
   /// The other half of a Live Photo: the movie of a still, or the still of a movie, when both are in the
   /// library and carry the same content identifier (``LivePhotoPairing``); nil otherwise.
   public nonisolated func livePhotoPartner(of asset: Asset) async throws(Error) -> Asset? {
     guard let identifier = asset.metadata?.livePhotoID, !identifier.isEmpty else { return nil }
-    let ids = try await read { database throws(Error) -> [AssetID] in
-      do throws(DatabaseError) {
-        // Identifiers are compared apart from letter case (as Photos does); the spellings writers use are
-        // upper case (iPhone) or as written, so these three cover them through the index.
-        let statement = try database.prepare(
-          "SELECT id FROM assets WHERE live_photo_id IN (?1, ?2, ?3) AND id != ?4 ORDER BY imported_at LIMIT 8"
-        )
-        try statement.bind(
-          .text(identifier), .text(identifier.uppercased()), .text(identifier.lowercased()),
-          .text(asset.id.rawValue))
-        var ids: [AssetID] = []
-        while try statement.step() { ids.append(AssetID(rawValue: statement.text(0) ?? "")) }
-        return ids
-      } catch {
-        throw Error(error)
-      }
+    let ids = try await read { database throws(DatabaseError) in
+      try database.assets(withLivePhotoID: identifier, except: asset.id)
     }
     for id in ids {
       guard let other = try await self.asset(id), other.type.isImage != asset.type.isImage else { continue }
@@ -143,17 +158,12 @@ extension Library {
   ) throws(Error) -> ExportedFile {
     if asset.damage != nil && !force { throw .alteredObject(asset.id) }
     let object = objectPath(for: asset)
-    let descriptor = try openObject(asset.sha256, id: asset.id)
-    defer { Syscalls.close(descriptor) }
+    let file = try store.open(asset)
     if let conversion {
       if !force {
-        let digest: SHA256Digest
-        do throws(SystemError) {
-          digest = try FileHasher.hash(descriptor: descriptor, path: object)
-        } catch {
-          throw Error(error)
-        }
-        guard digest == asset.sha256 else { throw .alteredObject(asset.id) }
+        let facts: ContentFacts
+        do { facts = try store.reader.facts(of: file) } catch { throw Error(error) }
+        guard facts.digest == asset.sha256 else { throw .alteredObject(asset.id) }
       }
       let bytes: [UInt8]
       do throws(ImagingError) {
@@ -161,55 +171,15 @@ extension Library {
       } catch {
         throw .cannotConvert(asset.id, error)
       }
-      try FileExporter.writeNoClobber(bytes, to: target)
+      try ObjectExport.write(bytes, to: target)
       return ExportedFile(asset: asset.id, path: target, isConverted: true)
     }
+    let expecting = force ? nil : asset.sha256
     if options.stripLocation && !asset.locationStripped {
-      try FileExporter.stripNoClobber(
-        object, descriptor: descriptor, expecting: force ? nil : asset.sha256,
-        id: asset.id, to: target)
+      try ObjectExport.copyWithoutLocation(file, at: object, expecting: expecting, id: asset.id, to: target)
     } else {
-      try FileExporter.copyNoClobber(
-        from: descriptor, path: object, to: target, expecting: force ? nil : asset.sha256, id: asset.id)
+      try ObjectExport.copy(file, to: target, expecting: expecting, id: asset.id)
     }
     return ExportedFile(asset: asset.id, path: target, isConverted: false)
-  }
-}
-
-extension FileExporter {
-  /// Writes a copy of the object without its location (``LocationStripper``: only metadata bytes change)
-  /// to a new file at `target`, after checking the object's hash when `expecting` is given.
-  static func stripNoClobber(
-    _ object: String, descriptor: Int32, expecting: SHA256Digest?, id: AssetID, to target: String
-  ) throws(Library.Error) {
-    if let expecting {
-      let digest: SHA256Digest
-      do throws(SystemError) {
-        digest = try FileHasher.hash(descriptor: descriptor, path: object)
-      } catch {
-        throw Library.Error(error)
-      }
-      guard digest == expecting else { throw .alteredObject(id) }
-    }
-    if (try? Syscalls.lstat(target)) != nil { throw .destinationExists(target) }
-    let temporary = temporaryPath(beside: target)
-    // Removed only if the stripper created it: a file already at that name (EEXIST) is someone else's.
-    var created = true
-    defer { if created { try? Syscalls.unlink(temporary) } }
-    do throws(MetadataError) {
-      _ = try LocationStripper.strip(fileAt: object, to: temporary)
-    } catch {
-      if case .io(EEXIST) = error { created = false }
-      if case .io(let code) = error { throw .io(reason: String(cString: strerror(code))) }
-      throw .cannotConvert(id, .malformed(reason: "its location cannot be removed: \(error.description)"))
-    }
-    do throws(SystemError) {
-      let written = try Syscalls.open(temporary, O_RDONLY | O_NOFOLLOW)
-      defer { Syscalls.close(written) }
-      try Syscalls.fsync(written, path: temporary)
-    } catch {
-      throw Library.Error(error)
-    }
-    try publish(temporary, at: target)
   }
 }
