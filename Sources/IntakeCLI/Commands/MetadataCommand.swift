@@ -21,9 +21,18 @@ let metadataCommand = CommandSpec(
     // before them are done.
     let paths = parsed.positionals.map { context.absolute($0) }
     let shown = parsed.positionals
+    // Only headers are read and nothing is decoded, so a declared size over the decode limit is a fact to
+    // print (as exiftool prints it), not a bomb to refuse; thumbnail, import and export still refuse it.
+    let limits = {
+      var limits = MetadataReader.Limits()
+      limits.maxPixels = .max
+      return limits
+    }()
     await WorkQueue.files.forEach(count: paths.count, ordered: true) { index, _ in
       await BlockingLanes.io.run {
-        Result.typed { () throws(MetadataError) in try MetadataReader.read(fileAt: paths[index]) }
+        Result.typed { () throws(MetadataError) in
+          try MetadataReader.read(fileAt: paths[index], limits: limits)
+        }
       }
     } each: { index, result in
       let path = shown[index]

@@ -13,6 +13,12 @@ public struct Thumbnail: Sendable, Hashable {
   /// For a movie's poster, the movie's duration in seconds as its decoder reports it; nil for images, and for
   /// movies that do not say.
   public var duration: Double?
+  /// Whether the picture's data is cut short or damaged, so that the decoder filled what it could not read
+  /// (grey or black), as vipsthumbnail and image viewers show such a file.
+  ///
+  /// Fit for display, with a note; never the picture itself: exports (`intake export --as jpeg`,
+  /// `PreparedFile`) refuse such files.
+  public var isPartial = false
 
   /// The image a thumbnail was decoded from.
   public enum Source: Sendable, Hashable, CustomStringConvertible {

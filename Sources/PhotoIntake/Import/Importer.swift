@@ -91,9 +91,10 @@ public struct Importer: Sendable {
       guard let type = MediaType.sniff(staged.prefix) else {
         throw .unsupportedContent(hint: Self.hints(of: source).first)
       }
-      mismatch = Self.mismatch(of: source, with: type)
       let stagedPath = staged.path
       var metadata = await BlockingLanes.io.run { Self.readMetadata(stagedPath, type: type) }
+      // Against the header reader's type: a burst named .heics is an image sequence, not a mismatch.
+      mismatch = Self.mismatch(of: source, with: metadata?.type ?? type)
       if let pixels = metadata?.declaredPixelCount, pixels > configuration.maximumPixelCount {
         throw .tooManyPixels(declared: pixels, limit: configuration.maximumPixelCount)
       }
@@ -112,8 +113,11 @@ public struct Importer: Sendable {
           locationStripped = true
         }
       }
+      // The header reader's type refines the sniffed one: a HEIF of a `pict` track and no `meta` is an image
+      // sequence (heics), a TIFF with a DNGVersion tag a DNG; `list`, `show` and `metadata` then agree.
       let request = CommitRequest(
-        staged: staged, type: type, name: NameSanitizer.sanitize(source.suggestedName), batch: batch,
+        staged: staged, type: metadata?.type ?? type, name: NameSanitizer.sanitize(source.suggestedName),
+        batch: batch,
         position: index, metadata: metadata, locationStripped: locationStripped)
       return .ready(request, typeHintMismatch: mismatch)
     } catch {
@@ -207,6 +211,7 @@ public struct Importer: Sendable {
 }
 
 extension MediaType {
-  /// HEIC and HEIF are often used for each other's files; that is no disagreement worth reporting.
-  fileprivate var isHEIFFamily: Bool { self == .heic || self == .heif }
+  /// HEIC and HEIF are often used for each other's files, and phones name bursts (image sequences) .heic;
+  /// that is no disagreement worth reporting.
+  fileprivate var isHEIFFamily: Bool { self == .heic || self == .heif || self == .heics }
 }

@@ -244,9 +244,10 @@
         state.most = max(state.most, state.running)
       }
       defer { state.withLock { $0.running -= 1 } }
-      // Wait (up to 300 ms) for a second decode to start beside this one, so that whether two may run at once
-      // does not depend on how fast the machine commits the items.
-      for _ in 0..<60 where state.current.running < 2 { usleep(5_000) }
+      // Wait (up to 2 s) for a second decode to start beside this one, so that whether two may run at once
+      // does not depend on how fast the machine commits the items (a machine busy with other builds took more
+      // than 300 ms).
+      for _ in 0..<400 where state.current.running < 2 { usleep(5_000) }
       return try inner.thumbnails(ofFileAt: path, sizes: sizes, request: request)
     }
   }
