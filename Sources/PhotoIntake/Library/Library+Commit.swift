@@ -30,6 +30,12 @@ struct CommitRequest: Sendable {
   var position: Int
   var metadata: MediaMetadata?
   var locationStripped: Bool
+  /// The id a new asset gets, when it must be a given one (a download keeps the id its record carries).
+  var assetID: AssetID? = nil
+  /// When a new asset counts as imported (a download keeps its first import's time).
+  var importedAt: Date? = nil
+  /// Sync ledger work written in the same transaction as the row (see `SyncLedger.noteCommitted`).
+  var sync: SyncCommitNote? = nil
 }
 
 /// An item of a group being committed, as the group's steps learn about it.
@@ -267,6 +273,7 @@ extension Library {
       // Listed in this batch too; its damage mark goes when its object is intact again (a new copy placed).
       let repaired = !item.listsIntactAsset
       try insertListing(batch: batch, position: request.position, asset: existing.id.rawValue)
+      try noteSync(request)
       if repaired || existing.damage != nil {
         try database.prepare("DELETE FROM damage WHERE asset_id = ?1").bind(.text(existing.id.rawValue)).run()
       }
@@ -281,16 +288,25 @@ extension Library {
     if try other.step() {
       let id = other.text(0) ?? ""
       try insertListing(batch: batch, position: request.position, asset: id)
+      try noteSync(request)
       if let intent = item.intent { try deleteIntent(intent) }
       return .listedEarlier(id)
     }
     let asset = Asset(
-      id: .make(), sha256: request.staged.digest, size: request.staged.size, type: request.type,
-      name: request.name, importedAt: Date(), batch: batch.id, position: request.position, damage: nil,
-      metadata: request.metadata, locationStripped: request.locationStripped)
+      id: request.assetID ?? .make(), sha256: request.staged.digest, size: request.staged.size,
+      type: request.type, name: request.name, importedAt: request.importedAt ?? Date(), batch: batch.id,
+      position: request.position, damage: nil, metadata: request.metadata,
+      locationStripped: request.locationStripped)
     try insertRow(asset, batch: batch)
+    try noteSync(request)
     if let intent = item.intent { try deleteIntent(intent) }
     return .inserted(asset)
+  }
+
+  /// Records the item in the sync ledger, inside the row's transaction.
+  private func noteSync(_ request: CommitRequest) throws(DatabaseError) {
+    try SyncLedger(database: database).noteCommitted(
+      sha256: request.staged.digest.hex, batch: request.batch, position: request.position, note: request.sync)
   }
 
   /// Whether an asset's object is where it belongs, a regular file of the recorded size (one `fstatat`).

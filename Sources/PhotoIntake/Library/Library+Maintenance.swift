@@ -10,6 +10,15 @@ extension Library {
   ///
   /// - Throws: ``Error/notFound(_:)``, ``Error/busy`` when another process keeps writing.
   public func remove(_ id: AssetID) async throws(Error) {
+    try await remove(id) { ledger, sha256 throws(DatabaseError) in try ledger.noteRemoval(sha256: sha256) }
+  }
+
+  /// Removes an asset as ``remove(_:)`` does, with `note` recording the removal in the sync ledger inside the
+  /// transaction that deletes the row (a removal made here leaves a tombstone to upload; one that came from
+  /// another device does not).
+  func remove(_ id: AssetID, note: @Sendable (SyncLedger, String) throws(DatabaseError) -> Void)
+    async throws(Error)
+  {
     try await beginWriting()
     defer { endWriting() }
     guard let asset = try fetchAsset(id) else { throw .notFound(id) }
@@ -21,6 +30,7 @@ extension Library {
       try database.transaction { () throws(DatabaseError) in
         try database.prepare("DELETE FROM batch_items WHERE asset_id = ?1").bind(.text(id.rawValue)).run()
         try database.prepare("DELETE FROM assets WHERE id = ?1").bind(.text(id.rawValue)).run()
+        try note(SyncLedger(database: database), asset.sha256.hex)
         if removable, let info {
           intent = try insertIntent(
             .remove, digest: asset.sha256, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))

@@ -79,6 +79,8 @@ enum Schema {
       );
       """
     ),
+    // The sync ledger (issue 28): tables of its own, written in the same transactions as the rows they describe.
+    (4, SyncLedger.schema),
   ]
 
   static var currentVersion: Int { migrations.last?.version ?? 0 }
