@@ -267,8 +267,12 @@ extension Library {
 
   /// Writes one item's row or listing and deletes its intent, inside the caller's transaction.
   private func writeRow(_ item: GroupItem) throws(DatabaseError) -> RowOutcome {
-    let request = item.request
+    var request = item.request
     let batch = request.batch
+    // Sync may have re-ordered this batch meanwhile (another device's edit arrived): the item's place is then
+    // after the others rather than on top of one.
+    request.position = try SyncLedger(database: database).freePosition(
+      batchSequence: batch.sequence, preferred: request.position)
     if let existing = item.existing {
       // Listed in this batch too; its damage mark goes when its object is intact again (a new copy placed).
       let repaired = !item.listsIntactAsset

@@ -21,7 +21,8 @@ extension Library {
           throw Error.notAReordering(batch)
         }
         if current.map(\.assetID) == ids { return false }
-        let shas = Dictionary(uniqueKeysWithValues: current.map { ($0.assetID, $0.sha256) })
+        let shas = Dictionary(
+          current.map { ($0.assetID, $0.sha256) }, uniquingKeysWith: { first, _ in first })
         try ledger.rewriteListings(batchSequence: found.sequence, ids)
         try ledger.noteReorder(batch: batch.rawValue, order: ids.map { shas[$0]! })
         return true

@@ -64,7 +64,7 @@ extension Library {
         DownloadNote(
           account: account, sha256: fields.sha256, systemFields: fields.systemFields, homeBatch: home,
           homeKey: fields.homeKey ?? PositionKey.initial(placement.position).rawValue,
-          homeBatchCreatedAt: createdAt))
+          homeBatchCreatedAt: createdAt, presence: fields.presence))
       let report = await importer.commitItem(request, index: placement.position, typeHintMismatch: nil)
       switch report.result {
       case .imported(let asset), .duplicate(let asset): return .imported(asset)

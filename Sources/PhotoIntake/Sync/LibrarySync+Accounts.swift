@@ -18,7 +18,7 @@ extension LibrarySync {
   /// An account is signed in: it becomes the account synced with; what no account holds yet is adopted by it;
   /// the engine runs from the state saved for it (a fresh engine that first saw it keeps running).
   private func signedIn(_ user: String) async {
-    let saved = try? await library.syncWrite { ledger throws(DatabaseError) -> Data? in
+    let saved = try? await write { ledger throws(DatabaseError) -> Data? in
       try ledger.ensureAccount(user)
       try ledger.setSetting("account", user)
       if try ledger.setting("enabled") == "1" { try ledger.adoptUnowned(into: user) }
@@ -41,7 +41,7 @@ extension LibrarySync {
   /// The account signed out (or is being replaced): its ledger and engine state stay for its return; the
   /// library keeps every photo; a fresh engine waits for the next account.
   private func signedOut(_ previous: String) async {
-    _ = try? await library.syncWrite { ledger throws(DatabaseError) in
+    _ = try? await write { ledger throws(DatabaseError) in
       if try ledger.setting("account") == previous { try ledger.setSetting("account", nil) }
     }
     status.account = nil
@@ -83,7 +83,7 @@ extension LibrarySync {
     case .uploading: return paused ? .localOnly(.quotaExceeded) : .uploading
     case .synced: return .synced
     case .downloading: return .downloading
-    case .deleting, .removedRemotely: return .removedRemotely
+    case .deleting, .removed: return .removedRemotely
     case .conflicted: return .conflicted
     case .tooLarge: return .localOnly(.tooLarge)
     case .stopped: return .localOnly(.zoneDeleted)

@@ -7,10 +7,10 @@ extension LibrarySync {
     guard engine === self.engine else { return }
     switch event {
     case .stateUpdate(let state):
+      // Written with the next ledger transaction, or at the end of the fetch or send: never ahead of what the
+      // ledger holds, since every change the state has moved past was handled (and committed) before it came.
       guard let account = engineAccount ?? status.account else { return }
-      _ = try? await library.syncWrite { ledger throws(DatabaseError) in
-        try ledger.setEngineState(account, state.data)
-      }
+      unsavedState = (account, state.data)
     case .accountChange(let change):
       await accountChanged(change)
     case .fetchedDatabaseChanges(let changes):
@@ -24,7 +24,7 @@ extension LibrarySync {
       await applyFetched(changes)
     case .sentDatabaseChanges(let sent):
       if sent.savedZones.contains(configuration.zone), let account = status.account {
-        _ = try? await library.syncWrite { ledger throws(DatabaseError) in
+        _ = try? await write { ledger throws(DatabaseError) in
           if try ledger.zoneState(account) == .unknown { try ledger.setZoneState(account, .created) }
         }
       }
@@ -39,7 +39,10 @@ extension LibrarySync {
       await note(error)
     case .didFetchChanges:
       if !fetchFailed { await concludeCensus() }
-    case .willFetchChanges, .willFetchRecordZoneChanges, .willSendChanges, .didSendChanges:
+      await saveEngineState()
+    case .didSendChanges:
+      await saveEngineState()
+    case .willFetchChanges, .willFetchRecordZoneChanges, .willSendChanges:
       break
     }
   }
@@ -94,7 +97,7 @@ extension LibrarySync {
   /// again unless the app asks, ``uploadAgainAfterZoneDeletion()``).
   func zoneDeleted() async {
     guard let account = status.account else { return }
-    _ = try? await library.syncWrite { ledger throws(DatabaseError) in
+    _ = try? await write { ledger throws(DatabaseError) in
       try ledger.stopAfterZoneDeletion(account)
     }
     if let engine { engine.remove(pendingRecordZoneChanges: engine.pendingRecordZoneChanges) }
@@ -119,7 +122,7 @@ extension LibrarySync {
   /// is uploaded again.
   func encryptedDataReset() async {
     guard let account = status.account else { return }
-    _ = try? await library.syncWrite { ledger throws(DatabaseError) in
+    _ = try? await write { ledger throws(DatabaseError) in
       try ledger.stopAfterZoneDeletion(account)
       try ledger.restartAfterZoneDeletion(account)
     }
@@ -132,7 +135,8 @@ extension LibrarySync {
   func refetchEverything() async {
     needsRefetch = false
     guard let account = status.account else { return }
-    _ = try? await library.syncWrite { ledger throws(DatabaseError) in
+    unsavedState = nil
+    _ = try? await write { ledger throws(DatabaseError) in
       try ledger.setCensus(account, max(1, try ledger.census(account) + 1))
       try ledger.setEngineState(account, nil)
     }
@@ -146,8 +150,9 @@ extension LibrarySync {
     }
   }
 
-  /// At the end of a complete fetch during a census: what the ledger holds as synced and the re-fetch did not
-  /// bring was deleted on the server while this device's token was too old to say so: removed here.
+  /// At the end of a complete fetch during a census: a record the ledger holds as on the server that the
+  /// re-fetch did not bring is gone from the server outright (PhotoIntake only ever saves tombstones, so
+  /// something else deleted it): a photo still here is saved again, nothing is removed.
   func concludeCensus() async {
     guard let account = status.account,
       let generation = try? await library.syncRead({ ledger throws(DatabaseError) in
@@ -155,11 +160,11 @@ extension LibrarySync {
       }),
       generation > 0
     else { return }
-    let gone =
-      (try? await library.syncRead { ledger throws(DatabaseError) in
-        try ledger.assets(account, in: [.synced]).filter { $0.census < generation }.map(\.sha256)
-      }) ?? []
-    for sha in gone { await removeDeletedRemotely(sha, account: account) }
-    _ = try? await library.syncWrite { ledger throws(DatabaseError) in try ledger.setCensus(account, 0) }
+    _ = try? await write { ledger throws(DatabaseError) in
+      for entry in try ledger.assets(account, in: [.synced, .removed]) where entry.census < generation {
+        try Self.recordVanished(entry.sha256, account, ledger)
+      }
+      try ledger.setCensus(account, 0)
+    }
   }
 }

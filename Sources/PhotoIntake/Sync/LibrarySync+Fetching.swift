@@ -7,16 +7,17 @@ extension LibrarySync {
     var path: String?
   }
 
-  /// Applies fetched changes. Metadata first, in one transaction: assets already here and batches are
-  /// updated, and every asset to download is noted as downloading (with its record, so that a download that
-  /// fails or is interrupted is tried again even after the engine's change token moved past it). Then the
-  /// deletions, then the downloads, one by one, each through the import path.
+  /// Applies fetched changes. Metadata first, in one transaction: each asset record's presence is merged
+  /// into the ledger (``AssetPresence``), batches are merged and listed, and every asset to download is noted
+  /// as downloading (with its record, so that a download that fails or is interrupted is tried again even after
+  /// the engine's change token moved past it). Then photos whose merged presence says removed are removed here
+  /// (their row first, then their bytes), then the downloads go through the import path, one by one.
   func applyFetched(_ changes: SyncEvent.FetchedRecordZoneChanges) async {
     guard let account = status.account else { return }
     let modifications = changes.modifications
     let deletions = changes.deletions
     guard
-      let (downloads, changed) = try? await library.syncWrite({
+      let (downloads, changed) = try? await write({
         ledger throws(DatabaseError) -> ([Download], [AssetID]) in
         var downloads: [Download] = []
         var changed: [AssetID] = []
@@ -35,62 +36,127 @@ extension LibrarySync {
           }
         }
         if !modifications.isEmpty { try ledger.setZoneState(account, .created) }
-        for deletion in deletions {
-          guard let id = SyncRecord.batchID(fromName: deletion.id.name),
-            var entry = try ledger.batch(account, id)
-          else { continue }
-          // Batch records are never deleted by PhotoIntake; one deleted elsewhere is saved again.
-          entry.systemFields = nil
-          entry.state = .uploading
-          try ledger.writeBatch(account, entry)
-        }
+        for deletion in deletions { try Self.recordVanished(deletion.id.name, account, ledger) }
         return (downloads, changed)
       })
     else { return }
     await library.publishSync(LibraryChange(updated: changed))
-    for deletion in deletions {
-      guard let sha = SyncRecord.sha256(fromName: deletion.id.name) else { continue }
-      await removeDeletedRemotely(sha, account: account)
-    }
+    await removeWhatTheLedgerRemoved()
     for download in downloads { await self.download(download, account: account) }
   }
 
-  /// An asset record: the ledger row of an asset here is updated (synced, the server's system fields and
-  /// name); an asset not here is noted as downloading. A removal made here and not yet sent wins.
+  /// An asset record: its presence merged with the ledger's (see ``settle(_:with:isHere:)``), its home and
+  /// the server's system fields taken, its listings updated.
   private static func applyAssetRecord(
     _ fields: AssetRecordFields, _ record: SyncRecord, census: Int64, _ account: String, _ ledger: SyncLedger,
     _ changed: inout [AssetID]
   ) throws(DatabaseError) -> Download? {
-    let existing = try ledger.asset(account, fields.sha256)
-    if existing?.state == .deleting { return nil }
     var entry =
-      existing
+      try ledger.asset(account, fields.sha256)
       ?? SyncLedger.AssetEntry(
         sha256: fields.sha256, state: .synced, systemFields: nil, homeBatch: nil, homeKey: nil, record: nil,
         census: census)
-    entry.systemFields = fields.systemFields
-    entry.homeBatch = fields.homeBatch
-    entry.homeKey = fields.homeKey.map(PositionKey.init(rawValue:))
+    if entry.state == .stopped { return nil }
     entry.census = census
-    if let asset = try ledger.libraryAsset(sha256: fields.sha256) {
-      if entry.state != .uploading && entry.state != .conflicted { entry.state = .synced }
-      entry.record = nil
-      try ledger.writeAsset(account, entry)
+    let asset = try ledger.libraryAsset(sha256: fields.sha256)
+    let action = settle(&entry, with: fields, isHere: asset != nil)
+    try ledger.observe(entry.presence.latestStamp)
+    try ledger.writeAsset(account, entry)
+    if let asset, entry.presence.isPresent {
       if let name = fields.name, name != asset.name {
         try ledger.setLibraryName(assetID: asset.id.rawValue, name)
         changed.append(asset.id)
       }
       var batches = Set(try ledger.liveBatches(account, ofAsset: fields.sha256))
-      if let home = fields.homeBatch { batches.insert(home) }
+      if let home = entry.homeBatch { batches.insert(home) }
       for batch in batches.sorted() where try ledger.project(batch: batch, account: account) {
         changed.append(asset.id)
       }
-      return nil
     }
-    entry.state = .downloading
-    entry.record = fields.json
-    try ledger.writeAsset(account, entry)
-    return Download(fields: fields, path: record.fields[SyncRecord.FieldKey.bytes]?.assetPath)
+    return action == .download
+      ? Download(fields: fields, path: record.fields[SyncRecord.FieldKey.bytes]?.assetPath) : nil
+  }
+
+  /// What settling a record asks for next.
+  enum SettleAction: Sendable { case none, download }
+
+  /// Merges the server's version of an asset record into its ledger entry, and decides the entry's state:
+  ///
+  /// - present (the last import is later than the last removal): synced when the server has exactly this,
+  ///   with bytes; to upload when this device knows more (a later stamp, or bytes the server lacks); to download
+  ///   when the bytes are not here;
+  /// - removed: removed when the server has the tombstone, else the tombstone is to save. A photo still here is
+  ///   then removed by ``removeWhatTheLedgerRemoved()``.
+  static func settle(_ entry: inout SyncLedger.AssetEntry, with server: AssetRecordFields, isHere: Bool)
+    -> SettleAction
+  {
+    let merged = entry.presence.merged(with: server.presence)
+    entry.presence = merged
+    entry.systemFields = server.systemFields
+    if let home = server.homeBatch {
+      entry.homeBatch = home
+      entry.homeKey = server.homeKey.map(PositionKey.init(rawValue:)) ?? entry.homeKey
+    }
+    if merged.isPresent {
+      if isHere {
+        if entry.state != .tooLarge {
+          entry.state = merged == server.presence && server.hasBytes ? .synced : .uploading
+        }
+        entry.record = nil
+        return .none
+      }
+      entry.state = .downloading
+      entry.record = server.json
+      return server.hasBytes ? .download : .none
+    }
+    entry.state = merged == server.presence ? .removed : .deleting
+    entry.record = nil
+    return .none
+  }
+
+  /// A record that is gone from the server outright (deleted by something other than PhotoIntake, which
+  /// only ever saves tombstones): a photo still here is saved again; a batch too.
+  static func recordVanished(_ name: String, _ account: String, _ ledger: SyncLedger) throws(DatabaseError) {
+    if let sha = SyncRecord.sha256(fromName: name), var entry = try ledger.asset(account, sha) {
+      if try ledger.libraryAsset(sha256: sha) != nil && entry.presence.isPresent {
+        entry.systemFields = nil
+        entry.state = .uploading
+        try ledger.writeAsset(account, entry)
+      } else {
+        try ledger.deleteAsset(account, sha)
+      }
+    } else if let id = SyncRecord.batchID(fromName: name), var entry = try ledger.batch(account, id) {
+      entry.systemFields = nil
+      entry.state = .uploading
+      try ledger.writeBatch(account, entry)
+    }
+  }
+
+  /// Removes here every photo the ledger of the account synced with holds as removed (and no other account
+  /// holds as present): its row first, then its bytes. The ledger said so first, in its own transaction, so a
+  /// crash in between is finished here on the next pass.
+  func removeWhatTheLedgerRemoved() async {
+    guard let account = status.account,
+      let doomed = try? await library.syncRead({ ledger throws(DatabaseError) -> [String] in
+        var ids: [String] = []
+        for entry in try ledger.assets(account, in: [.removed, .deleting]) {
+          guard let id = try ledger.libraryAssetID(sha256: entry.sha256) else { continue }
+          var heldElsewhere = false
+          for other in try ledger.owners(ofAsset: entry.sha256) where other != account {
+            if let held = try ledger.asset(other, entry.sha256), held.presence.isPresent,
+              held.state == .synced || held.state == .uploading || held.state == .conflicted
+            {
+              heldElsewhere = true
+            }
+          }
+          if !heldElsewhere { ids.append(id) }
+        }
+        return ids
+      })
+    else { return }
+    for id in doomed {
+      try? await library.remove(AssetID(rawValue: id)) { _, _ throws(DatabaseError) in }
+    }
   }
 
   /// A batch record: its membership merged into the ledger's, the library's listing of it re-ordered.
@@ -144,17 +210,15 @@ extension LibrarySync {
       await note(Self.syncError(error))
       return
     }
+    var fetched = SyncEvent.FetchedRecordZoneChanges()
     for id in ids {
       switch results[id] {
       case .success(let record)?:
-        guard let fields = AssetRecordFields(record) else { continue }
-        await download(
-          Download(fields: fields, path: record.fields[SyncRecord.FieldKey.bytes]?.assetPath),
-          account: account)
+        fetched.modifications.append(record)
       case .failure(let error)? where error.code == .unknownItem:
-        // Deleted since: nothing to download.
-        _ = try? await library.syncWrite { ledger throws(DatabaseError) in
-          try ledger.noteRemovedRemotely(account, sha256: id.name)
+        // Gone from the server since: nothing to download.
+        _ = try? await write { ledger throws(DatabaseError) in
+          try Self.recordVanished(id.name, account, ledger)
         }
       case .failure(let error)?:
         await note(error)
@@ -162,44 +226,6 @@ extension LibrarySync {
         break
       }
     }
-  }
-
-  /// An asset record deleted on the server. A save waiting here (imported again, not yet sent) wins: the
-  /// record is made again. A removal waiting here is done. Otherwise the asset is removed here — its row
-  /// first, then its bytes — unless another account's ledger still holds it.
-  func removeDeletedRemotely(_ sha: String, account: String) async {
-    guard
-      let (state, assetID, heldElsewhere) = try? await library.syncRead({
-        ledger throws(DatabaseError) -> (SyncLedger.State?, String?, Bool) in
-        let others = try ledger.owners(ofAsset: sha).filter { $0 != account }
-        var held = false
-        for other in others {
-          let state = try ledger.asset(other, sha)?.state
-          if state == .synced || state == .uploading || state == .conflicted { held = true }
-        }
-        return (try ledger.asset(account, sha)?.state, try ledger.libraryAssetID(sha256: sha), held)
-      })
-    else { return }
-    switch state {
-    case .uploading?, .conflicted?:
-      _ = try? await library.syncWrite { ledger throws(DatabaseError) in
-        guard var entry = try ledger.asset(account, sha) else { return }
-        entry.systemFields = nil
-        try ledger.writeAsset(account, entry)
-      }
-    case .deleting?:
-      _ = try? await library.syncWrite { ledger throws(DatabaseError) in try ledger.deleteAsset(account, sha)
-      }
-    default:
-      if let assetID, !heldElsewhere {
-        try? await library.remove(AssetID(rawValue: assetID)) { ledger, sha256 throws(DatabaseError) in
-          try ledger.noteRemovedRemotely(account, sha256: sha256)
-        }
-      } else {
-        _ = try? await library.syncWrite { ledger throws(DatabaseError) in
-          try ledger.noteRemovedRemotely(account, sha256: sha)
-        }
-      }
-    }
+    if !fetched.modifications.isEmpty { await applyFetched(fetched) }
   }
 }

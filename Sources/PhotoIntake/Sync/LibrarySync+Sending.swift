@@ -28,7 +28,7 @@ extension LibrarySync {
     if !built.stale.isEmpty { engine.remove(pendingRecordZoneChanges: built.stale) }
     if !built.tooLarge.isEmpty {
       let tooLarge = built.tooLarge
-      _ = try? await library.syncWrite { ledger throws(DatabaseError) in
+      _ = try? await write { ledger throws(DatabaseError) in
         for sha in tooLarge {
           guard var entry = try ledger.asset(account, sha) else { continue }
           entry.state = .tooLarge
@@ -73,17 +73,23 @@ extension LibrarySync {
         if built.batch.recordsToSave.count + built.batch.recordIDsToDelete.count >= limit { break }
         let name = change.recordID.name
         switch change {
-        case .deleteRecord(let id):
-          guard SyncRecord.sha256(fromName: name) != nil, try ledger.asset(account, name)?.state == .deleting
-          else {
-            built.stale.append(change)
-            continue
-          }
-          built.batch.recordIDsToDelete.append(id)
+        case .deleteRecord:
+          // PhotoIntake removes by saving tombstones; a deletion from an older state is dropped.
+          built.stale.append(change)
         case .saveRecord:
           if let sha = SyncRecord.sha256(fromName: name) {
-            guard !paused, let entry = try ledger.asset(account, sha),
-              entry.state == .uploading || entry.state == .conflicted,
+            guard let entry = try ledger.asset(account, sha) else {
+              built.stale.append(change)
+              continue
+            }
+            if entry.state == .deleting {
+              // A tombstone carries no bytes, and frees storage: it goes even while uploads wait for quota.
+              built.batch.recordsToSave.append(
+                .tombstone(
+                  sha256: sha, presence: entry.presence, systemFields: entry.systemFields, zone: zone))
+              continue
+            }
+            guard !paused, entry.state == .uploading || entry.state == .conflicted,
               let asset = try ledger.libraryAsset(sha256: sha)
             else {
               built.stale.append(change)
@@ -100,9 +106,8 @@ extension LibrarySync {
             let home = entry.homeBatch.flatMap { batch in entry.homeKey.map { (batch, $0) } }
             built.batch.recordsToSave.append(
               .asset(
-                asset, objectPath: library.objectPath(for: asset), home: home,
-                systemFields: entry.systemFields,
-                zone: zone))
+                asset, objectPath: library.objectPath(for: asset), home: home, presence: entry.presence,
+                systemFields: entry.systemFields, zone: zone))
           } else if let id = SyncRecord.batchID(fromName: name) {
             guard let entry = try ledger.batch(account, id),
               entry.state == .uploading || entry.state == .conflicted
@@ -129,13 +134,15 @@ extension LibrarySync {
     guard let account = status.account else { return }
     let revisions = sentRevisions
     let saved = sent.savedRecords
-    let deleted =
-      sent.deletedRecordIDs + sent.failedRecordDeletes.filter { $0.value.code == .unknownItem }.map(\.key)
-    _ = try? await library.syncWrite { ledger throws(DatabaseError) in
+    _ = try? await write { ledger throws(DatabaseError) in
       for record in saved {
         if let sha = SyncRecord.sha256(fromName: record.id.name), var entry = try ledger.asset(account, sha) {
           entry.systemFields = record.systemFields
-          if entry.state == .uploading || entry.state == .conflicted { entry.state = .synced }
+          // Only what was sent is now on the server: an import or removal made meanwhile is still to send.
+          if entry.presence == record.presence {
+            if entry.state == .uploading || entry.state == .conflicted { entry.state = .synced }
+            if entry.state == .deleting { entry.state = .removed }
+          }
           try ledger.writeAsset(account, entry)
         } else if let id = SyncRecord.batchID(fromName: record.id.name),
           var entry = try ledger.batch(account, id)
@@ -145,15 +152,11 @@ extension LibrarySync {
             entry.state = .synced
           }
           try ledger.writeBatch(account, entry)
+          // The library lists the batch as its record does (a photo picked twice in one session is listed once).
+          try ledger.project(batch: id, account: account)
         }
       }
       if !saved.isEmpty { try ledger.setZoneState(account, .created) }
-      for id in deleted {
-        guard let sha = SyncRecord.sha256(fromName: id.name),
-          try ledger.asset(account, sha)?.state == .deleting
-        else { continue }
-        try ledger.deleteAsset(account, sha)
-      }
     }
     for failure in sent.failedRecordSaves {
       await failedSave(failure.record, failure.error, account: account)
@@ -168,7 +171,7 @@ extension LibrarySync {
       await merge(record, with: error.serverRecord, account: account)
     case .unknownItem:
       // The record was deleted on the server since this device last saw it: saved again, as a new record.
-      _ = try? await library.syncWrite { ledger throws(DatabaseError) in
+      _ = try? await write { ledger throws(DatabaseError) in
         if let sha = SyncRecord.sha256(fromName: record.id.name), var entry = try ledger.asset(account, sha) {
           entry.systemFields = nil
           try ledger.writeAsset(account, entry)
@@ -187,7 +190,7 @@ extension LibrarySync {
         engine?.add(pendingRecordZoneChanges: [.saveRecord(record.id)])
       } else if let sha = SyncRecord.sha256(fromName: record.id.name) {
         // One asset alone is too large for a record: kept on this device only.
-        _ = try? await library.syncWrite { ledger throws(DatabaseError) in
+        _ = try? await write { ledger throws(DatabaseError) in
           guard var entry = try ledger.asset(account, sha) else { return }
           entry.state = .tooLarge
           try ledger.writeAsset(account, entry)
@@ -212,18 +215,24 @@ extension LibrarySync {
       engine?.add(pendingRecordZoneChanges: [.saveRecord(record.id)])
       return
     }
-    let saveAgain = try? await library.syncWrite { ledger throws(DatabaseError) -> Bool in
+    let saveAgain = try? await write { ledger throws(DatabaseError) -> Bool in
       if let sha = SyncRecord.sha256(fromName: record.id.name) {
-        guard var entry = try ledger.asset(account, sha) else { return false }
-        entry.systemFields = server.systemFields
-        if entry.state == .uploading || entry.state == .conflicted { entry.state = .synced }
-        try ledger.writeAsset(account, entry)
-        if let name = server.fields[SyncRecord.FieldKey.name]?.stringValue,
-          let asset = try ledger.libraryAsset(sha256: sha), asset.name != name
-        {
-          try ledger.setLibraryName(assetID: asset.id.rawValue, name)
+        guard var entry = try ledger.asset(account, sha), let fields = AssetRecordFields(server) else {
+          return false
         }
-        return false
+        let asset = try ledger.libraryAsset(sha256: sha)
+        _ = Self.settle(&entry, with: fields, isHere: asset != nil)
+        try ledger.observe(entry.presence.latestStamp)
+        try ledger.writeAsset(account, entry)
+        if let asset, entry.presence.isPresent {
+          if let name = fields.name, asset.name != name {
+            try ledger.setLibraryName(assetID: asset.id.rawValue, name)
+          }
+          var batches = Set(try ledger.liveBatches(account, ofAsset: sha))
+          if let home = entry.homeBatch { batches.insert(home) }
+          for batch in batches.sorted() { try ledger.project(batch: batch, account: account) }
+        }
+        return entry.state == .uploading || entry.state == .deleting
       }
       guard let id = SyncRecord.batchID(fromName: record.id.name) else { return false }
       let remote = BatchMembership(encoded: server.fields[SyncRecord.FieldKey.members]?.stringValue ?? "")
@@ -240,5 +249,6 @@ extension LibrarySync {
       return entry.state == .conflicted
     }
     if saveAgain == true { engine?.add(pendingRecordZoneChanges: [.saveRecord(record.id)]) }
+    await removeWhatTheLedgerRemoved()
   }
 }

@@ -82,6 +82,8 @@ public actor LibrarySync: SyncEngineDelegate {
   /// Whether the fetch under way reported a failure (a census is then not concluded).
   var fetchFailed = false
   var isSyncing = false
+  /// The engine's latest state, not yet written (see ``write(_:)``).
+  var unsavedState: (account: String, data: Data)?
   /// How many records the last batch held (a `limitExceeded` on a batch of one means the record is too large).
   var lastBatchSize = 0
   private var changeObserver: Task<Void, Never>?
@@ -105,7 +107,7 @@ public actor LibrarySync: SyncEngineDelegate {
   /// (``AssetSyncState/LocalOnlyReason/notSyncing`` until then).
   public func start() async {
     let device = configuration.deviceID
-    let account = try? await library.syncWrite { ledger throws(DatabaseError) -> String? in
+    let account = try? await write { ledger throws(DatabaseError) -> String? in
       if let device { try ledger.setSetting("device", SyncLedger.sanitizedDevice(device)) }
       try ledger.setSetting("enabled", "1")
       let account = try ledger.setting("account")
@@ -134,7 +136,7 @@ public actor LibrarySync: SyncEngineDelegate {
     changeObserver?.cancel()
     changeObserver = nil
     engine = nil
-    _ = try? await library.syncWrite { ledger throws(DatabaseError) in try ledger.setSetting("enabled", "0") }
+    _ = try? await write { ledger throws(DatabaseError) in try ledger.setSetting("enabled", "0") }
     status.condition = .off
     publish()
   }
@@ -147,6 +149,9 @@ public actor LibrarySync: SyncEngineDelegate {
     if let notBefore, configuration.uptime() < notBefore { return }
     isSyncing = true
     defer { isSyncing = false }
+    // One write for the whole pass, as an import session holds one: the ledger writes of its events nest in
+    // it instead of each taking the library's writer lock and registering a writer of its own.
+    let writing = (try? await library.beginWriting()) != nil
     notBefore = nil
     setCondition(.syncing)
     await refreshPending()
@@ -170,7 +175,9 @@ public actor LibrarySync: SyncEngineDelegate {
       }
     }
     if let failure { await note(failure) }
+    await saveEngineState()
     await refreshCounts()
+    if writing { await library.endWriting() }
     if status.condition == .syncing { setCondition(uploadsPaused ? .quotaExceeded : .idle) }
   }
 
@@ -185,7 +192,7 @@ public actor LibrarySync: SyncEngineDelegate {
   /// asks (ask the user first: they may have meant to stop using iCloud for it).
   public func uploadAgainAfterZoneDeletion() async {
     guard let account = status.account else { return }
-    _ = try? await library.syncWrite { ledger throws(DatabaseError) in
+    _ = try? await write { ledger throws(DatabaseError) in
       try ledger.restartAfterZoneDeletion(account)
     }
     await makeEngine(for: nil)
@@ -223,8 +230,33 @@ public actor LibrarySync: SyncEngineDelegate {
 
   // MARK: The engine
 
+  /// Runs `body` in one ledger transaction of the library (holding its writer lock), with the engine's latest
+  /// state if it is not written yet: the state is written with the ledger changes that came before it.
+  func write<T: Sendable>(_ body: @escaping @Sendable (SyncLedger) throws(DatabaseError) -> T)
+    async throws(Library.Error)
+    -> T
+  {
+    let state = unsavedState
+    let result = try await library.syncWrite { ledger throws(DatabaseError) -> T in
+      let value = try body(ledger)
+      if let state { try ledger.setEngineState(state.account, state.data) }
+      return value
+    }
+    if let state, unsavedState?.data == state.data, unsavedState?.account == state.account {
+      unsavedState = nil
+    }
+    return result
+  }
+
+  /// Writes the engine's latest state if it is not written yet.
+  func saveEngineState() async {
+    guard unsavedState != nil else { return }
+    _ = try? await write { _ throws(DatabaseError) in }
+  }
+
   /// Makes the engine from the state saved for `account` (nil: a fresh engine).
   func makeEngine(for account: String?) async {
+    await saveEngineState()
     let state = try? await library.syncRead { ledger throws(DatabaseError) -> Data? in
       try account.flatMap { account throws(DatabaseError) in try ledger.engineState(account) }
     }
@@ -244,7 +276,7 @@ public actor LibrarySync: SyncEngineDelegate {
         ledger throws(DatabaseError) -> ([SyncPendingRecordZoneChange], Bool) in
         var changes: [SyncPendingRecordZoneChange] = []
         for entry in try ledger.assets(account, in: [.deleting]) {
-          changes.append(.deleteRecord(SyncRecordID(name: entry.sha256, zone: zone)))
+          changes.append(.saveRecord(SyncRecordID(name: entry.sha256, zone: zone)))
         }
         if !paused {
           for entry in try ledger.assets(account, in: [.uploading, .conflicted]) {

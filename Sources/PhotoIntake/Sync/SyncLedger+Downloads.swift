@@ -1,13 +1,14 @@
 import Foundation
 
 /// What the ledger records with a downloaded asset's row, in the same transaction.
-struct DownloadNote: Sendable, Hashable, Codable {
+struct DownloadNote: Sendable, Hashable {
   var account: String
   var sha256: String
   var systemFields: Data?
   var homeBatch: String?
   var homeKey: String?
   var homeBatchCreatedAt: Double?
+  var presence: AssetPresence
 }
 
 /// Ledger work that rides on a library commit (see `CommitRequest.sync`).
@@ -38,12 +39,14 @@ extension SyncLedger {
       ?? AssetEntry(
         sha256: note.sha256, state: .synced, systemFields: nil, homeBatch: nil, homeKey: nil, record: nil,
         census: 0)
-    entry.state = .synced
     entry.systemFields = note.systemFields
     entry.homeBatch = note.homeBatch
     entry.homeKey = note.homeKey.map(PositionKey.init(rawValue:))
     entry.record = nil
     entry.census = try census(note.account)
+    entry.presence = entry.presence.merged(with: note.presence)
+    entry.state = entry.presence == note.presence ? .synced : .uploading
+    try observe(note.presence.latestStamp)
     try writeAsset(note.account, entry)
     try setZoneState(note.account, .created)
     var batches = Set(try liveBatches(note.account, ofAsset: note.sha256))

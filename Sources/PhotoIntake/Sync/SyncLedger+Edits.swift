@@ -3,42 +3,49 @@ import Foundation
 /// What the ledger records when the library changes, inside the transaction of the change itself.
 extension SyncLedger {
   /// Notes an imported item (a new asset, or bytes already here listed in a new batch) for the account the
-  /// library syncs with, if any: its batch entry, and the asset to upload unless the server has it.
+  /// library syncs with, if any: its batch entry, and its record to save with a new import stamp (an import
+  /// made after a removal on another device wins over it, see ``AssetPresence``).
   func noteImport(sha256: String, batch: BatchRecord, position: Int, createdAt: Double) throws(DatabaseError)
   {
     guard let account = try currentAccount() else { return }
     let key = PositionKey.initial(position)
+    let stamp = try tick()
+    let device = try deviceID()
     try writeMember(
-      account, batch: batch.id.rawValue, sha256,
-      BatchMembership.Entry(key: key, stamp: try tick(), device: try deviceID()))
+      account, batch: batch.id.rawValue, sha256, BatchMembership.Entry(key: key, stamp: stamp, device: device)
+    )
     try markBatchEdited(account, batch.id.rawValue, createdAt: createdAt)
     var entry =
       try asset(account, sha256)
       ?? AssetEntry(
         sha256: sha256, state: .uploading, systemFields: nil, homeBatch: batch.id.rawValue, homeKey: key,
         record: nil, census: 0)
+    let wasHere = entry.presence.isPresent && entry.state != .downloading
+    entry.presence.added = AssetPresence.Mark(stamp: stamp, device: device)
     switch entry.state {
-    case .synced, .uploading, .conflicted, .tooLarge, .stopped: break
-    case .deleting, .removedRemotely, .downloading:
-      // Imported again after a removal (here or elsewhere): a new save, in this batch.
+    case .tooLarge, .stopped: break
+    case .synced, .uploading, .conflicted, .deleting, .removed, .downloading:
       entry.state = .uploading
+      entry.record = nil
+    }
+    if !wasHere {
+      // Imported anew (first here, or again after a removal): its home is this batch.
       entry.homeBatch = batch.id.rawValue
       entry.homeKey = key
-      entry.record = nil
     }
     try writeAsset(account, entry)
   }
 
-  /// Notes a removal made here, for every account that holds the asset: its record to delete (a tombstone)
-  /// and its entries in batches marked removed, so that no device lists it again.
+  /// Notes a removal made here, for every account that holds the asset: a removal stamp, its tombstone to
+  /// save, and its entries in batches marked removed, so that no device lists it again.
   func noteRemoval(sha256: String) throws(DatabaseError) {
-    var stamp: Int64?
+    let stamp = try tick()
+    let device = try deviceID()
     for (account, batch, entry) in try memberEntries(ofAsset: sha256) where !entry.removed {
-      if stamp == nil { stamp = try tick() }
       var removed = entry
       removed.removed = true
-      removed.stamp = stamp!
-      removed.device = try deviceID()
+      removed.stamp = stamp
+      removed.device = device
       try writeMember(account, batch: batch, sha256, removed)
       let created = try self.batch(account, batch)?.createdAt ?? 0
       try markBatchEdited(account, batch, createdAt: created)
@@ -46,14 +53,14 @@ extension SyncLedger {
     for account in try owners(ofAsset: sha256) {
       guard var entry = try asset(account, sha256) else { continue }
       switch entry.state {
-      case .synced, .uploading, .conflicted:
+      case .tooLarge, .stopped:
+        // Never on the server: nothing to tell it.
+        try deleteAsset(account, sha256)
+      case .synced, .uploading, .conflicted, .deleting, .removed, .downloading:
+        entry.presence.removed = AssetPresence.Mark(stamp: stamp, device: device)
         entry.state = .deleting
         entry.record = nil
         try writeAsset(account, entry)
-      case .tooLarge, .stopped:
-        // Never on the server: nothing to delete there.
-        try deleteAsset(account, sha256)
-      case .deleting, .removedRemotely, .downloading: break
       }
     }
   }
@@ -143,20 +150,26 @@ extension SyncLedger {
         BatchEntry(
           id: batch.id, state: .uploading, systemFields: nil, revision: 1, createdAt: batch.createdAt))
     }
+    if !unownedAssets.isEmpty && stamp == nil { stamp = try tick() }
     for asset in unownedAssets {
       try writeAsset(
         account,
         AssetEntry(
           sha256: asset.sha256, state: .uploading, systemFields: nil, homeBatch: asset.batch,
-          homeKey: .initial(asset.position), record: nil, census: 0))
+          homeKey: .initial(asset.position), record: nil, census: 0,
+          presence: AssetPresence(added: .init(stamp: stamp!, device: device))))
     }
   }
 
   /// Lists a batch's members in the library as the ledger orders them for `account`: its live members that
   /// are here, plus any asset here whose home it is and which no batch of the account lists (its batch
   /// record has not arrived yet). An asset is never left without a listing. Returns whether anything changed.
+  ///
+  /// An asset newly listed here may have been kept in another batch only so as not to be left without a
+  /// listing: that batch is listed again too (`cascade`), so that every device ends with the same listings
+  /// whatever order the records arrived in.
   @discardableResult
-  func project(batch id: String, account: String) throws(DatabaseError) -> Bool {
+  func project(batch id: String, account: String, cascade: Bool = true) throws(DatabaseError) -> Bool {
     guard let batch = try libraryBatch(id) else { return false }
     let membership = try membership(account, batch: id)
     var placed: [(key: PositionKey, sha: String, assetID: String)] = []
@@ -185,6 +198,15 @@ extension SyncLedger {
     }
     if desired == current.map(\.assetID) { return false }
     try rewriteListings(batchSequence: batch.sequence, desired)
+    if cascade {
+      let added = Set(placed.map(\.sha)).subtracting(current.map(\.sha256))
+      var others: Set<String> = []
+      for sha in added { others.formUnion(try listedBatchIDs(sha256: sha)) }
+      others.remove(id)
+      for other in others.sorted() where try self.batch(account, other) != nil {
+        try project(batch: other, account: account, cascade: false)
+      }
+    }
     return true
   }
 }
@@ -223,15 +245,16 @@ extension SyncLedger {
     ).bind(.text(account)).run()
   }
 
-  /// An asset removed on another device (and so here, or never here): a tombstone for the badge.
-  func noteRemovedRemotely(_ account: String, sha256: String) throws(DatabaseError) {
+  /// An asset removed on another device (and so here, or never here): a tombstone the server holds, with the
+  /// presence that says so.
+  func noteRemovedRemotely(_ account: String, sha256: String, presence: AssetPresence) throws(DatabaseError) {
     var entry =
       try asset(account, sha256)
       ?? AssetEntry(
-        sha256: sha256, state: .removedRemotely, systemFields: nil, homeBatch: nil, homeKey: nil, record: nil,
+        sha256: sha256, state: .removed, systemFields: nil, homeBatch: nil, homeKey: nil, record: nil,
         census: 0)
-    entry.state = .removedRemotely
-    entry.systemFields = nil
+    entry.presence = entry.presence.merged(with: presence)
+    entry.state = .removed
     entry.record = nil
     try writeAsset(account, entry)
   }

@@ -12,6 +12,8 @@ extension SyncLedger {
     /// For ``State/downloading``: the record's fields (``DownloadNote``'s JSON) to retry the download with.
     var record: String?
     var census: Int64
+    /// The last import and removal this device knows of.
+    var presence = AssetPresence()
   }
 
   /// A batch's row in the ledger.
@@ -29,7 +31,8 @@ extension SyncLedger {
   func asset(_ account: String, _ sha256: String) throws(DatabaseError) -> AssetEntry? {
     let select = try database.prepare(
       """
-      SELECT sha256, state, system_fields, home_batch, home_key, record, census FROM sync_assets
+      SELECT sha256, state, system_fields, home_batch, home_key, record, census, added_stamp, added_device,
+        removed_stamp, removed_device FROM sync_assets
       WHERE account = ?1 AND sha256 = ?2
       """
     ).bind(.text(account), .text(sha256))
@@ -48,7 +51,8 @@ extension SyncLedger {
     let list = states.map { "'\($0.rawValue)'" }.joined(separator: ",")
     let select = try database.prepare(
       """
-      SELECT sha256, state, system_fields, home_batch, home_key, record, census FROM sync_assets
+      SELECT sha256, state, system_fields, home_batch, home_key, record, census, added_stamp, added_device,
+        removed_stamp, removed_device FROM sync_assets
       WHERE account = ?1 AND state IN (\(list)) ORDER BY sha256
       """
     ).bind(.text(account))
@@ -60,16 +64,21 @@ extension SyncLedger {
   func writeAsset(_ account: String, _ entry: AssetEntry) throws(DatabaseError) {
     try database.prepare(
       """
-      INSERT INTO sync_assets(account, sha256, state, system_fields, home_batch, home_key, record, census)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+      INSERT INTO sync_assets(account, sha256, state, system_fields, home_batch, home_key, record, census,
+        added_stamp, added_device, removed_stamp, removed_device)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
       ON CONFLICT(account, sha256) DO UPDATE SET state = excluded.state, system_fields = excluded.system_fields,
         home_batch = excluded.home_batch, home_key = excluded.home_key, record = excluded.record,
-        census = excluded.census
+        census = excluded.census, added_stamp = excluded.added_stamp, added_device = excluded.added_device,
+        removed_stamp = excluded.removed_stamp, removed_device = excluded.removed_device
       """
     ).bind(
       .text(account), .text(entry.sha256), .text(entry.state.rawValue),
       .optional(entry.systemFields?.base64EncodedString()), .optional(entry.homeBatch),
-      .optional(entry.homeKey?.rawValue), .optional(entry.record), .int(entry.census)
+      .optional(entry.homeKey?.rawValue), .optional(entry.record), .int(entry.census),
+      .int(entry.presence.added.stamp), .text(entry.presence.added.device),
+      .int(entry.presence.removed.stamp),
+      .text(entry.presence.removed.device)
     ).run()
   }
 
@@ -82,7 +91,10 @@ extension SyncLedger {
     AssetEntry(
       sha256: row.text(0) ?? "", state: State(rawValue: row.text(1) ?? "") ?? .uploading,
       systemFields: row.text(2).flatMap { Data(base64Encoded: $0) }, homeBatch: row.text(3),
-      homeKey: row.text(4).map(PositionKey.init(rawValue:)), record: row.text(5), census: row.int(6))
+      homeKey: row.text(4).map(PositionKey.init(rawValue:)), record: row.text(5), census: row.int(6),
+      presence: AssetPresence(
+        added: .init(stamp: row.int(7), device: row.text(8) ?? ""),
+        removed: .init(stamp: row.int(9), device: row.text(10) ?? "")))
   }
 
   // MARK: Batches

@@ -161,3 +161,13 @@ extension SyncLedger {
     return try select.step() ? Library.asset(from: select) : nil
   }
 }
+
+extension SyncLedger {
+  /// `preferred` if no listing of the batch holds it, else the next free position: an import's item keeps
+  /// its index unless sync re-ordered the batch while the import ran.
+  func freePosition(batchSequence: Int64, preferred: Int) throws(DatabaseError) -> Int {
+    let taken = try database.prepare("SELECT 1 FROM batch_items WHERE batch_seq = ?1 AND position = ?2")
+      .bind(.int(batchSequence), .int(Int64(preferred)))
+    return try taken.step() ? try nextPosition(batchSequence: batchSequence) : preferred
+  }
+}

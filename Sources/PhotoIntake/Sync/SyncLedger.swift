@@ -36,6 +36,10 @@ struct SyncLedger {
       home_key TEXT,
       record TEXT,
       census INTEGER NOT NULL DEFAULT 0,
+      added_stamp INTEGER NOT NULL DEFAULT 0,
+      added_device TEXT NOT NULL DEFAULT '',
+      removed_stamp INTEGER NOT NULL DEFAULT 0,
+      removed_device TEXT NOT NULL DEFAULT '',
       PRIMARY KEY (account, sha256)
     ) WITHOUT ROWID;
     CREATE INDEX sync_assets_by_state ON sync_assets(account, state);
@@ -70,10 +74,10 @@ struct SyncLedger {
     case synced
     /// Known from the server; the bytes are not here yet (a download failed or was interrupted).
     case downloading
-    /// Removed here; the server's record is to be deleted (a tombstone).
+    /// Removed here; the record's tombstone (its removal stamp, without bytes) is to be saved.
     case deleting
-    /// Removed on another device, and so here: kept as a tombstone for ``LibrarySync/state(of:)``.
-    case removedRemotely
+    /// Removed (here or on another device), and the server holds the tombstone.
+    case removed
     /// A conflicting version was merged and is to be saved again.
     case conflicted
     /// Too large for a CloudKit record: kept here only.

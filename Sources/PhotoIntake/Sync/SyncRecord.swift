@@ -43,6 +43,9 @@ public enum SyncField: Sendable, Hashable {
   /// A file whose bytes travel beside the record (`CKAsset`): the path of a file to upload when saving; the
   /// path of the downloaded copy when fetched, valid only while the event that carries it is handled.
   case asset(path: String)
+  /// No value: saving it removes the field (and an asset's bytes) from the server's record. A field a saved
+  /// record does not mention keeps its value on the server, as with `CKRecord.changedKeys`.
+  case cleared
 
   /// The string, if this is one.
   public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
@@ -108,6 +111,15 @@ public struct SyncRecord: Sendable, Hashable {
     public static let homeBatch = "homeBatch"
     /// Asset: its ``PositionKey`` in the home batch.
     public static let homeKey = "homeKey"
+    /// Asset: the stamp of its last import (``HybridLogicalClock``), and the device that made it.
+    public static let added = "added"
+    /// Asset: the device of ``added``.
+    public static let addedBy = "addedBy"
+    /// Asset: the stamp of its last removal (0: never removed); a record whose removal is later than its import
+    /// is a tombstone, without bytes.
+    public static let removed = "removed"
+    /// Asset: the device of ``removed``.
+    public static let removedBy = "removedBy"
     /// Batch: when it was created.
     public static let createdAt = "createdAt"
     /// Batch: the members and their order (``BatchMembership``'s encoded text).

@@ -232,10 +232,9 @@ extension SimulatedCloudKit {
     guard var zone = database.zones[zoneName] else {
       return .failure(SyncError(database.purged.contains(zoneName) ? .userDeletedZone : .zoneNotFound))
     }
-    let size = Int64(assets.values.map(\.count).reduce(0, +))
-    if size > maximumAssetSize { return .failure(SyncError(.limitExceeded)) }
     let sent = SystemFields(record.systemFields)
-    if let existing = zone.records[record.id.name] {
+    let existing = zone.records[record.id.name]
+    if let existing {
       guard let sent, sent.tag == existing.tag, sent.incarnation == zone.incarnation else {
         let server = Self.clientRecord(record.id.name, existing, record.id.zone, zone.incarnation)
         return .failure(SyncError(.serverRecordChanged, serverRecord: server))
@@ -244,16 +243,31 @@ extension SimulatedCloudKit {
       // Saved with the system fields of a record that was deleted since.
       return .failure(SyncError(.unknownItem))
     }
-    let previous = Int64(zone.records[record.id.name]?.assets.values.map(\.count).reduce(0, +) ?? 0)
+    // As CloudKit does, only the fields the record mentions change; a cleared field is removed.
+    var fields = existing?.fields ?? [:]
+    var stored = existing?.assets ?? [:]
+    for (key, value) in record.fields {
+      switch value {
+      case .cleared:
+        fields.removeValue(forKey: key)
+        stored.removeValue(forKey: key)
+      case .asset:
+        fields.removeValue(forKey: key)
+        stored[key] = assets[key] ?? []
+      default:
+        fields[key] = value
+      }
+    }
+    let size = Int64(stored.values.map(\.count).reduce(0, +))
+    let added = Int64(assets.values.map(\.count).reduce(0, +))
+    if added > maximumAssetSize { return .failure(SyncError(.limitExceeded)) }
+    let previous = Int64(existing?.assets.values.map(\.count).reduce(0, +) ?? 0)
     if let quota = database.quota, size > previous, database.usedBytes - previous + size > quota {
       return .failure(SyncError(.quotaExceeded))
     }
     sequence += 1
-    var fields = record.fields
-    for key in assets.keys { fields.removeValue(forKey: key) }
-    let stored = StoredRecord(
-      type: record.type, fields: fields, assets: assets, tag: sequence, modified: sequence)
-    zone.records[record.id.name] = stored
+    zone.records[record.id.name] = StoredRecord(
+      type: record.type, fields: fields, assets: stored, tag: sequence, modified: sequence)
     database.usedBytes += size - previous
     database.zones[zoneName] = zone
     var saved = record

@@ -194,6 +194,15 @@ public final class SimulatedCloudKit: Sendable {
     }
   }
 
+  /// The names of the asset records that hold bytes (not tombstones), sorted.
+  public func assetsWithBytes(_ account: String, zone: SyncZoneID = .library) -> [String] {
+    state.withLock { state in
+      (state.databases[account]?.zones[zone.name]?.records ?? [:])
+        .filter { $0.value.type == SyncRecord.RecordType.asset && !$0.value.assets.isEmpty }.map(\.key)
+        .sorted()
+    }
+  }
+
   /// A record's field as the server holds it.
   public func field(_ key: String, of name: String, in account: String, zone: SyncZoneID = .library)
     -> SyncField?
