@@ -117,7 +117,15 @@ public actor LibrarySync: SyncEngineDelegate {
     await makeEngine(for: account ?? nil)
     status.account = account ?? nil
     status.condition = account == nil ? .signedOut : .idle
+    if let account = account ?? nil,
+      (try? await library.syncRead { ledger throws(DatabaseError) in try ledger.zoneState(account) })
+        == .deleted
+    {
+      // The user deleted the app's data from iCloud before this launch: still stopped, until the app says.
+      status.condition = .zoneDeleted
+    }
     await refreshPending()
+    await refreshCounts()
     if configuration.observesLibraryChanges && changeObserver == nil {
       let stream = await library.changes()
       changeObserver = Task { [weak self] in

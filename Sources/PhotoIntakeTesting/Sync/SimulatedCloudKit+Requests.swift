@@ -29,6 +29,8 @@ extension SimulatedCloudKit {
   struct ChangeToken: Codable, Hashable, Sendable {
     var incarnation: Int
     var sequence: Int
+    /// When the server issued it (tokens issued before an expiry are expired).
+    var issued: Int
   }
 
   /// Starts a request from `device`: takes the latency, checks the network and the account, and takes an
@@ -81,7 +83,7 @@ extension SimulatedCloudKit {
         guard let stored = database.zones[zone.name] else {
           return .failure(SyncError(database.purged.contains(zone.name) ? .userDeletedZone : .zoneNotFound))
         }
-        if let token, token.incarnation != stored.incarnation || token.sequence < database.tokensValidFrom {
+        if let token, token.incarnation != stored.incarnation || token.issued < database.tokensValidFrom {
           return .failure(SyncError(.changeTokenExpired))
         }
         let since = token?.sequence ?? 0
@@ -101,7 +103,8 @@ extension SimulatedCloudKit {
         let taken = Array(changes.prefix(changesPerFetch))
         let more = changes.count > taken.count
         let last = more ? taken.last!.0 : state.sequence
-        return .success((taken, ChangeToken(incarnation: stored.incarnation, sequence: last), more))
+        return .success(
+          (taken, ChangeToken(incarnation: stored.incarnation, sequence: last, issued: state.sequence), more))
       }
     let (changes, next, more) = try page.get()
     var event = SyncEvent.FetchedRecordZoneChanges()
@@ -131,7 +134,11 @@ extension SimulatedCloudKit {
     let stored = state.withLock { $0.databases[account]?.zones[record.id.zone.name]?.records[record.id.name] }
     for (key, bytes) in stored?.assets ?? [:] {
       var bytes = bytes
-      let corrupt = state.withLock { $0.corruptDownloads.remove(record.id.name) != nil }
+      let corrupt = state.withLock { state -> Bool in
+        guard let left = state.corruptDownloads[record.id.name], left > 0 else { return false }
+        state.corruptDownloads[record.id.name] = left - 1
+        return true
+      }
       if corrupt && !bytes.isEmpty { bytes[bytes.count / 2] ^= 0xFF }
       let path = scratch + "/" + UUID().uuidString
       _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
@@ -142,7 +149,7 @@ extension SimulatedCloudKit {
 
   /// Creates zones (again, after a deletion).
   func saveZones(_ device: String, _ zones: [SyncZoneID]) throws(SyncError) -> SyncEvent.SentDatabaseChanges {
-    let (account, armed) = try begin(device, .send)
+    let (account, armed) = try begin(device, .zoneSave)
     var sent = SyncEvent.SentDatabaseChanges()
     state.withLock { state in
       var database = state.databases[account, default: Database()]
@@ -263,6 +270,7 @@ extension SimulatedCloudKit {
     if added > maximumAssetSize { return .failure(SyncError(.limitExceeded)) }
     let previous = Int64(existing?.assets.values.map(\.count).reduce(0, +) ?? 0)
     if let quota = database.quota, size > previous, database.usedBytes - previous + size > quota {
+      database.quotaRejections += 1
       return .failure(SyncError(.quotaExceeded))
     }
     sequence += 1

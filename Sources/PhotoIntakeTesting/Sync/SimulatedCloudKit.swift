@@ -47,6 +47,8 @@ public final class SimulatedCloudKit: Sendable {
     var zoneChanges: [(sequence: Int, zone: String)] = []
     var usedBytes: Int64 = 0
     var quota: Int64?
+    /// Saves refused with `quotaExceeded`.
+    var quotaRejections = 0
     /// Tokens issued before this sequence are expired.
     var tokensValidFrom = 0
   }
@@ -57,6 +59,8 @@ public final class SimulatedCloudKit: Sendable {
     public enum Requests: Sendable, Hashable {
       /// Record saves and deletions (reported per record, as `CKSyncEngine` does).
       case send
+      /// Zone saves (reported per zone).
+      case zoneSave
       /// Fetches (the request fails as a whole).
       case fetch
     }
@@ -76,7 +80,7 @@ public final class SimulatedCloudKit: Sendable {
     var databases: [String: Database] = [:]
     var devices: [String: Device] = [:]
     var sequence = 0
-    var corruptDownloads: Set<String> = []
+    var corruptDownloads: [String: Int] = [:]
   }
 
   let state = Protected(State())
@@ -148,6 +152,26 @@ public final class SimulatedCloudKit: Sendable {
     state.withLock { $0.databases[account, default: Database()].quota = bytes }
   }
 
+  /// How many saves the account's quota refused.
+  public func quotaRejections(_ account: String) -> Int {
+    state.withLock { $0.databases[account]?.quotaRejections ?? 0 }
+  }
+
+  /// Deletes a record outright, as another app (or an old version) could; PhotoIntake itself only saves
+  /// tombstones.
+  public func deleteRecordOutright(_ name: String, of account: String, zone: SyncZoneID = .library) {
+    state.withLock { state in
+      guard var database = state.databases[account], var stored = database.zones[zone.name],
+        let removed = stored.records.removeValue(forKey: name)
+      else { return }
+      state.sequence += 1
+      stored.deletions.append((state.sequence, name, removed.type))
+      database.usedBytes -= Int64(removed.assets.values.map(\.count).reduce(0, +))
+      database.zones[zone.name] = stored
+      state.databases[account] = database
+    }
+  }
+
   /// The asset bytes an account stores.
   public func usedBytes(_ account: String) -> Int64 {
     state.withLock { $0.databases[account]?.usedBytes ?? 0 }
@@ -179,9 +203,9 @@ public final class SimulatedCloudKit: Sendable {
     }
   }
 
-  /// The next download of the asset with this SHA-256 (hex) delivers other bytes (a damaged transfer).
-  public func corruptNextDownload(of sha256: String) {
-    _ = state.withLock { $0.corruptDownloads.insert(sha256) }
+  /// The next `times` downloads of the asset with this SHA-256 (hex) deliver other bytes (a damaged transfer).
+  public func corruptNextDownload(of sha256: String, times: Int = 1) {
+    state.withLock { $0.corruptDownloads[sha256, default: 0] += times }
   }
 
   // MARK: Inspecting
@@ -209,6 +233,9 @@ public final class SimulatedCloudKit: Sendable {
   {
     state.withLock { $0.databases[account]?.zones[zone.name]?.records[name]?.fields[key] }
   }
+
+  /// A number that grows with every change any account's database makes (a save, a zone made or deleted).
+  public var changeCount: Int { state.withLock { $0.sequence } }
 
   /// Whether an account has the zone.
   public func hasZone(_ zone: SyncZoneID = .library, in account: String) -> Bool {

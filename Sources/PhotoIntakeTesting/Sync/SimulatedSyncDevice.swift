@@ -89,10 +89,15 @@ public actor SimulatedSyncDevice {
   public func sync() async {
     guard let sync else { return }
     await SyncWallClock.$current.withValue(wall) { await sync.syncNow() }
-    if engine?.isKilled == true { try? await relaunch() }
+    if engine?.isKilled == true {
+      try? await relaunch()
+    } else {
+      engine?.disarm()
+    }
   }
 
-  /// Kills the device at the n-th step of its next sync (each request and each event is a step).
+  /// Kills the device at the n-th step of its next sync (each request and each event is a step); a sync with
+  /// fewer steps ends the threat.
   public func arm(killAfterSteps steps: Int) { engine?.kill(afterSteps: steps) }
 
   /// Imports files (each as bytes with a name) as one batch, as a user picking photos would.

@@ -81,6 +81,9 @@ public final class SimulatedSyncEngine: SyncEngine {
   /// Kills the device after `steps` more steps (requests and events); 0 kills it at the next one.
   public func kill(afterSteps steps: Int) { control.withLock { $0.stepsLeft = max(0, steps) } }
 
+  /// Disarms a kill that has not happened.
+  public func disarm() { control.withLock { $0.stepsLeft = nil } }
+
   /// Whether the device was killed.
   public var isKilled: Bool { control.withLock { $0.killed } }
 
@@ -162,20 +165,25 @@ public final class SimulatedSyncEngine: SyncEngine {
     try await checkAccount()
     guard cloud.account(of: device) != nil else { throw SyncError(.notAuthenticated) }
     try await emit(.willSendChanges)
-    let zones = control.withLock { $0.state.pendingZones }
-    if !zones.isEmpty {
-      let sent = try cloud.saveZones(device, zones.map(SyncZoneID.init(name:)))
-      try step()
-      control.withLock { control in
-        control.state.pendingZones.removeAll { name in sent.savedZones.contains { $0.name == name } }
-      }
-      try await emit(.sentDatabaseChanges(sent))
-      try await emitState()
-      if !sent.failedZoneSaves.isEmpty { return }
-    }
     var rounds = 0
-    while rounds < 10_000 {
+    while rounds < 1_000 {
       rounds += 1
+      // Zones first, at every round: a zone the delegate asks for meanwhile is made before more records go.
+      let zones = control.withLock { $0.state.pendingZones }
+      if !zones.isEmpty {
+        let sent = try cloud.saveZones(device, zones.map(SyncZoneID.init(name:)))
+        try step()
+        control.withLock { control in
+          control.state.pendingZones.removeAll { name in sent.savedZones.contains { $0.name == name } }
+        }
+        try await emit(.sentDatabaseChanges(sent))
+        try await emitState()
+        // Records are not sent into a zone that could not be made.
+        if let failure = sent.failedZoneSaves.first?.error {
+          try await emit(.didSendChanges)
+          throw failure
+        }
+      }
       guard let delegate = weakDelegate else { return }
       try step()
       guard let batch = await delegate.nextRecordZoneChangeBatch(SyncSendContext(), engine: self),

@@ -34,8 +34,10 @@ struct SyncWorld {
   }
 }
 
-/// A small photo with distinct bytes.
-func photo(_ seed: String, width: Int = 8) -> [UInt8] { Fixtures.jpeg(width: width, height: 8, seed: seed) }
+/// A small photo with distinct bytes; `padding` makes it larger (a longer comment segment).
+func photo(_ seed: String, padding: Int = 0) -> [UInt8] {
+  Fixtures.jpeg(width: 8, height: 8, seed: seed + String(repeating: ".", count: padding))
+}
 
 func sha(_ bytes: [UInt8]) -> String { SHA256Digest.of(bytes).hex }
 
