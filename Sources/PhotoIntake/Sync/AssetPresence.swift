@@ -8,7 +8,7 @@
 /// a deletion, which CloudKit applies unconditionally, would let whichever device sent last decide. Merging
 /// takes the later of each stamp, so it is commutative, associative and idempotent.
 package struct AssetPresence: Sendable, Hashable {
-  /// A stamp of a ``HybridLogicalClock`` and the device that made it; ordered by stamp, then device.
+  /// A stamp of a `HybridLogicalClock` and the device that made it; ordered by stamp, then device.
   package struct Mark: Sendable, Hashable, Comparable {
     package var stamp: Int64
     package var device: String

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A batch's members and their order as a batch record carries them: for each photo (by SHA-256), its
-/// ``PositionKey``, whether it was taken out, and the stamp of the edit that set these.
+/// `PositionKey`, whether it was taken out, and the stamp of the edit that set these.
 ///
 /// **The merge** is last-writer-wins per member: of two entries for one photo, the one with the later
-/// ``HybridLogicalClock`` stamp wins, and of equal stamps the one from the greater device id. Because it
+/// `HybridLogicalClock` stamp wins, and of equal stamps the one from the greater device id. Because it
 /// picks per member and the choice depends only on the two entries, merging is commutative, associative and
 /// idempotent (a state-based LWW-map CRDT): every device that has seen the same edits holds the same
 /// membership, in whatever order the edits arrived. Moves of different photos on two devices both survive;

@@ -31,10 +31,10 @@ extension Library {
       placement = try syncTransaction { ledger throws(Error) in
         do throws(DatabaseError) {
           let batch = try ledger.ensureLibraryBatch(home, createdAt: createdAt)
-          let free = try fields.assetID.map { id throws(DatabaseError) in
-            !(try ledger.libraryAssetExists(id: id))
-          }
-          return (batch, try ledger.nextPosition(batchSequence: batch.sequence), free ?? false)
+          // A loop, not `Optional.map`: before the iOS 18 SDK, `map` rethrows `any Error`, not the typed error.
+          var free = false
+          if let id = fields.assetID { free = !(try ledger.libraryAssetExists(id: id)) }
+          return (batch, try ledger.nextPosition(batchSequence: batch.sequence), free)
         } catch {
           throw Error(error)
         }

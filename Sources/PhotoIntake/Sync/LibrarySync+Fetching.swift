@@ -8,7 +8,7 @@ extension LibrarySync {
   }
 
   /// Applies fetched changes. Metadata first, in one transaction: each asset record's presence is merged
-  /// into the ledger (``AssetPresence``), batches are merged and listed, and every asset to download is noted
+  /// into the ledger (`AssetPresence`), batches are merged and listed, and every asset to download is noted
   /// as downloading (with its record, so that a download that fails or is interrupted is tried again even after
   /// the engine's change token moved past it). Then photos whose merged presence says removed are removed here
   /// (their row first, then their bytes), then the downloads go through the import path, one by one.

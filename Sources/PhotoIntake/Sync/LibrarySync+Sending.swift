@@ -209,7 +209,7 @@ extension LibrarySync {
 
   /// `serverRecordChanged`: the server has a version this device has not seen. An asset's content cannot
   /// differ (its name is its hash): the server's version is taken. A batch's membership is merged entry by
-  /// entry (``BatchMembership``) and saved again on the server's version when the merge adds anything.
+  /// entry (`BatchMembership`) and saved again on the server's version when the merge adds anything.
   func merge(_ record: SyncRecord, with server: SyncRecord?, account: String) async {
     guard let server else {
       engine?.add(pendingRecordZoneChanges: [.saveRecord(record.id)])

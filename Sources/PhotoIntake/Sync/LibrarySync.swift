@@ -11,14 +11,15 @@ import Foundation
 ///   row); bytes that do not hash to the record's name are refused.
 /// - A removal is a tombstone: the record is deleted and the photo taken out of its batches; another device
 ///   removes its copy (row first, then bytes) when it learns of it, never because a device is slow.
-/// - Order edits merge deterministically: see ``BatchMembership``.
+/// - Order edits merge deterministically: see `BatchMembership`.
 /// - The ledger (each asset's and batch's state, the server's system fields, the engine's state) is written in
 ///   the same SQLite transactions as the rows it describes.
 /// - Every failure CloudKit returns maps to a ``SyncStatus/Condition`` the app can show.
 ///
 /// ```swift
+/// let database = CKContainer(identifier: "iCloud.com.example.app").privateCloudDatabase
 /// let sync = LibrarySync(library: library) { state, delegate in
-///   CloudKitSyncEngine(container: .default(), state: state, delegate: delegate)
+///   CloudKitSyncEngine(database: database, state: state, delegate: delegate)  // PhotoIntakeUI
 /// }
 /// await sync.start()
 /// for await status in await sync.statusUpdates() { banner.show(status) }
@@ -208,8 +209,14 @@ public actor LibrarySync: SyncEngineDelegate {
     await refreshPending()
   }
 
-  /// The status now.
+  /// The status as of the last change of condition and the last pass (cheap).
   public var currentStatus: SyncStatus { status }
+
+  /// The status with its counts read from the ledger now (what waits to upload, remove, download).
+  public func refreshedStatus() async -> SyncStatus {
+    await refreshCounts()
+    return status
+  }
 
   /// The status, now and after each change, until the sync goes away.
   public func statusUpdates() -> AsyncStream<SyncStatus> {
@@ -266,7 +273,8 @@ public actor LibrarySync: SyncEngineDelegate {
   func makeEngine(for account: String?) async {
     await saveEngineState()
     let state = try? await library.syncRead { ledger throws(DatabaseError) -> Data? in
-      try account.flatMap { account throws(DatabaseError) in try ledger.engineState(account) }
+      guard let account else { return nil }
+      return try ledger.engineState(account)
     }
     engineAccount = account
     sentRevisions = [:]

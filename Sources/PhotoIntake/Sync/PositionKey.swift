@@ -3,7 +3,7 @@
 ///
 /// Moving one photo changes only that photo's key, to one strictly between its new neighbours' keys, so a move
 /// made on one device and a move of another photo made on another device both survive the merge (see
-/// ``BatchMembership``). There is always room between two keys: a key never ends in the smallest digit, so
+/// `BatchMembership`). There is always room between two keys: a key never ends in the smallest digit, so
 /// ``between(_:_:)`` can always append a digit (the fractional indexing of Greenspan's "Implementing
 /// Fractional Indexing", 2020, with base-62 digits).
 ///

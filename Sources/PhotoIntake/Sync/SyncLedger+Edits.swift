@@ -4,7 +4,7 @@ import Foundation
 extension SyncLedger {
   /// Notes an imported item (a new asset, or bytes already here listed in a new batch) for the account the
   /// library syncs with, if any: its batch entry, and its record to save with a new import stamp (an import
-  /// made after a removal on another device wins over it, see ``AssetPresence``).
+  /// made after a removal on another device wins over it, see `AssetPresence`).
   func noteImport(sha256: String, batch: BatchRecord, position: Int, createdAt: Double) throws(DatabaseError)
   {
     guard let account = try currentAccount() else { return }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// For each iCloud account (ledgers never mix: one account's rows never make another account upload), each
 /// asset's and batch's sync state and the server's system fields of its record; each batch's membership entries
-/// (``BatchMembership``); the engine's serialized state. Every method runs inside the caller's transaction, so
+/// (`BatchMembership`); the engine's serialized state. Every method runs inside the caller's transaction, so
 /// a ledger change commits with the library rows it describes (an import's row and its "to upload" mark, a
 /// download's row and its "synced" mark, a removal and its tombstone): a crash at any moment leaves both or
 /// neither, and the next launch resumes from there without duplicating or dropping an item.
@@ -121,7 +121,7 @@ struct SyncLedger {
     return made
   }
 
-  /// A new stamp for an edit made here (see ``HybridLogicalClock``), persisted with the edit.
+  /// A new stamp for an edit made here (see `HybridLogicalClock`), persisted with the edit.
   func tick() throws(DatabaseError) -> Int64 {
     var clock = HybridLogicalClock(last: Int64(try setting("clock") ?? "0") ?? 0)
     let stamp = clock.tick(wallMilliseconds: SyncWallClock.milliseconds())
@@ -202,11 +202,12 @@ package final class SyncWallClock: Sendable {
   /// A clock reading `milliseconds`.
   package init(milliseconds: @escaping @Sendable () -> Int64) { self.milliseconds = milliseconds }
 
-  /// The clock in force for the current task, if one is bound. (A class, not a function value: binding a
-  /// task-local of function type crashes the Swift 6.3 runtime on Linux.)
-  @TaskLocal package static var current: SyncWallClock?
+  /// The clock in force for the current task, if one is bound with `withValue`. (A class, not a function
+  /// value: binding a task-local of function type crashes the Swift 6.3 runtime on Linux. A `TaskLocal` value
+  /// rather than the `@TaskLocal` macro, as `Syscalls.injectedFaults` is: the macro needs a compiler plugin.)
+  package static let current = TaskLocal<SyncWallClock?>(wrappedValue: nil)
 
   static func milliseconds() -> Int64 {
-    current?.milliseconds() ?? Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    current.get()?.milliseconds() ?? Int64((Date().timeIntervalSince1970 * 1000).rounded())
   }
 }

@@ -109,9 +109,9 @@ public struct SyncRecord: Sendable, Hashable {
     /// Asset: the batch it was imported into, and its key there, where it is listed until that batch's own
     /// record arrives.
     public static let homeBatch = "homeBatch"
-    /// Asset: its ``PositionKey`` in the home batch.
+    /// Asset: its `PositionKey` in the home batch.
     public static let homeKey = "homeKey"
-    /// Asset: the stamp of its last import (``HybridLogicalClock``), and the device that made it.
+    /// Asset: the stamp of its last import (`HybridLogicalClock`), and the device that made it.
     public static let added = "added"
     /// Asset: the device of ``added``.
     public static let addedBy = "addedBy"
@@ -122,7 +122,7 @@ public struct SyncRecord: Sendable, Hashable {
     public static let removedBy = "removedBy"
     /// Batch: when it was created.
     public static let createdAt = "createdAt"
-    /// Batch: the members and their order (``BatchMembership``'s encoded text).
+    /// Batch: the members and their order (`BatchMembership`'s encoded text).
     public static let members = "members"
   }
 }

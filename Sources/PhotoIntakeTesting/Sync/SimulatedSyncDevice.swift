@@ -64,7 +64,7 @@ public actor SimulatedSyncDevice {
       engines.withLock { $0 = engine }
       return engine
     }
-    await SyncWallClock.$current.withValue(wall) { await sync.start() }
+    await SyncWallClock.current.withValue(wall) { await sync.start() }
     self.library = library
     self.sync = sync
   }
@@ -88,7 +88,7 @@ public actor SimulatedSyncDevice {
   /// Syncs once (fetch, then send). If the device was killed during it, it is launched again.
   public func sync() async {
     guard let sync else { return }
-    await SyncWallClock.$current.withValue(wall) { await sync.syncNow() }
+    await SyncWallClock.current.withValue(wall) { await sync.syncNow() }
     if engine?.isKilled == true {
       try? await relaunch()
     } else {
@@ -110,7 +110,7 @@ public actor SimulatedSyncDevice {
     let sources: [any ItemSource] = photos.enumerated().map { index, bytes in
       DataItemSource(Data(bytes), suggestedName: names?[index] ?? "IMG_\(index).JPG")
     }
-    return await SyncWallClock.$current.withValue(wall) { await importer.importItems(sources) }
+    return await SyncWallClock.current.withValue(wall) { await importer.importItems(sources) }
   }
 
   /// Removes the asset with these bytes (SHA-256 hex), if the library holds it.
@@ -118,7 +118,7 @@ public actor SimulatedSyncDevice {
     guard let library, let digest = SHA256Digest(hex: sha256),
       let asset = try await library.asset(withSHA256: digest)
     else { return }
-    try await SyncWallClock.$current.withValue(wall) { try await library.remove(asset.id) }
+    try await SyncWallClock.current.withValue(wall) { try await library.remove(asset.id) }
   }
 
   /// Puts a batch in a new order, given as SHA-256 hexes (each of the batch's assets once).
@@ -130,7 +130,7 @@ public actor SimulatedSyncDevice {
       else { return }
       ids.append(asset.id)
     }
-    try await SyncWallClock.$current.withValue(wall) { try await library.reorder(batch, to: ids) }
+    try await SyncWallClock.current.withValue(wall) { try await library.reorder(batch, to: ids) }
   }
 
   /// What the device's library holds, to compare devices.
@@ -145,7 +145,7 @@ public actor SimulatedSyncDevice {
   }
 
   /// The sync's status.
-  public func status() async -> SyncStatus? { await sync?.currentStatus }
+  public func status() async -> SyncStatus? { await sync?.refreshedStatus() }
 }
 
 /// What a library holds, as sync must make it the same on every device: the assets (by SHA-256) and each
