@@ -51,7 +51,7 @@ extension SimulatedCloudKit {
       }
       return .success((account, armed))
     }
-    return try result.get()
+    return try result.typedGet()
   }
 
   /// The zones deleted since `token`, the zones that exist, and the new token.
@@ -106,7 +106,7 @@ extension SimulatedCloudKit {
         return .success(
           (taken, ChangeToken(incarnation: stored.incarnation, sequence: last, issued: state.sequence), more))
       }
-    let (changes, next, more) = try page.get()
+    let (changes, next, more) = try page.typedGet()
     var event = SyncEvent.FetchedRecordZoneChanges()
     for (_, record, deletion) in changes {
       if let deletion { event.deletions.append(deletion) }
