@@ -13,6 +13,9 @@
 # the same method bodies repeated, with semaphore waits, UserDefaults stores of picker identifiers, image
 # decodes, nested interpolations and a long literal line in every block — and prints seconds per MB and
 # peak memory over file size: both must stay flat from 1 to 50 MB (linear time, memory a small multiple).
+# INTAKE= audits with that binary instead of the release build; BASELINE= also measures another `intake`
+# (an earlier build) on the same trees in the same run, and prints the ratio of CPU times, which is the
+# figure that survives a shared machine's load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FILES=${1:-2000}
@@ -84,7 +87,8 @@ with open(os.path.join(root, "App.xcodeproj", "project.pbxproj"), "w") as f:
     f.write("{ objects = { 1 = { isa = PBXProject; }; 2 = { buildSettings = { INFOPLIST_KEY_NSPhotoLibraryUsageDescription = \"Photos.\"; }; }; }; }\n")
 PY
 
-INTAKE=$(Scripts/build-release.sh 2>/dev/null)
+INTAKE=${INTAKE:-$(Scripts/build-release.sh 2>/dev/null)}
+BASELINE=${BASELINE:-}
 SWIFT_FILES=$(find "$WORK/tree" -name '*.swift' | wc -l)
 BYTES=$(find "$WORK/tree" -name '*.swift' -print0 | xargs -0 cat | wc -c)
 echo "tree: $SWIFT_FILES Swift files, $((BYTES / 1024)) KiB"
@@ -119,6 +123,10 @@ echo "grep -rE (floor):  ${GREP}s wall, ${GREP_CPU}s CPU = $(rate "$SWIFT_FILES"
 echo "swift format lint: ${FORMAT}s wall, ${FORMAT_CPU}s CPU for 200 files = $(rate 200 "$FORMAT") files/s;" \
   "intake audit is $(echo "scale=1; ($SWIFT_FILES / $AUDIT) / (200 / $FORMAT)" | bc)x faster"
 echo "target: 2000 files/s -> $([ "$AUDIT_RATE" -ge 2000 ] && echo met || echo MISSED)"
+if [ -n "$BASELINE" ]; then
+  read -r BASE BASE_CPU < <(measure "$BASELINE" audit "$WORK/tree" --format json)
+  echo "baseline:          ${BASE}s wall, ${BASE_CPU}s CPU; this build takes $(echo "scale=2; $AUDIT_CPU / $BASE_CPU" | bc)x its CPU time"
+fi
 if [ -n "$REAL" ]; then
   REAL_FILES=$(find "$REAL" -name '*.swift' -not -path '*/.build/*' -not -path '*/Pods/*' | wc -l)
   REAL_BYTES=$(find "$REAL" -name '*.swift' -not -path '*/.build/*' -not -path '*/Pods/*' -print0 | xargs -0 cat | wc -c)
@@ -127,6 +135,11 @@ if [ -n "$REAL" ]; then
   echo "real code:         ${REAL_WALL}s wall, ${REAL_CPU}s CPU for $REAL_FILES files ($((REAL_BYTES / 1024)) KiB)" \
     "= $REAL_RATE files/s wall, $(rate "$REAL_FILES" "$REAL_CPU") files/s of CPU, on one core"
   echo "target on real code: 2000 files/s -> $([ "$REAL_RATE" -ge 2000 ] && echo met || echo MISSED)"
+  if [ -n "$BASELINE" ]; then
+    read -r BASE_WALL BASE_CPU < <(measure "$BASELINE" audit "$REAL" --format json)
+    echo "baseline on real code: ${BASE_WALL}s wall, ${BASE_CPU}s CPU = $(rate "$REAL_FILES" "$BASE_CPU") files/s of CPU;" \
+      "this build takes $(echo "scale=2; $REAL_CPU / $BASE_CPU" | bc)x its CPU time"
+  fi
 fi
 
 if [ -n "$SIZES" ]; then

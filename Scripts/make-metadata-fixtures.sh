@@ -127,4 +127,18 @@ ff -movflags use_metadata_tags \
   -metadata com.apple.quicktime.make=Apple -metadata com.apple.quicktime.model="iPhone 15" \
   "$OUT/mov-apple-keys.mov"
 
+# Real files damaged as files in the public sets were (issue 26), by Scripts/damage-fixture.py: each keeps the
+# image's own facts, which exiftool still reads, and costs only the damaged part.
+D="python3 Scripts/damage-fixture.py"
+$D tiff-entries "$OUT/tiff-little-endian.tif" "$OUT/damaged-tiff-entries.tif"
+$D png-chunk-length "$OUT/png-exif.png" "$OUT/damaged-png-chunk-length.png"
+$D gif-cut "$OUT/gif-xmp.gif" "$OUT/damaged-gif-cut.gif"
+$D jpeg-soi-bytes "$OUT/jpeg-orientation-6.jpg" "$OUT/damaged-jpeg-soi-bytes.jpg"
+$D jpeg-cut-scan "$OUT/jpeg-thumbnail-icc.jpg" "$OUT/damaged-jpeg-cut-scan.jpg"
+$D isobmff-cut "$OUT/heic-exif-thumbnail.heic" "$OUT/damaged-heic-cut.heic"
+# A movie with its 'moov' first (as cameras and +faststart write it), cut inside its media data.
+ffmpeg -v error -y -i "$OUT/mov-apple-keys.mov" -map 0 -c copy -map_metadata 0 -movflags +faststart+use_metadata_tags \
+  -fflags +bitexact "$TMP/faststart.mov"
+$D isobmff-cut "$TMP/faststart.mov" "$OUT/damaged-mov-cut.mov"
+
 ls -l "$OUT"

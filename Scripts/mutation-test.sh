@@ -9,15 +9,17 @@ if [ -n "$(git status --porcelain Sources)" ]; then echo "mutation-test: Sources
 
 # name | file | perl substitution (applied to the first match) | swift test filter
 mutations=(
-  "no-file-fsync|Sources/PhotoIntake/Import/StagingSink.swift|s/^(\s*)try Syscalls\.fsync\(descriptor, path: path\)/\1_ = try Syscalls.fstat(descriptor, path: path)/m|DurabilityTests/powerCut"
-  "no-dir-fsync-after-link|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try folder\.sync\(\)/\1_ = 0/m|DurabilityTests/powerCut"
+  "no-file-fsync|Sources/PhotoIntake/Import/StagingSink.swift|s/try file\.seal\(readOnly: true\)/file.file.makeReadOnly()/|DurabilityTests/powerCut"
+  "no-dir-fsync-after-link|Sources/PhotoIntake/ObjectStore/ObjectStore.swift|s/^(\s*)try folder\.sync\(\)/\1_ = 0/m|DurabilityTests/powerCut"
   "synchronous-normal|Sources/PhotoIntake/Database/Database.swift|s/\"PRAGMA synchronous=FULL\"/\"PRAGMA synchronous=NORMAL\"/|DurabilityTests/theManifestIsOpenedForDurableCommits"
-  "row-before-link|Sources/PhotoIntake/Library/Library+Commit.swift|s/(    let placing = items\.indices\.filter \{ items\[.0\]\.intent != nil \}\n.*?\n    \}\n)(    let change = commitRows\(&items\)\n)/\$2\$1/s|DurabilityTests/powerCut"
-  "no-link-row-only|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try place\(staged, in: folder\)/\1_ = 0/m|DurabilityTests|LibraryTests"
-  "imported-before-commit|Sources/PhotoIntake/Library/Library+Commit.swift|s/^(\s*)try insertRow\(asset, batch: batch\)/\1_ = 0/m|DurabilityTests|LibraryTests"
+  "intent-after-link|Sources/PhotoIntake/Library/GroupCommit.swift|s/(    let recorded = await manifest\.recordPlacements.*?\n    \}\n)(    let linking = )placing\.filter \{ intents\[.0\] != nil \}(\n    if !linking\.isEmpty \{\n.*?\n    \}\n)/\$2placing\$3\$1/s|DurabilityTests/powerCut"
+  "row-before-link|Sources/PhotoIntake/Library/GroupCommit.swift|s/(    let linking = placing\.filter.*?\n    if !linking\.isEmpty \{\n.*?\n    \}\n)(    let going = .*?    let outcomes = [^\n]*\n)/\$2\$1/s|DurabilityTests/powerCut"
+  "no-link-row-only|Sources/PhotoIntake/ObjectStore/ObjectStore.swift|s/^(\s*)try place\(file, in: folder\)/\1_ = 0/m|DurabilityTests|LibraryTests"
+  "imported-before-commit|Sources/PhotoIntake/Manifest/Manifest+Rows.swift|s/^(\s*)try insertRow\(asset, batch: row\.batch\)/\1_ = 0/m|DurabilityTests|LibraryTests"
   "gps-bytes-left|Sources/PhotoMetadata/Stripping/ExifGPSEraser.swift|s/for entry in gps\.entries where !entry\.isInline \{/for entry in gps.entries where !entry.isInline \&\& entry.tag != 4 {/|StrippedBytesTests"
-  "objects-writable|Sources/PhotoIntake/Import/StagingSink.swift|s/fchmod\(descriptor, 0o444\)/fchmod(descriptor, 0o644)/|DurabilityTests/storedObjectsAreReadOnly"
-  "recovery-ignores-inode|Sources/PhotoIntake/Library/Library+Recovery.swift|s/UInt64\(info\.st_ino\) == intent\.inode/true/|IntentRecoveryTests|DurabilityTests|LibraryTests"
+  "objects-writable|Sources/PhotoIntake/Import/StagingSink.swift|s/file\.seal\(readOnly: true\)/file.seal(readOnly: false)/|DurabilityTests/storedObjectsAreReadOnly"
+  "recovery-ignores-inode|Sources/PhotoIntake/ObjectStore/ObjectStore.swift|s/UInt64\(info\.st_ino\) == inode/true/|IntentRecoveryTests|DurabilityTests|LibraryTests"
+  "undo-ignores-rows|Sources/PhotoIntake/Manifest/Manifest+Intents.swift|s/if try database\.assetID\(withSHA256: intent\.digest\) == nil \{/if true {/|IntentRecoveryTests|DurabilityTests"
   # Sync (issue 28): each CloudKit failure's handling removed, and the merge and ledger rules broken.
   "sync-offline-unmapped|Sources/PhotoIntake/Sync/LibrarySync+Events.swift|s/setCondition\(\.offline\)/_ = 0/|SyncFailureTests/offline|SyncFailureTests/aNetworkFailure"
   "sync-ignores-retry-after|Sources/PhotoIntake/Sync/LibrarySync.swift|s/if let notBefore, configuration\.uptime\(\) < notBefore \{ return \}/_ = notBefore/|SyncFailureTests/aRequestedWaitIsRespected"
@@ -30,13 +32,13 @@ mutations=(
   "sync-token-expiry-ignored|Sources/PhotoIntake/Sync/LibrarySync+Events.swift|s/(case \.changeTokenExpired:\n\s*)needsRefetch = true/\$1break/|SyncFailureTests/anExpiredChangeToken|SyncFailureTests/aRecordDeletedOutright"
   "sync-no-census|Sources/PhotoIntake/Sync/LibrarySync+Events.swift|s/(func concludeCensus\(\) async \{\n)/\$1    if Bool(\"true\") == true { return }\n/|SyncFailureTests/aRecordDeletedOutright"
   "sync-signout-keeps-account|Sources/PhotoIntake/Sync/LibrarySync+Accounts.swift|s/if try ledger\.setting\(\"account\"\) == previous \{ try ledger\.setSetting\(\"account\", nil\) \}/_ = previous/|SyncFailureTests/signingOut"
-  "sync-adopts-other-accounts|Sources/PhotoIntake/Sync/SyncLedger+LibraryRows.swift|s/WHERE NOT EXISTS \(SELECT 1 FROM sync_assets s WHERE s\.sha256 = a\.sha256\)/WHERE NOT EXISTS (SELECT 1 FROM sync_assets s WHERE s.sha256 = a.sha256 AND s.account = 'nobody')/|SyncFailureTests/anAccountSwitch"
+  "sync-adopts-other-accounts|Sources/PhotoIntake/Manifest/SyncLedger+LibraryRows.swift|s/WHERE NOT EXISTS \(SELECT 1 FROM sync_assets s WHERE s\.sha256 = a\.sha256\)/WHERE NOT EXISTS (SELECT 1 FROM sync_assets s WHERE s.sha256 = a.sha256 AND s.account = 'nobody')/|SyncFailureTests/anAccountSwitch"
   "sync-no-size-limit|Sources/PhotoIntake/Sync/LibrarySync+Sending.swift|s/if asset\.size > maximumAssetSize \{/if false {/|SyncFailureTests/anAssetTooLarge"
   "sync-limit-exceeded-unhandled|Sources/PhotoIntake/Sync/LibrarySync+Sending.swift|s/case \.limitExceeded:/case .incompatibleVersion:/|SyncFailureTests/limitExceeded"
   "sync-no-hash-check|Sources/PhotoIntake/Sync/Library+SyncDownload.swift|s/guard request\.staged\.digest\.hex == fields\.sha256 else/guard true else/|SyncFailureTests/bytesThatDoNotHash"
-  "sync-tombstone-own-transaction|Sources/PhotoIntake/Library/Library+Maintenance.swift|s/\n\s*try note\(SyncLedger\(database: database\), asset\.sha256\.hex\)//; s/(    if let intent \{ forget\(intent\) \}\n)/\$1    try? database.transaction { () throws(DatabaseError) in try note(SyncLedger(database: database), asset.sha256.hex) }\n/|SyncLedgerTransactionTests/aRemoval"
+  "sync-tombstone-own-transaction|Sources/PhotoIntake/Manifest/Manifest+Rows.swift|s/\n\s*if tombstone \{ try SyncLedger\(database: database\)\.noteRemoval\(sha256: digest\.hex\) \}//; s/(    tombstone: Bool = true\n  \) throws\(DatabaseError\) -> Intent\? \{\n)/\$1    defer { if tombstone { try? database.transaction { () throws(DatabaseError) in try SyncLedger(database: database).noteRemoval(sha256: digest.hex) } } }\n/|SyncLedgerTransactionTests/aRemoval"
   "sync-presence-not-merged|Sources/PhotoIntake/Sync/AssetPresence.swift|s/AssetPresence\(added: max\(added, other\.added\), removed: max\(removed, other\.removed\)\)/other/|SyncPropertyTests"
-  "sync-no-listing-cascade|Sources/PhotoIntake/Sync/SyncLedger+Edits.swift|s/if cascade \{/if false {/|SyncPropertyTests"
+  "sync-no-listing-cascade|Sources/PhotoIntake/Manifest/SyncLedger+Edits.swift|s/if cascade \{/if false {/|SyncPropertyTests"
   "sync-tie-not-by-device|Sources/PhotoIntake/Sync/BatchMembership.swift|s/if device != other\.device \{ return device > other\.device \}/if device != other.device { return true }/|MergeRuleTests|SyncPropertyTests"
 )
 

@@ -394,9 +394,10 @@ static unsigned char *to_rgb(const AVFrame *frame, int width, int height) {
 /// A mean luma below this (of 255) is a black or nearly black frame: a fade-in, a covered lens.
 static const double near_black = 24;
 
-static photointake_poster_status decode_poster(int fd, int max_side, long long max_pixels, int max_packets,
-                                               int first_frame, struct photointake_movie_poster *poster,
-                                               char *error, size_t error_length) {
+static photointake_poster_status decode_poster(int fd, int max_side, long long max_pixels, long long coded_pixels,
+                                               int max_packets, int first_frame,
+                                               struct photointake_movie_poster *poster, char *error,
+                                               size_t error_length) {
     const char *detail = NULL;
     memset(poster, 0, sizeof *poster);
     poster->duration = -1;
@@ -466,8 +467,11 @@ static photointake_poster_status decode_poster(int fd, int max_side, long long m
         close_session(&s);
         return fail(error, error_length, PHOTOINTAKE_POSTER_MALFORMED, "the video track declares no valid size");
     }
-    if (width * height > max_pixels) {
-        poster->declared_pixels = width * height;
+    // The frames a decoder allocates are the coded stream's (its SPS), which the caller read when it could; the
+    // header's size is only a claim. The decoder's own max_pixels (below) holds the stream to the limit.
+    const long long declared = coded_pixels > 0 ? coded_pixels : width * height;
+    if (declared > max_pixels) {
+        poster->declared_pixels = declared;
         close_session(&s);
         return fail(error, error_length, PHOTOINTAKE_POSTER_TOO_MANY_PIXELS, "too many pixels");
     }
@@ -484,6 +488,12 @@ static photointake_poster_status decode_poster(int fd, int max_side, long long m
     }
     // The decoder refuses frames larger than the limit itself (a stream whose SPS disagrees with the header).
     s.decoder->max_pixels = max_pixels;
+    // A size claimed over the limit got here only because the coded stream's is within it: the decoder takes its
+    // frame size from the stream, and opening it with the claim would fail the limit check in avcodec_open2.
+    if ((long long)s.decoder->width * s.decoder->height > max_pixels) {
+        s.decoder->width = s.decoder->height = 0;
+        s.decoder->coded_width = s.decoder->coded_height = 0;
+    }
     // One thread: renditions run one movie per core already, and frame threading would hold back the first
     // frames until every thread had one.
     s.decoder->thread_count = 1;
@@ -577,23 +587,26 @@ static photointake_poster_status decode_poster(int fd, int max_side, long long m
     return PHOTOINTAKE_POSTER_OK;
 }
 
-photointake_poster_status photointake_movie_poster(int fd, int max_side, long long max_pixels, int max_packets,
+photointake_poster_status photointake_movie_poster(int fd, int max_side, long long max_pixels,
+                                                   long long coded_pixels, int max_packets,
                                                    struct photointake_movie_poster *poster, char *error,
                                                    size_t error_length) {
-    return decode_poster(fd, max_side, max_pixels, max_packets, 0, poster, error, error_length);
+    return decode_poster(fd, max_side, max_pixels, coded_pixels, max_packets, 0, poster, error, error_length);
 }
 
 photointake_poster_status photointake_sequence_first_frame(int fd, int max_side, long long max_pixels,
-                                                           int max_packets, struct photointake_movie_poster *poster,
-                                                           char *error, size_t error_length) {
-    return decode_poster(fd, max_side, max_pixels, max_packets, 1, poster, error, error_length);
+                                                           long long coded_pixels, int max_packets,
+                                                           struct photointake_movie_poster *poster, char *error,
+                                                           size_t error_length) {
+    return decode_poster(fd, max_side, max_pixels, coded_pixels, max_packets, 1, poster, error, error_length);
 }
 
 #else
-photointake_poster_status photointake_movie_poster(int fd, int max_side, long long max_pixels, int max_packets,
+photointake_poster_status photointake_movie_poster(int fd, int max_side, long long max_pixels,
+                                                   long long coded_pixels, int max_packets,
                                                    struct photointake_movie_poster *poster, char *error,
                                                    size_t error_length) {
-    (void)fd, (void)max_side, (void)max_pixels, (void)max_packets;
+    (void)fd, (void)max_side, (void)max_pixels, (void)coded_pixels, (void)max_packets;
     const char *detail = NULL;
     memset(poster, 0, sizeof *poster);
     photointake_ffmpeg_load(&detail);
@@ -602,9 +615,11 @@ photointake_poster_status photointake_movie_poster(int fd, int max_side, long lo
 }
 
 photointake_poster_status photointake_sequence_first_frame(int fd, int max_side, long long max_pixels,
-                                                           int max_packets, struct photointake_movie_poster *poster,
-                                                           char *error, size_t error_length) {
-    return photointake_movie_poster(fd, max_side, max_pixels, max_packets, poster, error, error_length);
+                                                           long long coded_pixels, int max_packets,
+                                                           struct photointake_movie_poster *poster, char *error,
+                                                           size_t error_length) {
+    return photointake_movie_poster(fd, max_side, max_pixels, coded_pixels, max_packets, poster, error,
+                                    error_length);
 }
 #endif
 #endif

@@ -49,9 +49,17 @@ public struct Auditor: Sendable {
         facts.usageKeys.addPropertyList(data)
       }
     }
+    var conditions = CompilationConditions()
     for settings in inventory.buildSettings {
       if let data = FileManager.default.contents(atPath: root + "/" + settings) {
         facts.usageKeys.addBuildSettings(data)
+        conditions.addBuildSettings(data)
+      }
+    }
+    for manifest in inventory.swiftFiles
+    where manifest == "Package.swift" || manifest.hasSuffix("/Package.swift") {
+      if let data = FileManager.default.contents(atPath: root + "/" + manifest) {
+        conditions.addPackageManifest([UInt8](data))
       }
     }
     let prefix = shown.hasSuffix("/") ? shown : shown + "/"
@@ -60,7 +68,7 @@ public struct Auditor: Sendable {
     files.reserveCapacity(inventory.swiftFiles.count)
     for path in inventory.swiftFiles {
       guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
-      let file = SourceFile(path: path, bytes: [UInt8](data))
+      let file = SourceFile(path: path, bytes: [UInt8](data), conditions: conditions)
       if file.source.tooDeep {
         skipped.append(
           SkippedFile(
@@ -73,13 +81,15 @@ public struct Auditor: Sendable {
       facts.add(file)
       files.append(file)
     }
+    if facts.words.containsAny(ListContext.words) { facts.addCallsOfCreatedViews(files) }
     if Self.needsModel.contains(where: facts.words.contains) {
       facts.model = ProjectModel(files: files, facts: facts)
     }
     var findings: [Finding] = []
     for file in files {
       for rule in enabled where rule.triggers.contains(where: { file.source.words.contains($0) }) {
-        for var finding in rule.check(file, project: facts) where !Self.isSuppressed(finding, in: file) {
+        for var finding in rule.check(file, project: facts)
+        where !Self.isSuppressed(finding, in: file) && !file.isInactive(line: finding.line) {
           finding.pathInRoot = file.path
           finding.file = shown == "." || shown == "./" ? file.path : prefix + file.path
           for step in finding.contextPath.indices {
@@ -100,7 +110,7 @@ public struct Auditor: Sendable {
   /// Words of the rules that ask where code runs; the call graph is built only when one occurs.
   private static let needsModel: [Word] = [
     .startRunning, .stopRunning, .isSynchronous, .copyCGImage, .tracks, .duration, .commonMetadata,
-    .isPlayable, .wait,
+    .isPlayable, .wait, .loadFileRepresentation, .UserDefaults, .AppStorage,
   ]
 
   /// A `// intake-audit:disable id` comment applies to its own line and the line after it.

@@ -7,7 +7,8 @@ import Testing
 
 /// Findings that depend on the thread say how the code gets there, in every output format.
 struct AuditContextPathTests {
-  /// A capture session started in a helper class that a view controller calls from `viewDidLoad`.
+  /// A capture session started in a helper class that a view controller calls from `viewDidLoad`: the path
+  /// is the seed at its declaration, then the call at its own line.
   static let project: [String: String] = [
     "Camera/Capture.swift": """
     import AVFoundation
@@ -44,7 +45,7 @@ struct AuditContextPathTests {
         ScanViewController.viewDidLoad() → Capture.begin(). [session-main-thread]
         Camera/ScanViewController.swift:6:17: note: on the main thread: ScanViewController.viewDidLoad() \
         (override of viewDidLoad)
-        Camera/Capture.swift:6:8: note: calls Capture.begin()
+        Camera/ScanViewController.swift:8:13: note: calls Capture.begin()
 
         """)
   }
@@ -56,7 +57,8 @@ struct AuditContextPathTests {
     #expect(
       findings.first?.contextPath.map { "\($0.file):\($0.line) \($0.function)" } == [
         "Camera/ScanViewController.swift:6 ScanViewController.viewDidLoad()",
-        "Camera/Capture.swift:6 Capture.begin()",
+        // The call, at its own line in the caller.
+        "Camera/ScanViewController.swift:8 Capture.begin()",
       ])
     #expect(findings.first?.contextPath.first?.reason == "override of viewDidLoad")
   }
@@ -79,6 +81,6 @@ struct AuditContextPathTests {
       ((($0["location"] as? [String: Any])?["physicalLocation"] as? [String: Any])?["artifactLocation"]
         as? [String: Any])?["uri"] as? String
     }
-    #expect(uris == ["ScanViewController.swift", "Capture.swift", "Capture.swift"])
+    #expect(uris == ["ScanViewController.swift", "ScanViewController.swift", "Capture.swift"])
   }
 }

@@ -229,13 +229,14 @@ struct SimulateCommandTests {
         +2.640s  Mac     syncs: up to date
 
       outcome:
-        devices:
-          iPhone: batch 1: IMG_0003.JPG, IMG_0001.JPG; batch 2: DSC_0101.JPG, DSC_0102.JPG
-          iPad: batch 1: IMG_0003.JPG, IMG_0001.JPG; batch 2: DSC_0101.JPG, DSC_0102.JPG
-          Mac: batch 1: IMG_0003.JPG, IMG_0001.JPG; batch 2: DSC_0101.JPG, DSC_0102.JPG
-        sameEverywhere: yes
-        everyObjectVerifies: yes
-        photosInICloud: 4
+        photoIntake:
+          devices:
+            iPhone: batch 1: IMG_0003.JPG, IMG_0001.JPG; batch 2: DSC_0101.JPG, DSC_0102.JPG
+            iPad: batch 1: IMG_0003.JPG, IMG_0001.JPG; batch 2: DSC_0101.JPG, DSC_0102.JPG
+            Mac: batch 1: IMG_0003.JPG, IMG_0001.JPG; batch 2: DSC_0101.JPG, DSC_0102.JPG
+          sameEverywhere: yes
+          everyObjectVerifies: yes
+          photosInICloud: 4
 
       PhotoIntake: as expected.
 
@@ -248,10 +249,10 @@ struct SimulateCommandTests {
     let folder = TemporaryDirectory(inMemory: true)
     let run = await simulate(["simulate", "sync", "--json"], in: folder.path)
     #expect(run.json["succeeded"] as? Bool == true)
-    #expect(run.json["sameEverywhere"] as? Bool == true)
-    #expect(run.json["everyObjectVerifies"] as? Bool == true)
-    #expect(run.json["photosInICloud"] as? Int == 4)
-    let devices = try #require(run.json["devices"] as? [String: String])
+    #expect(value(run.json, "photoIntake.sameEverywhere") as? Bool == true)
+    #expect(value(run.json, "photoIntake.everyObjectVerifies") as? Bool == true)
+    #expect(value(run.json, "photoIntake.photosInICloud") as? Int == 4)
+    let devices = try #require(value(run.json, "photoIntake.devices") as? [String: String])
     #expect(
       Set(devices.values) == ["batch 1: IMG_0003.JPG, IMG_0001.JPG; batch 2: DSC_0101.JPG, DSC_0102.JPG"])
     #expect(Set(devices.keys) == ["iPhone", "iPad", "Mac"])

@@ -20,6 +20,10 @@ struct RuleFixtureTests {
     #expect(
       actual == fixture.expected,
       "\(findings.map { "\($0.pathInRoot):\($0.line):\($0.column) \($0.message)" })")
+    for (place, severity) in fixture.expectedSeverities {
+      let found = findings.first { "\($0.pathInRoot):\($0.line) \($0.rule)" == place }
+      #expect(found?.severity.rawValue == severity, "\(place)")
+    }
     if fixture.isTrigger {
       #expect(
         fixture.expected.contains { $0.hasSuffix(" \(fixture.rule)") }, "a bad- case must expect its rule")

@@ -30,7 +30,8 @@ struct RuleTableTests {
   @Test func ruleListSaysWhatEachRuleReportsAndLeavesAlone() {
     let list = TextFormatter.ruleList(Auditor.allRules)
     for rule in Auditor.allRules {
-      #expect(list.contains("\(rule.id) (\(rule.severity.rawValue))\n  Reports: \(rule.summary)\n"))
+      #expect(list.contains("\(rule.id) (\(rule.severity.rawValue))\n  Reports: \(rule.reports)\n"))
+      #expect(!rule.reports.isEmpty && rule.reports.hasSuffix("."))
       #expect(list.contains("  Leaves alone: \(rule.leavesAlone)\n"))
       #expect(!rule.leavesAlone.isEmpty && rule.leavesAlone.hasSuffix("."))
     }

@@ -191,7 +191,7 @@ struct LibraryChangeSequenceTests {
 
 extension Library {
   /// How many assets an observation lists (each once).
-  fileprivate func orderedSnapshotCount(order: ListOrder) throws -> Int {
-    try observe(order: order).initial.count
+  fileprivate func orderedSnapshotCount(order: ListOrder) async throws -> Int {
+    try await observe(order: order).initial.count
   }
 }

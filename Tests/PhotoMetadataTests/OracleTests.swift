@@ -9,7 +9,11 @@ import Testing
 struct OracleTests {
   @Test func everyFileAgreesWithExiftool() throws {
     let folder = TemporaryDirectory()
-    var paths = TestSupport.fixtureNames.map { TestSupport.fixture($0).path }
+    // The `damaged-*` files are compared with exiftool by DamagedFileTests: their damaged parts read
+    // differently by design (a warning here, a guess or an error there).
+    var paths = TestSupport.fixtureNames.filter { !$0.hasPrefix("damaged-") }.map {
+      TestSupport.fixture($0).path
+    }
     for (name, bytes) in try CraftedFiles.all() {
       paths.append(try folder.write(name, bytes))
     }

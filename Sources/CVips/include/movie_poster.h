@@ -56,12 +56,16 @@ const char *photointake_ffmpeg_packages(void);
 /// frames for later points (a quarter, half, three quarters in). The frame is scaled so that its displayed
 /// longest side is at most `max_side` (never enlarged; non-square pixels made square).
 ///
-/// `max_pixels` refuses a video whose frames are larger, before any decoder starts; `max_packets` bounds the
-/// packets read in all, so a damaged index cannot keep the call busy.
+/// `max_pixels` refuses a video whose frames are larger, before any decoder starts, and the decoder refuses
+/// larger frames itself; `coded_pixels` is the frame size the caller read from the stream's codec configuration
+/// (its sequence parameter set), 0 when unknown: the limit is checked against it rather than against the size
+/// the track header and sample entry claim (a playable 64x64 movie may claim 65535x65535 there).
+/// `max_packets` bounds the packets read in all, so a damaged index cannot keep the call busy.
 ///
 /// On failure `error` holds a sentence (no path) and nothing is to be
 /// freed. Never follows the file's name: only `fd` is read.
-photointake_poster_status photointake_movie_poster(int fd, int max_side, long long max_pixels, int max_packets,
+photointake_poster_status photointake_movie_poster(int fd, int max_side, long long max_pixels,
+                                                   long long coded_pixels, int max_packets,
                                                    struct photointake_movie_poster *poster, char *error,
                                                    size_t error_length);
 
@@ -69,8 +73,9 @@ photointake_poster_status photointake_movie_poster(int fd, int max_side, long lo
 /// track, which libheif 1.15 cannot read), decoded by FFmpeg's HEVC or AV1 decoder under the same limits as
 /// photointake_movie_poster, scaled to at most `max_side`.
 photointake_poster_status photointake_sequence_first_frame(int fd, int max_side, long long max_pixels,
-                                                           int max_packets, struct photointake_movie_poster *poster,
-                                                           char *error, size_t error_length);
+                                                           long long coded_pixels, int max_packets,
+                                                           struct photointake_movie_poster *poster, char *error,
+                                                           size_t error_length);
 
 /// Frees a poster's pixels.
 void photointake_movie_poster_free(struct photointake_movie_poster *poster);

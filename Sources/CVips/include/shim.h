@@ -138,29 +138,37 @@ static inline void *photointake_vips_image_write_to_memory(VipsImage *image, siz
     return PHOTOINTAKE_CALL(vips_image_write_to_memory)(image, length);
 }
 
+/// What a decode does with truncated or damaged pixel data: fail (`strict` non-zero: exports, and the first
+/// try of a rendition) or go on as libvips does by default, the missing part padded (a rendition's second try,
+/// marked partial; vipsthumbnail shows such files the same way).
+static inline VipsFailOn photointake_fail_on(int strict) {
+    return strict ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE;
+}
+
 /// Opens a file lazily: libvips reads the header (size, bands, format) and decodes no pixels until something
 /// asks for them. Sequential access lets a later decode stream through the file with bounded memory. Truncated
-/// data fails the decode: without fail_on, libvips pads a cut PNG with black and reports success, and a full-size
-/// conversion would export that as the picture.
-static inline VipsImage *photointake_vips_open_header(const char *filename) {
+/// data fails the decode when `strict`: without fail_on, libvips pads a cut PNG with black and reports success, and a
+/// full-size conversion would export that as the picture. (Some loaders scan the whole file here: libnsgif does.)
+static inline VipsImage *photointake_vips_open_header(const char *filename, int strict) {
     return PHOTOINTAKE_CALL(vips_image_new_from_file)(filename, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
-                                                      VIPS_FAIL_ON_TRUNCATED, NULL);
+                                                      photointake_fail_on(strict), NULL);
 }
 
 /// vips_thumbnail with our fixed choices: fit inside width x height, never enlarge (VIPS_SIZE_DOWN), leave
-/// orientation to the caller when no_rotate is set (we apply the orientation the metadata states), and fail on
-/// truncated data instead of padding the picture with grey. Shrink-on-load happens inside for JPEG and WebP.
+/// orientation to the caller when no_rotate is set (we apply the orientation the metadata states), and, when
+/// `strict`, fail on truncated data instead of padding the picture with grey. Shrink-on-load happens inside for
+/// JPEG and WebP.
 static inline int photointake_vips_thumbnail_file(const char *filename, VipsImage **out, int width, int height,
-                                                  int no_rotate) {
+                                                  int no_rotate, int strict) {
     return PHOTOINTAKE_CALL(vips_thumbnail)(filename, out, width, "height", height, "size", VIPS_SIZE_DOWN,
-                                            "no_rotate", no_rotate, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+                                            "no_rotate", no_rotate, "fail_on", photointake_fail_on(strict), NULL);
 }
 
 /// Loads a JPEG reduced while decoding by `shrink` (1, 2, 4 or 8: libjpeg's DCT scaling, which skips most of
-/// the inverse DCT and colour conversion work), streaming, failing on truncated data.
-static inline int photointake_vips_jpegload_shrink(const char *filename, VipsImage **out, int shrink) {
+/// the inverse DCT and colour conversion work), streaming, failing on truncated data when `strict`.
+static inline int photointake_vips_jpegload_shrink(const char *filename, VipsImage **out, int shrink, int strict) {
     return PHOTOINTAKE_CALL(vips_jpegload)(filename, out, "shrink", shrink, "access", VIPS_ACCESS_SEQUENTIAL,
-                                           "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+                                           "fail_on", photointake_fail_on(strict), NULL);
 }
 
 /// The same for coded bytes in memory (an embedded EXIF or MPF preview). libvips does not copy `buffer`: it must

@@ -286,8 +286,10 @@ enum AssetFields {
   }
 
   static func line(_ asset: Asset) -> String {
-    [
-      asset.id.rawValue, asset.type.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0),
+    // Padded to 4, never cut: `padding(toLength:)` also truncates, and showed an image sequence (heics) as heic.
+    let type = asset.type.rawValue
+    return [
+      asset.id.rawValue, type + String(repeating: " ", count: max(0, 4 - type.count)),
       String(asset.size), "\(asset.batch.rawValue.prefix(8)):\(asset.position)", asset.name ?? "-",
       asset.damage.map { "DAMAGED (\($0.rawValue))" } ?? "",
     ].joined(separator: "  ").trimmingCharacters(in: .whitespaces)

@@ -19,9 +19,16 @@ let metadataCommand = CommandSpec(
     var failed = false
     // Files are read on every core, and printed in the order given as soon as those before them are done.
     let paths = parsed.positionals
+    // Only headers are read and nothing is decoded, so a declared size over the decode limit is a fact to
+    // print (as exiftool prints it), not a bomb to refuse; thumbnail, import and export still refuse it.
+    let limits = {
+      var limits = MetadataReader.Limits()
+      limits.maxPixels = .max
+      return limits
+    }()
     await OrderedWork.run(count: paths.count) { index in
       Result.typed { () throws(MetadataError) in
-        try MetadataReader.read(fileAt: context.absolute(paths[index]))
+        try MetadataReader.read(fileAt: context.absolute(paths[index]), limits: limits)
       }
     } deliver: { index, result in
       let path = paths[index]

@@ -70,8 +70,9 @@ struct SheetRun {
     }
     let html = Self.html(entries, generated: Date())
     do {
-      try AtomicFile.write(Array(html.utf8), toFile: out + "/index.html")
+      try DurableFile.write(Array(html.utf8), toFile: out + "/index.html", .replacing, syncFolder: false)
     } catch {
+      let error = ImagingError(error)
       context.stderr.line("intake sheet: cannot write \(out)/index.html: \(error.description)")
       return 1
     }
@@ -101,7 +102,11 @@ struct SheetRun {
   /// Copies a rendition (a cache file) next to the sheet.
   static func copy(_ source: String, to destination: String) throws(ImagingError) {
     guard let data = FileManager.default.contents(atPath: source) else { throw .fileNotFound }
-    try AtomicFile.write(Array(data), toFile: destination)
+    do {
+      try DurableFile.write(Array(data), toFile: destination, .replacing, syncFolder: false)
+    } catch {
+      throw ImagingError(error)
+    }
   }
 
   // MARK: HTML

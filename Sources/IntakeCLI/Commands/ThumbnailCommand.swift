@@ -97,11 +97,12 @@ struct ThumbnailRun {
                 ("path", .string(shown)), ("out", .string(outputs[index])), ("width", .int(thumbnail.width)),
                 ("height", .int(thumbnail.height)), ("bytes", .int(thumbnail.bytes)),
                 ("source", .string(thumbnail.source.description)),
-              ] + (thumbnail.duration.map { [("duration", JSON.double($0))] } ?? [])))
+              ] + (thumbnail.duration.map { [("duration", JSON.double($0))] } ?? [])
+                + (thumbnail.isPartial ? [("partial", JSON.bool(true))] : [])))
         } else {
           context.stdout.line(
             "\(shown): \(thumbnail.width)×\(thumbnail.height) from the \(thumbnail.source) -> \(outputs[index])"
-          )
+              + (thumbnail.isPartial ? Self.partialNote : ""))
         }
       case .failure(let error):
         failures += 1
@@ -129,7 +130,7 @@ struct ThumbnailRun {
         // Only the facts are kept: holding every JPEG until the end would grow with the number of files.
         return Rendered(
           width: thumbnail.width, height: thumbnail.height, bytes: thumbnail.jpegData.count,
-          source: thumbnail.source, duration: thumbnail.duration)
+          source: thumbnail.source, duration: thumbnail.duration, isPartial: thumbnail.isPartial)
       }
     }
   }
@@ -142,7 +143,13 @@ struct ThumbnailRun {
     var source: Thumbnail.Source
     /// A movie's duration in seconds.
     var duration: Double?
+    /// Whether the picture's data was cut short or damaged and the decoder filled the rest.
+    var isPartial = false
   }
+
+  /// Said after a partial rendition, on the same line.
+  static let partialNote =
+    " (partial: the file's pixel data is cut short or damaged, and the rest is filled in; export refuses it)"
 
   /// NAME.jpg for each input, with -2, -3… added when two inputs share a name.
   static func outputNames(for inputs: [String]) -> [String] {

@@ -94,8 +94,7 @@ public struct AssetImport: Sendable {
     var summary: ImportSummary?
     if !sources.isEmpty {
       let session = importer.start(sources)
-      summary = await withTaskCancellationHandler {
-        var summary: ImportSummary?
+      await withTaskCancellationHandler {
         for await event in session {
           switch event {
           case .itemProgress(let item, let fraction):
@@ -105,16 +104,17 @@ public struct AssetImport: Sendable {
             reports[report.index] = report
             let (asset, part) = owners[report.index]
             if meter.finish(pick: asset, part: part) { progress(asset, 1) }
-          case .finished(let finished):
-            summary = finished
-          case .started, .progress, .renditionsFinished:
+          case .started, .progress, .renditionsFinished, .finished:
             break
           }
         }
-        return summary
       } onCancel: {
         session.cancel()
       }
+      // Iterating stops at once when this task is cancelled, while the import still ends its items (an item
+      // in its group commit completes): the outcome waits for the import's own summary, so that nothing is
+      // still writing when it is returned and no item it acknowledged is reported as cancelled.
+      summary = await session.summary()
     }
     var entries: [AssetImportOutcome.Entry] = []
     for (index, plan) in plans.enumerated() {

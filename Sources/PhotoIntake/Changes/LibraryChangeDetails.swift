@@ -5,8 +5,8 @@ public typealias LibraryChangeDetails = OrderedChanges<Asset>
 extension Library {
   /// Starts observing the library as an ordered list.
   ///
-  /// The observation subscribes to ``changes()`` and reads the first snapshot in one step on the library's
-  /// actor, so no change can fall between them. Iterate ``LibraryObservation/changes`` for the details of each
+  /// The observation subscribes to ``changes()`` before it reads the first snapshot, so no change can fall
+  /// between them (one that lands in between is in both, and yields no details). Iterate ``LibraryObservation/changes`` for the details of each
   /// change; the sequence ends when the library is closed.
   ///
   /// Each asset appears once: in `.date` order by capture or import date; in `.batch` order at its first
@@ -19,9 +19,9 @@ extension Library {
   /// ```
   ///
   /// - Throws: ``Library/Error`` when the first snapshot cannot be read.
-  public func observe(order: ListOrder = .batch) throws(Error) -> LibraryObservation {
+  public func observe(order: ListOrder = .batch) async throws(Error) -> LibraryObservation {
     let stream = changes()
-    let initial = try orderedSnapshot(order: order)
+    let initial = try await orderedSnapshot(order: order)
     return LibraryObservation(
       initial: initial,
       changes: LibraryChangeSequence(library: self, order: order, stream: stream, initial: initial))
@@ -31,8 +31,8 @@ extension Library {
   ///
   /// Each change costs one listing, O(n) in the library's size; meant for grids of the app's own imports, not
   /// for paging through a million assets (use ``list(order:limit:after:)`` for that).
-  func orderedSnapshot(order: ListOrder) throws(Error) -> [Asset] {
-    let listed = try fetchAll(order: order)
+  nonisolated func orderedSnapshot(order: ListOrder) async throws(Error) -> [Asset] {
+    let listed = try await all(order: order)
     guard order == .batch else { return listed }
     var seen = Set<AssetID>()
     return listed.filter { seen.insert($0.id).inserted }
@@ -75,7 +75,7 @@ public struct LibraryChangeSequence: AsyncSequence, Sendable {
     /// - Throws: ``Library/Error`` when the library cannot be listed.
     public mutating func next() async throws -> LibraryChangeDetails? {
       while let change = await changes.next() {
-        let after = try await library.orderedSnapshotForObservers(order: order)
+        let after = try await library.orderedSnapshot(order: order)
         // Changes reported by the library, and any asset whose row changed (a change folded into an earlier
         // listing no longer names it).
         var changed = Set(change.updated)
@@ -87,12 +87,5 @@ public struct LibraryChangeSequence: AsyncSequence, Sendable {
       }
       return nil
     }
-  }
-}
-
-extension Library {
-  /// ``orderedSnapshot(order:)`` with an untyped error, for the iterator's `throws`.
-  func orderedSnapshotForObservers(order: ListOrder) throws -> [Asset] {
-    try orderedSnapshot(order: order)
   }
 }

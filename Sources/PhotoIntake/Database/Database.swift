@@ -200,7 +200,7 @@ enum SQLValue {
 }
 
 /// An SQLite failure: the extended result code and SQLite's message.
-struct DatabaseError: Error, Sendable, CustomStringConvertible {
+struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
   var code: Int32
   var message: String
 

@@ -1,4 +1,5 @@
 import PhotoMetadata
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -20,6 +21,10 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// tile hundreds of times, a progressive JPEG's coefficients, a huge animation canvas, many frames); it was
   /// refused before any decode. `reason` says what it would cost and which limit it exceeds.
   case overDecodeBudget(reason: String)
+  /// The picture is so narrow for its length (a line of pixels thousands long) that reducing it to the
+  /// requested size would leave its short side under one pixel; it was not decoded (libvips 8.14 can abort the
+  /// process on such a reduction).
+  case extremeAspectRatio(width: Int, height: Int)
   /// The file's headers are damaged or contradict themselves (no frame header, impossible sizes, a cut box).
   case malformed(reason: String)
   /// The decoder could not decode the pixels (truncated or corrupt data). `reason` is the decoder's own words.
@@ -58,6 +63,9 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     case .overDecodeBudget(let reason):
       "Decoding this image would \(reason); it was not decoded, so that it cannot exhaust memory or time. "
         + "Raise the decode limit only for files you trust."
+    case .extremeAspectRatio(let width, let height):
+      "The picture is \(width)×\(height) pixels, too narrow for its length to be reduced to this size (its "
+        + "short side would be less than one pixel); ask for a larger size. The original is kept as it is."
     case .malformed(let reason):
       "The file's headers are damaged (\(reason)); it cannot be shown. The original is kept as it is."
     case .decodeFailed(let reason):
@@ -88,6 +96,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unsupportedContent: "unsupported-content"
     case .tooManyPixels: "too-many-pixels"
     case .overDecodeBudget: "over-decode-budget"
+    case .extremeAspectRatio: "extreme-aspect-ratio"
     case .malformed: "malformed"
     case .decodeFailed: "decode-failed"
     case .encodeFailed: "encode-failed"
@@ -100,7 +109,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  init(_ error: SystemError) {
+  package init(_ error: SystemError) {
     switch error.code {
     case ENOENT, ENOTDIR: self = .fileNotFound
     case EACCES, EPERM, EROFS: self = .permissionDenied

@@ -13,6 +13,11 @@ public struct Thumbnail: Sendable, Hashable {
   /// For a movie's poster, the movie's duration in seconds as its decoder reports it; nil for images, and for
   /// movies that do not say.
   public var duration: Double?
+  /// Whether the picture's data is cut short or damaged, so that the decoder filled what it could not read
+  /// (grey or black), as vipsthumbnail and image viewers show such a file.
+  ///
+  /// Fit for display, with a note; never the picture itself: exports (``CompatibleJPEG``) refuse such files.
+  public var isPartial = false
 
   /// The image a thumbnail was decoded from.
   public enum Source: Sendable, Hashable, CustomStringConvertible {
@@ -52,6 +57,10 @@ extension Thumbnail {
   ///
   /// - Throws: ``ImagingError`` for I/O failures (a missing folder is ``ImagingError/fileNotFound``).
   public func write(toFile path: String) throws(ImagingError) {
-    try AtomicFile.write(jpegData, toFile: path)
+    do {
+      try DurableFile.write(jpegData, toFile: path, .replacing, syncFolder: false)
+    } catch {
+      throw ImagingError(error)
+    }
   }
 }

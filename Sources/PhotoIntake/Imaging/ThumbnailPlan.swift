@@ -35,6 +35,7 @@ struct ThumbnailPlan: Sendable, Hashable {
     guard request.maxPixelSize > 0 else { throw .invalidSize(request.maxPixelSize) }
     if let width = metadata.width, let height = metadata.height {
       try checkPixelCount(width: width, height: height, limit: request.maximumPixelCount)
+      try checkReducible(width: width, height: height, to: request.maxPixelSize)
     }
     // A frame, page, tile or grid larger than the declared image (a GIF frame outside its screen, a huge
     // second TIFF page) is what a decoder would allocate: it is refused the same way.
@@ -96,6 +97,16 @@ struct ThumbnailPlan: Sendable, Hashable {
   static func checkPixelCount(width: Int, height: Int, limit: Int) throws(ImagingError) {
     let (count, overflow) = width.multipliedReportingOverflow(by: height)
     if overflow || count > limit { throw .tooManyPixels(declared: overflow ? Int.max : count, limit: limit) }
+  }
+
+  /// Refuses a reduction to `size` that would leave the short side under one pixel (5×27397 to 320 px): libvips
+  /// 8.14 may round that side to 0 and abort the process on the image it makes ("bad dimensions": a fuzzed 5×27397
+  /// JPEG did, reduced by libjpeg to 1×3425 first). No photo is that narrow: 320 px needs 320:1.
+  static func checkReducible(width: Int, height: Int, to size: Int) throws(ImagingError) {
+    let longest = max(width, height), shortest = min(width, height)
+    guard longest > size, shortest > 0 else { return }
+    let (scaled, overflow) = shortest.multipliedReportingOverflow(by: size)
+    if !overflow, scaled < longest { throw .extremeAspectRatio(width: width, height: height) }
   }
 
   /// The smallest usable preview whose longest side reaches the requested size, if any.

@@ -112,9 +112,9 @@ public struct FileItemSource: ItemSource, Hashable {
     }
     let names: [[UInt8]]
     do {
-      let folder = try Syscalls.open(raw: path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK, path: shown)
-      defer { Syscalls.close(folder) }
-      names = try Syscalls.entries(folder, path: shown)
+      let folder = try OpenFile(
+        raw: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK, path: shown)
+      names = try Syscalls.entries(folder.descriptor, path: shown)
     } catch {
       result.append(FileItemSource(raw: path, problem: .unreadable(error.code)))
       return

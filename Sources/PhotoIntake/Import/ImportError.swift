@@ -1,4 +1,5 @@
 import PhotoMetadata
+
 #if canImport(CSQLite)
   internal import CSQLite
 #elseif canImport(SQLite3)
@@ -185,16 +186,28 @@ extension Importer {
       }
     }
 
-    /// Maps a failed system call on the library side (staging, objects) to an import error.
-    /// The failure to begin writing to the library, as every item of the batch reports it.
+    /// The failure to begin writing to the library (or to record the batch), as every item of the batch
+    /// reports it.
     init(writing error: Library.Error) {
       switch error {
       case .busy: self = .libraryBusy
       case .diskFull: self = .diskFull
       case .damagedLayout(let what): self = .libraryDamaged(reason: what)
+      case .database(let reason): self = .database(reason: reason)
       default: self = .database(reason: error.description)
       }
     }
+
+    /// The failure of one item's commit (``Library`` commits in groups; each item keeps its own error).
+    init(commitFailure failure: CommitFailure) {
+      switch failure {
+      case .manifest(let error): self = error.isDiskFull ? .diskFull : .database(reason: error.description)
+      case .storage(let error): self.init(libraryFailure: error)
+      case .damagedLayout(let what): self = .libraryDamaged(reason: what)
+      }
+    }
+
+    /// Maps a failed system call on the library side (staging, objects) to an import error.
 
     package init(libraryFailure error: SystemError) {
       if error.isDiskFull {

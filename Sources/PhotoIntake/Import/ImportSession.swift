@@ -51,7 +51,7 @@ public final class ImportSession: AsyncSequence, Sendable {
         batch = try await library.beginBatch()
       } catch {
         await library.endWriting()
-        throw error
+        throw Importer.Error(writing: error)
       }
     } catch {
       let reports = items.indices.map { ItemReport(index: $0, result: .failed(error)) }

@@ -77,7 +77,8 @@ public struct Importer: Sendable {
     _ source: any ItemSource, index: Int, batch: BatchRecord, progress: @escaping @Sendable (Double) -> Void
   ) async -> StagedItem {
     let sink = StagingSink(
-      folder: library.staging, name: library.newStagingName(), maximumSize: configuration.maximumFileSize,
+      folder: library.store.staging, name: library.newStagingName(),
+      maximumSize: configuration.maximumFileSize,
       chunkSize: configuration.chunkSize, progress: progress)
     var mismatch: TypeHintMismatch?
     var strippedName: String?
@@ -90,9 +91,10 @@ public struct Importer: Sendable {
       guard let type = MediaType.sniff(staged.prefix) else {
         throw .unsupportedContent(hint: Self.hints(of: source).first)
       }
-      mismatch = Self.mismatch(of: source, with: type)
       let stagedPath = staged.path
       var metadata = await BlockingLanes.io.run { Self.readMetadata(stagedPath, type: type) }
+      // Against the header reader's type: a burst named .heics is an image sequence, not a mismatch.
+      mismatch = Self.mismatch(of: source, with: metadata?.type ?? type)
       if let pixels = metadata?.declaredPixelCount, pixels > configuration.maximumPixelCount {
         throw .tooManyPixels(declared: pixels, limit: configuration.maximumPixelCount)
       }
@@ -111,13 +113,16 @@ public struct Importer: Sendable {
           locationStripped = true
         }
       }
+      // The header reader's type refines the sniffed one: a HEIF of a `pict` track and no `meta` is an image
+      // sequence (heics), a TIFF with a DNGVersion tag a DNG; `list`, `show` and `metadata` then agree.
       let request = CommitRequest(
-        staged: staged, type: type, name: NameSanitizer.sanitize(source.suggestedName), batch: batch,
+        staged: staged, type: metadata?.type ?? type, name: NameSanitizer.sanitize(source.suggestedName),
+        batch: batch,
         position: index, metadata: metadata, locationStripped: locationStripped)
       return .ready(request, typeHintMismatch: mismatch)
     } catch {
       sink.discard()
-      if let strippedName { try? library.staging.unlink(strippedName) }
+      if let strippedName { try? library.store.staging.unlink(strippedName) }
       return .finished(ItemReport(index: index, result: .failed(error), typeHintMismatch: mismatch))
     }
   }
@@ -132,15 +137,15 @@ public struct Importer: Sendable {
       request.staged.discard()
       return ItemReport(index: index, result: .failed(.cancelled), typeHintMismatch: typeHintMismatch)
     }
-    do throws(Importer.Error) {
-      switch try await library.commit(request) {
-      case .imported(let asset):
-        return ItemReport(index: index, result: .imported(asset), typeHintMismatch: typeHintMismatch)
-      case .duplicate(let asset):
-        return ItemReport(index: index, result: .duplicate(asset), typeHintMismatch: typeHintMismatch)
-      }
-    } catch {
-      return ItemReport(index: index, result: .failed(error), typeHintMismatch: typeHintMismatch)
+    switch await library.commit(request) {
+    case .success(.imported(let asset)):
+      return ItemReport(index: index, result: .imported(asset), typeHintMismatch: typeHintMismatch)
+    case .success(.duplicate(let asset)):
+      return ItemReport(index: index, result: .duplicate(asset), typeHintMismatch: typeHintMismatch)
+    case .failure(let failure):
+      return ItemReport(
+        index: index, result: .failed(Importer.Error(commitFailure: failure)),
+        typeHintMismatch: typeHintMismatch)
     }
   }
 
@@ -206,6 +211,7 @@ public struct Importer: Sendable {
 }
 
 extension MediaType {
-  /// HEIC and HEIF are often used for each other's files; that is no disagreement worth reporting.
-  fileprivate var isHEIFFamily: Bool { self == .heic || self == .heif }
+  /// HEIC and HEIF are often used for each other's files, and phones name bursts (image sequences) .heic;
+  /// that is no disagreement worth reporting.
+  fileprivate var isHEIFFamily: Bool { self == .heic || self == .heif || self == .heics }
 }

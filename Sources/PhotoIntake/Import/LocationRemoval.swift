@@ -1,11 +1,4 @@
 import PhotoMetadata
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Makes a staged copy of an item without its location, durable like any staged file.
 enum LocationRemoval {
@@ -36,31 +29,15 @@ enum LocationRemoval {
     }
   }
 
-  /// Hashes a file written by someone else, makes it read-only and flushes it to stable storage.
+  /// Hashes a file written by someone else (the stripper), makes it read-only and flushes it to stable storage:
+  /// steps 3 on of ``DurableFile``, like any staged item.
   private static func seal(_ name: String, in folder: Directory) throws(SystemError) -> StagedFile {
-    let path = folder.path(of: name)
-    let descriptor = try folder.open(name, O_RDONLY)
-    defer { Syscalls.close(descriptor) }
-    let hasher = SHA256Hasher()
-    var prefix: [UInt8] = []
-    var size: Int64 = 0
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-      let count = try Syscalls.read(descriptor, into: buffer, path: path)
-      if count == 0 { break }
-      let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-      hasher.update(chunk)
-      if prefix.count < MediaType.sniffLength {
-        prefix += chunk.prefix(MediaType.sniffLength - prefix.count)
-      }
-      size += Int64(count)
-    }
-    _ = fchmod(descriptor, 0o444)
-    try Syscalls.fsync(descriptor, path: path)
-    let info = try Syscalls.fstat(descriptor, path: path)
+    let file = try DurableFile.adopting(name, in: folder)
+    let facts = try ChunkedReader().facts(of: file.file)
+    try file.seal(readOnly: true)
+    let info = try file.file.status()
     return StagedFile(
-      folder: folder, name: name, digest: hasher.finalize(), size: size, prefix: prefix,
+      folder: folder, name: name, digest: facts.digest, size: facts.size, prefix: facts.prefix,
       device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
 }

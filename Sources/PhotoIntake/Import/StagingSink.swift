@@ -1,4 +1,5 @@
 import PhotoMetadata
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -33,16 +34,17 @@ public final class StagingSink: @unchecked Sendable {
   public var expectedByteCount: Int64?
 
   let maximumSize: Int64
-  private let chunkSize: Int
-  private var descriptor: Int32 = -1
-  private var hasher = SHA256Hasher()
+  private let reader: ChunkedReader
+  /// The staged file, made (``DurableFile``) at the first byte.
+  private var file: DurableFile?
+  /// The hash, count and leading bytes of what arrived.
+  private var tally = ContentTally()
   /// Whether the staged file is hashed when the sink is finished instead of as bytes arrive: set by
   /// ``adoptFile(atPath:)``, whose caller is a completion handler that must return promptly.
   private var hashesOnFinish = false
   /// Bytes hashed so far: 0 after ``adoptFile(atPath:)`` until ``finish()`` (tests check that a handler never
   /// waits for the hash).
-  package private(set) var hashedByteCount: Int64 = 0
-  private(set) var prefix: [UInt8] = []
+  package var hashedByteCount: Int64 { hashesOnFinish ? 0 : tally.size }
   private let cancelled = Protected(false)
   private let progressHandler: @Sendable (Double) -> Void
 
@@ -53,12 +55,8 @@ public final class StagingSink: @unchecked Sendable {
     self.folder = folder
     self.name = name
     self.maximumSize = maximumSize
-    self.chunkSize = chunkSize
+    self.reader = ChunkedReader(chunkSize: chunkSize)
     self.progressHandler = progress
-  }
-
-  deinit {
-    if descriptor >= 0 { Syscalls.close(descriptor) }
   }
 
   /// A new path next to the staged file, for a source that can only create a whole file of its own
@@ -102,16 +100,23 @@ public final class StagingSink: @unchecked Sendable {
   ///
   /// - Throws: ``Importer/Error/tooLarge(limit:)``, ``Importer/Error/diskFull``, ``Importer/Error/cancelled``…
   public func write(_ buffer: UnsafeRawBufferPointer) throws(Importer.Error) {
+    try append(buffer)
+    if !hashesOnFinish { tally.absorb(buffer) }
+  }
+
+  /// Appends bytes to the staged file without hashing them (the caller's reader tallied them, or the whole
+  /// file is hashed at ``finish()``).
+  private func append(_ buffer: UnsafeRawBufferPointer) throws(Importer.Error) {
     if cancelled.current { throw .cancelled }
     guard buffer.count > 0 else { return }
     if byteCount + Int64(buffer.count) > maximumSize { throw .tooLarge(limit: maximumSize) }
-    if descriptor < 0 { try create() }
     do {
-      try Syscalls.writeAll(descriptor, buffer, path: path)
+      if file == nil { file = try DurableFile.create(in: folder, name: name) }
+      try file!.write(buffer)
     } catch {
       throw Importer.Error(libraryFailure: error)
     }
-    absorb(buffer)
+    byteCount += Int64(buffer.count)
   }
 
   /// Appends bytes to the staged file.
@@ -140,13 +145,13 @@ public final class StagingSink: @unchecked Sendable {
   public func adoptFile(atPath source: String) throws(Importer.Error) {
     if cancelled.current { throw .cancelled }
     hashesOnFinish = true
-    if byteCount == 0, descriptor < 0 {
+    if byteCount == 0, file == nil {
       let info = try FilePlacement.regularFileStatus(source)
       if Int64(info.st_size) > maximumSize { throw .tooLarge(limit: maximumSize) }
       if try FilePlacement.link(source, into: folder, as: name) {
         // The link is ours now; keep it open for the final fsync. It is hashed by `finish()`.
         do {
-          descriptor = try folder.open(name, O_RDONLY)
+          file = try DurableFile.adopting(name, in: folder)
         } catch {
           throw Importer.Error(libraryFailure: error)
         }
@@ -168,16 +173,11 @@ public final class StagingSink: @unchecked Sendable {
     // lstat first so that a FIFO or device is never opened. O_NOFOLLOW + fstat then close the race where the
     // path is swapped after the lstat.
     let info = try FilePlacement.regularFileStatus(raw: raw, path: source)
-    let input: Int32
-    do throws(SystemError) {
-      input = try Syscalls.open(raw: raw, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, path: source)
-    } catch {
-      throw Importer.Error(sourceFailure: error)
-    }
-    defer { Syscalls.close(input) }
+    let input: OpenFile
     let before: stat
     do throws(SystemError) {
-      before = try Syscalls.fstat(input, path: source)
+      input = try OpenFile(raw: raw, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK, path: source)
+      before = try input.status()
     } catch {
       throw Importer.Error(sourceFailure: error)
     }
@@ -188,24 +188,15 @@ public final class StagingSink: @unchecked Sendable {
     let size = Int64(before.st_size)
     if size > maximumSize { throw .tooLarge(limit: maximumSize) }
     if expectedByteCount == nil { expectedByteCount = size }
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-    defer { buffer.deallocate() }
-    var copied: Int64 = 0
-    while true {
-      let count: Int
-      do {
-        count = try Syscalls.read(input, into: buffer, path: source)
-      } catch {
-        throw Importer.Error(sourceFailure: error)
-      }
-      if count == 0 { break }
-      try write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-      copied += Int64(count)
-      if size > 0 { reportProgress(Double(copied) / Double(size)) }
+    let copied = try reader.read(
+      input, tallying: hashesOnFinish ? nil : tally, failure: Importer.Error.init(sourceFailure:)
+    ) { chunk throws(Importer.Error) in
+      try append(chunk)
+      if size > 0 { reportProgress(Double(byteCount) / Double(size)) }
     }
     let after: stat
     do {
-      after = try Syscalls.fstat(input, path: source)
+      after = try input.status()
     } catch {
       throw Importer.Error(sourceFailure: error)
     }
@@ -230,107 +221,51 @@ public final class StagingSink: @unchecked Sendable {
   /// - Returns: what the importer needs to commit it.
   func finish() throws(Importer.Error) -> StagedFile {
     if cancelled.current { throw .cancelled }
-    guard descriptor >= 0 else { throw .emptyFile }
+    guard let file else { throw .emptyFile }
     if hashesOnFinish { try hashStagedFile() }
     guard byteCount > 0 else { throw .emptyFile }
     CrashPoint.afterStagingWrite.reach()
-    // Objects are read-only: apps get their path to read, and a stray write must fail loudly.
-    _ = fchmod(descriptor, 0o444)
-    do {
-      try Syscalls.fsync(descriptor, path: path)
-    } catch {
-      // Never retried: see Syscalls.fsync.
-      throw Importer.Error(libraryFailure: error)
-    }
-    CrashPoint.afterStagingFsync.reach()
     let info: stat
     do {
-      info = try Syscalls.fstat(descriptor, path: path)
+      // Objects are read-only: apps get their path to read, and a stray write must fail loudly. A failed
+      // fsync is final (see Syscalls.fsync).
+      try file.seal(readOnly: true)
+      CrashPoint.afterStagingFsync.reach()
+      info = try file.file.status()
     } catch {
       throw Importer.Error(libraryFailure: error)
     }
-    Syscalls.close(descriptor)
-    descriptor = -1
+    self.file = nil
+    let facts = tally.finish()
     return StagedFile(
-      folder: folder, name: name, digest: hasher.finalize(), size: byteCount, prefix: prefix,
+      folder: folder, name: name, digest: facts.digest, size: byteCount, prefix: facts.prefix,
       device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
 
   /// Closes and deletes the staged file (after a failure or cancellation).
   func discard() {
-    if descriptor >= 0 {
-      Syscalls.close(descriptor)
-      descriptor = -1
-    }
+    file = nil
     try? folder.unlink(name)
-  }
-
-  private func create() throws(Importer.Error) {
-    do {
-      descriptor = try folder.open(name, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-    } catch {
-      throw Importer.Error(libraryFailure: error)
-    }
-  }
-
-  private func absorb(_ buffer: UnsafeRawBufferPointer) {
-    if !hashesOnFinish {
-      hasher.update(buffer)
-      hashedByteCount += Int64(buffer.count)
-    }
-    if prefix.count < MediaType.sniffLength {
-      prefix.append(contentsOf: buffer.prefix(MediaType.sniffLength - prefix.count))
-    }
-    byteCount += Int64(buffer.count)
   }
 
   /// Hashes the whole staged file from its start (an adopted file: linked, copied, or both), counting its
   /// bytes and taking its leading bytes again, through a descriptor of its own: the one kept for the fsync
   /// stays open from the first write, so that a write-back error reaches that fsync.
   private func hashStagedFile() throws(Importer.Error) {
-    let input: Int32
+    let input: OpenFile
     do {
       input = try folder.open(name, O_RDONLY)
     } catch {
       throw Importer.Error(libraryFailure: error)
     }
-    defer { Syscalls.close(input) }
-    hashesOnFinish = false
-    hasher = SHA256Hasher()
-    hashedByteCount = 0
-    byteCount = 0
-    prefix = []
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
+    let fresh = ContentTally()
+    let size = try reader.read(input, tallying: fresh, failure: Importer.Error.init(libraryFailure:)) {
+      _ throws(Importer.Error) in
       if cancelled.current { throw .cancelled }
-      let count: Int
-      do {
-        count = try Syscalls.read(input, into: buffer, path: path)
-      } catch {
-        throw Importer.Error(libraryFailure: error)
-      }
-      if count == 0 { break }
-      absorb(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-      if byteCount > maximumSize { throw .tooLarge(limit: maximumSize) }
+      if fresh.size > maximumSize { throw .tooLarge(limit: maximumSize) }
     }
+    tally = fresh
+    byteCount = size
+    hashesOnFinish = false
   }
-}
-
-/// A fully received, fsynced item in `staging/`, ready to be committed.
-struct StagedFile: Sendable {
-  var folder: Directory
-  var name: String
-  /// For messages, and for readers that take a path (the metadata parsers).
-  var path: String { folder.path(of: name) }
-  var digest: SHA256Digest
-  var size: Int64
-  /// The first bytes, for sniffing.
-  var prefix: [UInt8]
-  /// The inode, which an intent records so that recovery can tell this file from any other of the same name.
-  var device: UInt64
-  var inode: UInt64
-
-  /// Deletes the staged name (the bytes stay if an object links to them).
-  func discard() { try? folder.unlink(name) }
 }

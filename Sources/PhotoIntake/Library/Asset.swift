@@ -70,6 +70,9 @@ public struct LibraryChange: Sendable, Hashable {
     self.removed = removed
     self.updated = updated
   }
+
+  /// Whether nothing changed.
+  var isEmpty: Bool { inserted.isEmpty && removed.isEmpty && updated.isEmpty }
 }
 
 /// What ``Library/verify(progress:)`` found.

@@ -3,7 +3,7 @@
 /// Group commit as git's batched fsync and databases' group commit do it: what costs an import its time on
 /// a disk is the wait for each flush, not the bytes (each staged file is already fsynced when it joins the
 /// queue). So the items that finished staging while one group was committing form the next group, and
-/// share its intent commit, its folder fsyncs and its row commit (``Library/commitGroup(_:)``).
+/// share its intent commit, its folder fsyncs and its row commit (``GroupCommit``).
 ///
 /// Nothing waits to fill a group: an item that finds no group committing starts one at once, alone, so an
 /// import whose items trickle in (a picker delivering one photo a second) pays no added latency. Groups grow
@@ -16,7 +16,7 @@ struct CommitQueue {
   /// One waiting item and where its result goes.
   struct Waiting {
     var request: CommitRequest
-    var reply: CheckedContinuation<Result<CommitOutcome, Importer.Error>, Never>
+    var reply: CheckedContinuation<Result<CommitOutcome, CommitFailure>, Never>
   }
 
   /// The most items one group commits.
@@ -45,38 +45,5 @@ struct CommitQueue {
     }
     waiting = kept
     return group
-  }
-}
-
-extension Library {
-  /// Commits a staged file durably (see ``commitGroup(_:)``), together with the other items that are
-  /// waiting, and returns once its group's rows are committed: only then may the item be acknowledged.
-  ///
-  /// The commit completes once it has begun: cancelling the calling task does not interrupt it.
-  func commit(_ request: CommitRequest) async throws(Importer.Error) -> CommitOutcome {
-    let result = await withCheckedContinuation { reply in
-      commitQueue.append(CommitQueue.Waiting(request: request, reply: reply))
-      if !commitQueue.isCommitting {
-        commitQueue.isCommitting = true
-        // Its own task, so that no item's acknowledgement waits for the groups after its own.
-        Task { await self.commitWaitingGroups() }
-      }
-    }
-    switch result {
-    case .success(let outcome): return outcome
-    case .failure(let error): throw error
-    }
-  }
-
-  /// Commits groups until no item is waiting. Items that arrive meanwhile (the actor serves them while a
-  /// group waits on the disk) join the next group.
-  private func commitWaitingGroups() async {
-    while true {
-      let group = commitQueue.nextGroup()
-      if group.isEmpty { break }
-      let results = await commitGroup(group.map(\.request))
-      for (item, result) in zip(group, results) { item.reply.resume(returning: result) }
-    }
-    commitQueue.isCommitting = false
   }
 }

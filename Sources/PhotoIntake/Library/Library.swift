@@ -1,7 +1,7 @@
 import Foundation
 import PhotoMetadata
 
-/// The durable store of imported photos at a root folder, owner of its SQLite manifest.
+/// The durable store of imported photos at a root folder.
 ///
 /// ```
 /// root/
@@ -21,6 +21,11 @@ import PhotoMetadata
 /// Nothing is ever deleted because it is unknown. When a writer takes its turn it undoes only what earlier,
 /// unfinished writers recorded they were doing (``recoverInterruptedWork()``); an object without a row is
 /// reported by ``verify(progress:)`` and adopted by ``repair()``, never removed.
+///
+/// The library composes its manifest (the SQLite rows, on an executor of its own: `Manifest`) and its object
+/// store (the files: `ObjectStore`); it owns the writer lock, recovery and the change events, and commits
+/// staged items in groups (`GroupCommit`). Import, verification, repair and export are built on these and live
+/// beside them.
 ///
 /// ```swift
 /// let library = try await Library.open(at: "/path/to/library")
@@ -47,38 +52,31 @@ public actor Library {
 
   /// The library's root folder.
   public nonisolated let root: String
-  /// The queue the library's database work runs on, off Swift's cooperative pool (see
-  /// ``DispatchSerialExecutor``).
+  /// The queue the library's own work runs on, off Swift's cooperative pool (see ``DispatchSerialExecutor``).
   private nonisolated let executor = DispatchSerialExecutor(label: "PhotoIntake.Library")
   public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
   let configuration: Configuration
-  /// The writer's connection, used only on the actor.
-  let database: Database
-  /// The readers' connection, for the public queries (see ``DatabaseReader``).
-  nonisolated let reader: DatabaseReader
-  /// The library's folders, open for the library's lifetime: every file operation goes through them.
-  nonisolated let rootDirectory: Directory
-  nonisolated let objects: Directory
-  nonisolated let staging: Directory
-  nonisolated let renditions: Directory
-  /// The 256 `objects/ab` folders, opened as first needed.
-  private nonisolated let fanOut = Protected<[Substring: Directory]>([:])
-  var observers: [UUID: AsyncStream<LibraryChange>.Continuation] = [:]
+  /// The rows: assets, batches, writers, intents.
+  nonisolated let manifest: Manifest
+  /// The files: objects, staging, renditions, lost+found.
+  nonisolated let store: ObjectStore
+  private var observers: [UUID: AsyncStream<LibraryChange>.Continuation] = [:]
   /// Staged items waiting for their group commit.
-  var commitQueue = CommitQueue()
+  private var commitQueue = CommitQueue()
   private var isClosed = false
-
-  /// This library value's writer state: how many writes are under way and the token their staging names
-  /// carry. Read from any thread by ``newStagingName()``.
-  nonisolated let currentWriter = Protected<String?>(nil)
-  private var writerCount = 0
-  private var writerAcquisition: Task<Void, any Swift.Error>?
+  /// The token of this value's current write, read from any thread by ``newStagingName()``; nil between writes.
+  private nonisolated let writerToken = Protected<String?>(nil)
+  /// How many writes of this value are under way (they nest).
+  private var writers = 0
+  /// The taking or the release of the writer lock under way, which a new write waits for.
+  private var transition: Task<Result<Void, Error>, Never>?
   /// What the last ``recoverInterruptedWork()`` (or the start of the last write) found and did.
   public private(set) var lastRecovery = RecoveryReport()
 
-  nonisolated var objectsPath: String { root + "/objects" }
   /// Where renditions (caches) are kept.
-  public nonisolated var renditionsPath: String { root + "/renditions" }
+  public nonisolated var renditionsPath: String { store.renditions.path }
+
+  // MARK: Opening
 
   /// Opens the library at `root`, creating it if needed and allowed.
   ///
@@ -99,75 +97,21 @@ public actor Library {
     }
   }
 
+  /// Opens the library's folders and manifest (blocking). `forRepair` opens whatever is there, making anew
+  /// what is missing, for repair to mend.
   static func openChecked(at root: String, configuration: Configuration, forRepair: Bool) throws(Error)
     -> Library
   {
-    let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
-    let create = configuration.createIfNeeded || forRepair
-    let rootDirectory: Directory
-    do {
-      rootDirectory = try Directory(opening: root, create: create)
-    } catch  where error.code == ENOENT {
-      throw .notALibrary(root)
-    } catch {
-      throw .cannotOpen(reason: error.description)
-    }
-    let layout = try LibraryLayout.inspect(rootDirectory)
-    if !forRepair {
-      if layout.manifestKind != nil && layout.manifestKind != .regular {
-        throw .damagedLayout("the manifest is \(layout.manifestKind!.phrase)")
-      }
-      if layout.manifestIsEmpty {
-        if layout.holdsObjects { throw .manifestMissing }
-        // A library whose creation was interrupted (its folders exist, nothing was stored) is an empty library,
-        // not a stranger's folder: it is completed even when creating was not asked for.
-        if !configuration.createIfNeeded && !layout.hasObjectsFolder { throw .notALibrary(root) }
-      }
-    }
-    var folders: [Directory] = []
-    do throws(SystemError) {
-      for name in ["objects", "staging", "renditions"] {
-        folders.append(try rootDirectory.subdirectory(name, create: true))
-      }
-    } catch  where error.code == ELOOP || error.code == ENOTDIR {
-      throw .damagedLayout("\(error.path.map(Self.lastComponent) ?? "a library folder") is not a folder")
-    } catch {
-      throw .cannotOpen(reason: error.description)
-    }
-    do {
-      let database = try Database.open(path: root + "/manifest.sqlite")
-      try Schema.migrate(database)
-      if let pages = configuration.maximumManifestPages {
-        try database.execute("PRAGMA max_page_count=\(pages)")
-      }
-      let library = Library(
-        root: root, configuration: configuration, database: database,
-        reader: try DatabaseReader(path: root + "/manifest.sqlite"), rootDirectory: rootDirectory,
-        objects: folders[0], staging: folders[1], renditions: folders[2])
-      if layout.manifestIsEmpty { try library.makeFanOutFolders() }
-      return library
-    } catch let error as DatabaseError {
-      if error.isNotADatabase { throw .manifestUnreadable(reason: error.description) }
-      throw .database(reason: error.description)
-    } catch let error as SystemError {
-      throw .cannotOpen(reason: error.description)
-    } catch {
-      throw .cannotOpen(reason: "\(error)")
-    }
+    let (root, manifest, store) = try LibraryLayout.open(
+      at: root, configuration: configuration, forRepair: forRepair)
+    return Library(root: root, configuration: configuration, manifest: manifest, store: store)
   }
 
-  private init(
-    root: String, configuration: Configuration, database: Database, reader: DatabaseReader,
-    rootDirectory: Directory, objects: Directory, staging: Directory, renditions: Directory
-  ) {
+  private init(root: String, configuration: Configuration, manifest: Manifest, store: ObjectStore) {
     self.root = root
     self.configuration = configuration
-    self.database = database
-    self.reader = reader
-    self.rootDirectory = rootDirectory
-    self.objects = objects
-    self.staging = staging
-    self.renditions = renditions
+    self.manifest = manifest
+    self.store = store
   }
 
   deinit {
@@ -177,21 +121,21 @@ public actor Library {
   /// Ends this value's use of the library: change streams finish and the write-ahead log is folded into the
   /// manifest when no one else is using it. The library must not be used after this; the folder's descriptors
   /// are closed when the last reference goes away.
-  public func close() {
+  public func close() async {
     guard !isClosed else { return }
     isClosed = true
     for continuation in observers.values { continuation.finish() }
     observers = [:]
-    try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    await manifest.checkpoint()
   }
+
+  // MARK: Objects
 
   /// The path of an asset's bytes. The app may read it; it must never write to it.
-  public nonisolated func objectPath(for digest: SHA256Digest) -> String {
-    "\(objectsPath)/\(digest.hex.prefix(2))/\(digest.hex)"
-  }
+  public nonisolated func objectPath(for digest: SHA256Digest) -> String { store.path(of: digest) }
 
   /// The path of an asset's bytes.
-  public nonisolated func objectPath(for asset: Asset) -> String { objectPath(for: asset.sha256) }
+  public nonisolated func objectPath(for asset: Asset) -> String { store.path(of: asset.sha256) }
 
   /// Opens an asset's bytes for reading (the object is read-only; never write through another handle).
   ///
@@ -201,42 +145,65 @@ public actor Library {
   /// - Throws: ``Error/notFound(_:)`` when the object file is gone (the asset is then damaged: see
   ///   ``verify(progress:)``), ``Error/io(reason:)`` for other failures.
   public nonisolated func openBytes(of asset: Asset) throws(Error) -> FileHandle {
-    let descriptor = try openObject(asset.sha256, id: asset.id)
-    return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-  }
-
-  /// Opens the object with `digest` as a regular file; the caller closes the descriptor.
-  nonisolated func openObject(_ digest: SHA256Digest, id: AssetID) throws(Error) -> Int32 {
-    let opened: (descriptor: Int32, status: stat)?
-    do throws(Directory.OpenFailure) {
-      opened = try fanOutFolder(for: digest).openRegularFile(digest.hex)
+    let file = try store.open(asset)
+    do throws(SystemError) {
+      return FileHandle(fileDescriptor: try file.duplicate(), closeOnDealloc: true)
     } catch {
-      switch error {
-      case .notRegular(let kind): throw .damagedObject(id, kind)
-      case .system(let error): throw error.code == ENOENT ? .notFound(id) : Error(error)
-      }
-    }
-    guard let opened else { throw .notFound(id) }
-    return opened.descriptor
-  }
-
-  /// The `objects/ab` folder of `digest`, opened once without following links.
-  nonisolated func fanOutFolder(for digest: SHA256Digest) throws(Directory.OpenFailure) -> Directory {
-    let prefix = digest.hex.prefix(2)
-    if let open = fanOut.withLock({ $0[prefix] }) { return open }
-    do {
-      let folder = try objects.subdirectory(String(prefix), create: true)
-      return fanOut.withLock { opened in
-        if let existing = opened[prefix] { return existing }
-        opened[prefix] = folder
-        return folder
-      }
-    } catch  where error.code == ELOOP || error.code == ENOTDIR {
-      throw .notRegular(.symbolicLink)
-    } catch {
-      throw .system(error)
+      throw Error(error)
     }
   }
+
+  // MARK: Reading
+  // The public queries run on the manifest's reader connection: they never wait for a commit of the writer,
+  // nor for the library actor while it is busy.
+
+  /// Lists assets a page at a time. Each page costs O(log n + limit): the cursor is a key, not an offset.
+  public nonisolated func list(order: ListOrder = .batch, limit: Int = 100, after cursor: ListCursor? = nil)
+    async throws(Error) -> Page
+  {
+    try await read { database throws(DatabaseError) in
+      try database.page(order: order, limit: limit, after: cursor)
+    }
+  }
+
+  /// Every asset in the given order (convenience over ``list(order:limit:after:)``).
+  public nonisolated func all(order: ListOrder = .batch) async throws(Error) -> [Asset] {
+    try await read { database throws(DatabaseError) in try database.all(order: order) }
+  }
+
+  /// The asset with this identifier, with its first batch and position; nil if there is none.
+  public nonisolated func asset(_ id: AssetID) async throws(Error) -> Asset? {
+    try await read { database throws(DatabaseError) in try database.asset(id) }
+  }
+
+  /// The asset whose bytes hash to `digest`, if any.
+  public nonisolated func asset(withSHA256 digest: SHA256Digest) async throws(Error) -> Asset? {
+    try await read { database throws(DatabaseError) in try database.asset(withSHA256: digest) }
+  }
+
+  /// Resolves a full identifier, or a unique prefix of an identifier or of a SHA-256 (at least 4 characters),
+  /// as people type them on a command line.
+  public nonisolated func resolve(_ text: String) async throws(Error) -> Asset? {
+    try await read { database throws(DatabaseError) in try database.resolve(text) }
+  }
+
+  /// How many assets the library holds.
+  public nonisolated func count() async throws(Error) -> Int {
+    try await read { database throws(DatabaseError) in try database.assetCount() }
+  }
+
+  /// Runs a query on the reader connection.
+  nonisolated func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws(DatabaseError) -> T)
+    async throws(Error) -> T
+  {
+    do throws(DatabaseError) {
+      return try await manifest.read(body)
+    } catch {
+      throw Error(error)
+    }
+  }
+
+  // MARK: Changes
 
   /// A stream of changes, from now on; ends when the library is closed.
   public func changes() -> AsyncStream<LibraryChange> {
@@ -252,16 +219,9 @@ public actor Library {
 
   private func removeObserver(_ key: UUID) { observers[key] = nil }
 
+  /// Tells every stream of ``changes()`` what changed.
   func publish(_ change: LibraryChange) {
     for continuation in observers.values { continuation.yield(change) }
-  }
-
-  /// Runs a read on the readers' connection.
-  nonisolated func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws(Error) -> T)
-    async throws(Error)
-    -> T
-  {
-    try await reader.read(body)
   }
 
   // MARK: Writing in turn
@@ -271,112 +231,168 @@ public actor Library {
   /// can be found again after a crash. Writes of one library value nest; each must be ended with
   /// ``endWriting()``.
   func beginWriting() async throws(Error) {
-    if writerCount > 0 {
-      writerCount += 1
+    // A write of this value that is taking or releasing the lock finishes first; one that failed to take it
+    // fails its waiters alike.
+    while let pending = transition {
+      if case .failure(let error) = await pending.value { throw error }
+    }
+    if writers > 0 {
+      writers += 1
       return
     }
-    if let pending = writerAcquisition {
-      do {
-        try await pending.value
-      } catch {
-        throw (error as? Error) ?? .busy
-      }
-      writerCount += 1
-      return
-    }
-    let descriptor = rootDirectory.descriptor
-    let path = root
-    let wait = configuration.writerWait
-    let onWait = configuration.onWaitingForWriter
-    let task = Task<Void, any Swift.Error> {
-      try await Self.lock(descriptor, path: path, wait: wait, onWait: onWait)
-    }
-    writerAcquisition = task
-    do {
-      try await task.value
-    } catch {
-      writerAcquisition = nil
-      throw (error as? Error) ?? .busy
-    }
-    writerAcquisition = nil
-    do {
-      lastRecovery = try recover(token: nil)
-      let token = try registerWriter()
-      currentWriter.withLock { $0 = token }
-    } catch {
-      Syscalls.unlock(descriptor)
-      throw error
-    }
-    writerCount += 1
+    let taking = Task { await takeWriterLock() }
+    transition = taking
+    if case .failure(let error) = await taking.value { throw error }
+    writers += 1
   }
 
   /// Ends a write begun with ``beginWriting()``; the last one cleans up after itself and releases the lock.
-  func endWriting() {
-    guard writerCount > 0 else { return }
-    writerCount -= 1
-    guard writerCount == 0 else { return }
-    if let token = currentWriter.withLock({ $0 }) {
-      // Nothing of ours is in flight now: whatever this writer left (a failed cleanup) is undone like a
-      // crashed writer's, and its record goes.
-      _ = try? recover(token: token)
+  func endWriting() async {
+    guard writers > 0 else { return }
+    writers -= 1
+    guard writers == 0 else { return }
+    let releasing = Task { () -> Result<Void, Error> in
+      defer { transition = nil }
+      if let token = writerToken.current {
+        // Nothing of ours is in flight now: whatever this writer left (a failed cleanup) is undone like a
+        // crashed writer's, and its record goes.
+        _ = try? await recover(token: token)
+      }
+      writerToken.withLock { $0 = nil }
+      Syscalls.unlock(store.root.descriptor)
+      return .success(())
     }
-    currentWriter.withLock { $0 = nil }
-    Syscalls.unlock(rootDirectory.descriptor)
+    transition = releasing
+    _ = await releasing.value
   }
 
-  /// Takes the writer lock, polling while another open file description holds it.
-  private static func lock(
-    _ descriptor: Int32, path: String, wait: Duration, onWait: (@Sendable () -> Void)?
-  ) async throws {
-    let deadline = ContinuousClock.now + wait
+  /// Runs `body` as one write (``beginWriting()`` … ``endWriting()``).
+  func whileWriting<T: Sendable>(_ body: () async throws(Error) -> T) async throws(Error) -> T {
+    try await beginWriting()
+    let result: Result<T, Error>
+    do {
+      result = .success(try await body())
+    } catch {
+      result = .failure(error)
+    }
+    await endWriting()
+    return try result.typedGet()
+  }
+
+  private func takeWriterLock() async -> Result<Void, Error> {
+    defer { transition = nil }
+    let deadline = ContinuousClock.now + configuration.writerWait
     var told = false
     while true {
       do {
-        if try Syscalls.tryLockExclusive(descriptor, path: path) { return }
+        if try Syscalls.tryLockExclusive(store.root.descriptor, path: root) { break }
       } catch {
-        throw Error.cannotOpen(reason: error.description)
+        return .failure(.cannotOpen(reason: error.description))
       }
-      if ContinuousClock.now >= deadline { throw Error.busy }
+      if ContinuousClock.now >= deadline { return .failure(.busy) }
       if !told {
         told = true
-        onWait?()
+        configuration.onWaitingForWriter?()
       }
       try? await Task.sleep(for: .milliseconds(25))
     }
+    do {
+      lastRecovery = try await recover(token: nil)
+      let token = try await manifest.registerWriter()
+      writerToken.withLock { $0 = token }
+      return .success(())
+    } catch {
+      Syscalls.unlock(store.root.descriptor)
+      return .failure(Error(anyFailure: error))
+    }
   }
+
+  /// The current write's token, which its intents and staging files carry.
+  nonisolated var writerTokenOrUnowned: String { writerToken.current ?? "unowned" }
 
   /// A new staging name for one item of the current write (`<writer token>-<uuid>.part`).
   nonisolated func newStagingName() -> String {
-    let token = currentWriter.withLock { $0 } ?? "unowned"
-    return "\(token)-\(UUID().uuidString.lowercased()).part"
+    store.stagingName(token: writerTokenOrUnowned)
   }
 
-  /// A staging path for a file parked outside a write (a Live Photo's movie between two deliveries). Such
-  /// files belong to no writer, so recovery never removes them; their owner does.
-  nonisolated func newStagingPath() -> String {
-    "\(staging.path)/parked-\(UUID().uuidString.lowercased()).part"
+  // MARK: Recovery
+
+  /// Undoes what interrupted writes (a crash, a power cut, a killed process) recorded and did not finish.
+  ///
+  /// Each write is begun this way too, so calling it is only needed to clean up without writing. Costs are
+  /// proportional to what was interrupted, never to the library's size.
+  ///
+  /// - Throws: ``Error/busy`` when another process keeps writing for longer than the wait.
+  @discardableResult
+  public func recoverInterruptedWork() async throws(Error) -> RecoveryReport {
+    try await whileWriting { () throws(Error) in lastRecovery }
   }
 
-  // MARK: Creating
+  /// Undoes the recorded work of the writer `token`, or of every recorded writer (nil): their staging files
+  /// and their intents. The caller holds the writer lock, so none of them is still running.
+  private func recover(token: String?) async throws(Error) -> RecoveryReport {
+    var report = RecoveryReport()
+    do {
+      var tokens: [String] = []
+      if let token { tokens = [token] } else { tokens = try await manifest.recordedWriters() }
+      for token in tokens {
+        let swept = try store.sweepStaging(prefix: token + "-")
+        report.removedStagingFiles += swept.removed
+        report.kept += swept.kept
+      }
+      for intent in try await manifest.intents(token: token) {
+        switch try await manifest.undo(intent, in: store) {
+        case .removed?: intent.kind == .place ? (report.undoneObjects += 1) : (report.completedRemovals += 1)
+        case .kept(let path)?: report.kept.append(path)
+        case .absent?, nil: break
+        }
+      }
+      // The staging files' removal must be durable before the records that let them be found go.
+      if !tokens.isEmpty { try store.staging.sync() }
+      try await manifest.forgetWriters(tokens)
+    } catch {
+      throw Error(anyFailure: error)
+    }
+    return report
+  }
 
-  /// All 256 fan-out folders of a new library up front: a commit then rarely has to create (and fsync) one.
-  private nonisolated func makeFanOutFolders() throws(SystemError) {
-    let digits = Array("0123456789abcdef")
-    var created = false
-    for high in digits {
-      for low in digits where try objects.status("\(high)\(low)") == nil {
-        try Syscalls.makeDirectoryAt(
-          objects.descriptor, "\(high)\(low)", path: objects.path(of: "\(high)\(low)"))
-        created = true
+  // MARK: Committing
+
+  /// Records a new batch (one import session).
+  func beginBatch() async throws(Error) -> BatchRecord {
+    do throws(DatabaseError) {
+      return try await manifest.beginBatch()
+    } catch {
+      throw Error(error)
+    }
+  }
+
+  /// Commits a staged file durably (see `GroupCommit`), together with the other items that are waiting, and
+  /// returns once its group's rows are committed: only then may the item be acknowledged.
+  ///
+  /// The commit completes once it has begun: cancelling the calling task does not interrupt it.
+  func commit(_ request: CommitRequest) async -> Result<CommitOutcome, CommitFailure> {
+    await withCheckedContinuation { reply in
+      commitQueue.append(CommitQueue.Waiting(request: request, reply: reply))
+      if !commitQueue.isCommitting {
+        commitQueue.isCommitting = true
+        // Its own task, so that no item's acknowledgement waits for the groups after its own.
+        Task { await commitWaitingGroups() }
       }
     }
-    if created {
-      try objects.sync()
-      try rootDirectory.sync()
-    }
   }
 
-  private static func lastComponent(_ path: String) -> String {
-    path.split(separator: "/").last.map(String.init) ?? path
+  /// Commits groups until no item is waiting. Items that arrive meanwhile (the actor serves them while a
+  /// group waits on the disk) join the next group.
+  private func commitWaitingGroups() async {
+    let groups = GroupCommit(manifest: manifest, store: store, token: writerTokenOrUnowned)
+    while true {
+      let group = commitQueue.nextGroup()
+      if group.isEmpty { break }
+      let (results, change) = await groups.commit(group.map(\.request), on: self)
+      if !change.isEmpty { publish(change) }
+      for (item, result) in zip(group, results) { item.reply.resume(returning: result) }
+    }
+    commitQueue.isCommitting = false
   }
 }

@@ -1,4 +1,5 @@
 import PhotoMetadata
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -100,29 +101,11 @@ public struct LivePhotoBundle: Sendable, Hashable {
 
   /// The media type of a file's first bytes; nil for anything else.
   private static func sniff(_ path: String) throws(Importer.Error) -> MediaType? {
-    let descriptor: Int32
     do {
-      descriptor = try Syscalls.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+      let file = try OpenFile(path: path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+      return MediaType.sniff(try file.bytes(at: 0, length: MediaType.sniffLength))
     } catch {
       throw Importer.Error(sourceFailure: error)
     }
-    defer { Syscalls.close(descriptor) }
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: MediaType.sniffLength, alignment: 16)
-    defer { buffer.deallocate() }
-    var prefix: [UInt8] = []
-    while prefix.count < MediaType.sniffLength {
-      let count: Int
-      do {
-        count = try Syscalls.read(
-          descriptor,
-          into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(MediaType.sniffLength - prefix.count)]),
-          path: path)
-      } catch {
-        throw Importer.Error(sourceFailure: error)
-      }
-      if count == 0 { break }
-      prefix += buffer[0..<count]
-    }
-    return MediaType.sniff(prefix)
   }
 }

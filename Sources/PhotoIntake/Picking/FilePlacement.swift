@@ -68,38 +68,32 @@ enum FilePlacement {
     }
   }
 
+  /// Copies `source` to the new file `destination` through the one chunked reader, without an fsync: the
+  /// copy lives in a hand-over or staging folder only until it is imported, which makes it durable.
   private static func copy(_ source: String, to destination: String) throws(Importer.Error) {
-    let input: Int32
+    let input: OpenFile
     do throws(SystemError) {
-      input = try Syscalls.open(source, O_RDONLY | O_NOFOLLOW)
+      input = try OpenFile(path: source, flags: O_RDONLY | O_NOFOLLOW)
     } catch {
       throw Importer.Error(sourceFailure: error)
     }
-    defer { Syscalls.close(input) }
-    let output: Int32
+    let output: DurableFile
     do throws(SystemError) {
-      output = try Syscalls.open(destination, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+      let (folder, name) = try DurableFile.split(destination)
+      output = try DurableFile.create(in: folder, name: name, mode: 0o600)
     } catch {
       throw Importer.Error(libraryFailure: error)
     }
-    defer { Syscalls.close(output) }
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-      let count: Int
-      do throws(SystemError) {
-        count = try Syscalls.read(input, into: buffer, path: source)
-      } catch {
-        try? Syscalls.unlink(destination)
-        throw Importer.Error(sourceFailure: error)
+    do throws(Importer.Error) {
+      try ChunkedReader().read(input, tallying: nil, failure: Importer.Error.init(sourceFailure:)) {
+        chunk throws(Importer.Error) in
+        do throws(SystemError) { try output.write(chunk) } catch {
+          throw Importer.Error(libraryFailure: error)
+        }
       }
-      if count == 0 { return }
-      do throws(SystemError) {
-        try Syscalls.writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), path: destination)
-      } catch {
-        try? Syscalls.unlink(destination)
-        throw Importer.Error(libraryFailure: error)
-      }
+    } catch {
+      output.discard()
+      throw error
     }
   }
 }

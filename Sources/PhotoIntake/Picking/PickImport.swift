@@ -100,11 +100,15 @@ private struct PickRun {
     var summary: ImportSummary?
     if !sources.isEmpty {
       let session = importer.start(sources)
-      summary = await withTaskCancellationHandler {
+      _ = await withTaskCancellationHandler {
         await consume(session)
       } onCancel: {
         session.cancel()
       }
+      // Iterating stops at once when this task is cancelled, while the import still ends its items (an item
+      // in its group commit completes): the outcome waits for the import's own summary, so that nothing is
+      // still writing when it is returned and no item it acknowledged is reported as cancelled.
+      summary = await session.summary()
     }
     // Items the import never reported (a cancelled session lists them only in its summary).
     for (index, pick) in plan.picks.enumerated() where reports[index] == nil {
@@ -150,7 +154,7 @@ private struct PickRun {
       case .livePhoto(let bundleType, let keepsMovie):
         let live = LivePhotoLoad(
           provider: provider, bundleTypeIdentifier: bundleType,
-          movieStagingPath: keepsMovie ? library.newStagingPath() : nil)
+          movieStagingPath: keepsMovie ? library.store.parkingPath() : nil)
         sources.append(live.stillSource)
         if keepsMovie { sources.append(live.movieSource) }
       case .nothing:

@@ -50,17 +50,19 @@ package final class Directory: Sendable {
   }
 
   /// Opens an entry with `flags` (`O_NOFOLLOW` is always added).
-  package func open(_ name: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> Int32 {
-    try Syscalls.openAt(descriptor, name, flags, mode: mode, path: path(of: name))
+  package func open(_ name: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> OpenFile {
+    OpenFile(
+      adopting: try Syscalls.openAt(descriptor, name, flags, mode: mode, path: path(of: name)),
+      path: path(of: name))
   }
 
   /// Opens an entry for reading if it is a regular file, without ever blocking: `O_NONBLOCK` keeps a FIFO
   /// from stalling the open, and `fstat` then refuses anything but a regular file.
   ///
-  /// - Returns: the descriptor and its status, or nil when nothing has that name.
+  /// - Returns: the open file and its status, or nil when nothing has that name.
   /// - Throws: ``OpenFailure/notRegular(_:)`` when the entry is a link, a FIFO, a device or a folder.
-  package func openRegularFile(_ name: String) throws(OpenFailure) -> (descriptor: Int32, status: stat)? {
-    let opened: Int32
+  package func openRegularFile(_ name: String) throws(OpenFailure) -> (file: OpenFile, status: stat)? {
+    let opened: OpenFile
     do {
       opened = try open(name, O_RDONLY | O_NONBLOCK)
     } catch  where error.code == ENOENT {
@@ -73,16 +75,12 @@ package final class Directory: Sendable {
     }
     let info: stat
     do {
-      info = try Syscalls.fstat(opened, path: path(of: name))
+      info = try opened.status()
     } catch {
-      Syscalls.close(opened)
       throw .system(error)
     }
     let kind = Platform.fileType(info.st_mode)
-    guard kind == .regular else {
-      Syscalls.close(opened)
-      throw .notRegular(kind)
-    }
+    guard kind == .regular else { throw .notRegular(kind) }
     return (opened, info)
   }
 

@@ -93,7 +93,12 @@ package enum Syscalls {
     try inject(.read, path)
     while true {
       let count = libc_pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
-      if count >= 0 { return count }
+      if count >= 0 {
+        #if TestHooks
+          faults?.didRead(path: path, count: count)
+        #endif
+        return count
+      }
       let error = Platform.errno
       if error != EINTR { throw SystemError(.read, error, path: path) }
     }
@@ -203,8 +208,18 @@ package enum Syscalls {
   }
 
   /// Closes a descriptor. `close` is not retried on EINTR: on Linux the descriptor is already released.
+  ///
+  /// Only the owners of descriptors call it: ``OpenFile`` and ``Directory``, in `deinit`.
   package static func close(_ descriptor: Int32) {
     _ = libc_close(descriptor)
+  }
+
+  /// `dup(2)` with `O_CLOEXEC`: a second descriptor for the same open file.
+  package static func duplicate(_ descriptor: Int32, path: String) throws(SystemError) -> Int32 {
+    try inject(.open, path)
+    let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+    guard copy >= 0 else { throw SystemError(.open, Platform.errno, path: path) }
+    return copy
   }
 
   /// The names in a directory, without `.` and `..`.

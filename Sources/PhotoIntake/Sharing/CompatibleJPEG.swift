@@ -49,6 +49,9 @@ package enum CompatibleJPEG {
     if let size = options.maxPixelSize, size <= 0 { throw .invalidSize(size) }
     if let width = metadata.width, let height = metadata.height {
       try ThumbnailPlan.checkPixelCount(width: width, height: height, limit: options.maximumPixelCount)
+      if let size = options.maxPixelSize {
+        try ThumbnailPlan.checkReducible(width: width, height: height, to: size)
+      }
     }
     if let canvas = metadata.largestCanvas {
       try ThumbnailPlan.checkPixelCount(

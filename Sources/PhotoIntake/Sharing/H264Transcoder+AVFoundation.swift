@@ -63,21 +63,13 @@
         path: url.path, removedLocation: options.stripLocation ? ["QuickTime location"] : [])
     }
 
-    #if canImport(AVFoundation, _version: 2395)
-      /// `export(to:as:isolation:)`, with its failure as a sentence (back-deployed by the 26 SDKs: no
-      /// availability).
-      private static func exportWatchingTheTask(_ session: AVAssetExportSession, to url: URL) async throws {
-        do {
-          try await session.export(to: url, as: .mp4)
-        } catch let error as CancellationError {
-          throw error
-        } catch {
-          throw ExportFailure(reason: error.localizedDescription)
-        }
-      }
-    #elseif canImport(AVFoundation, _version: 2330)
-      /// `export(to:as:isolation:)`, with its failure as a sentence.
-      @available(iOS 18, macOS 15, tvOS 18, visionOS 2, *)
+    #if canImport(AVFoundation, _version: 2330)
+      /// `export(to:as:isolation:)`, with its failure as a sentence. The iOS 18 / macOS 15 SDKs declare it
+      /// from iOS 18 and macOS 15; the 26 SDKs back-deploy it to every system, so there it needs no
+      /// availability (SE-0367: an attribute may stand inside `#if`).
+      #if !canImport(AVFoundation, _version: 2395)
+        @available(iOS 18, macOS 15, tvOS 18, visionOS 2, *)
+      #endif
       private static func exportWatchingTheTask(_ session: AVAssetExportSession, to url: URL) async throws {
         do {
           try await session.export(to: url, as: .mp4)

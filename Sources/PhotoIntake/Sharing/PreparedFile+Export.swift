@@ -30,11 +30,11 @@ extension PreparedFile {
     var stem = filename(for: asset)
     if let dot = stem.lastIndex(of: ".") { stem = String(stem[..<dot]) }
     let path = holder + "/" + stem + ".jpg"
-    do throws(ImagingError) {
-      try AtomicFile.write(bytes, toFile: path)
+    do throws(SystemError) {
+      try DurableFile.write(bytes, toFile: path, .replacing, syncFolder: false)
     } catch {
       Syscalls.removeEmptyDirectory(holder)
-      throw .writeFailed(reason: error.description)
+      throw .writeFailed(reason: ImagingError(error).description)
     }
     let removed =
       options.stripLocation && asset.metadata?.location != nil ? ["location (left out of the JPEG)"] : []

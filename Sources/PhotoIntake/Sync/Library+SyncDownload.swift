@@ -19,25 +19,28 @@ extension Library {
   /// batch the record names as its home until that batch's own record orders it.
   func importDownload(path: String, fields: AssetRecordFields, account: String) async -> DownloadOutcome {
     do throws(Error) {
-      try await beginWriting()
+      return try await whileWriting { () throws(Error) in
+        await importDownloadWhileWriting(path: path, fields: fields, account: account)
+      }
     } catch {
       return .failed(.database(reason: error.description))
     }
-    defer { endWriting() }
+  }
+
+  private func importDownloadWhileWriting(path: String, fields: AssetRecordFields, account: String) async
+    -> DownloadOutcome
+  {
     let home = fields.homeBatch ?? "icloud-\(account.prefix(12))"
     let createdAt = fields.importedAt ?? Date().timeIntervalSince1970
     let placement: (batch: BatchRecord, position: Int, idIsFree: Bool)
-    do throws(Error) {
-      placement = try syncTransaction { ledger throws(Error) in
-        do throws(DatabaseError) {
-          let batch = try ledger.ensureLibraryBatch(home, createdAt: createdAt)
-          // A loop, not `Optional.map`: before the iOS 18 SDK, `map` rethrows `any Error`, not the typed error.
-          var free = false
-          if let id = fields.assetID { free = !(try ledger.libraryAssetExists(id: id)) }
-          return (batch, try ledger.nextPosition(batchSequence: batch.sequence), free)
-        } catch {
-          throw Error(error)
-        }
+    let assetID = fields.assetID
+    do throws(DatabaseError) {
+      placement = try await manifest.ledgerTransaction { ledger throws(DatabaseError) in
+        let batch = try ledger.ensureLibraryBatch(home, createdAt: createdAt)
+        // A loop, not `Optional.map`: before the iOS 18 SDK, `map` rethrows `any Error`, not the typed error.
+        var free = false
+        if let id = assetID { free = !(try ledger.libraryAssetExists(id: id)) }
+        return (batch, try ledger.nextPosition(batchSequence: batch.sequence), free)
       }
     } catch {
       return .failed(.database(reason: error.description))

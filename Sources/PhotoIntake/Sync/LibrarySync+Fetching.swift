@@ -155,7 +155,7 @@ extension LibrarySync {
       })
     else { return }
     for id in doomed {
-      try? await library.remove(AssetID(rawValue: id)) { _, _ throws(DatabaseError) in }
+      try? await library.remove(AssetID(rawValue: id), tombstone: false)
     }
   }
 

@@ -57,7 +57,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case CellRegistration, UICollectionViewDiffableDataSource, UITableViewDiffableDataSource
   case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid, AsyncImage
   case PHImageManagerMaximumSize, NavigationLink, sheet, fullScreenCover, navigationDestination, popover
-  case label, CGImage
+  case label, CGImage, jpegData, pngData, heicData
 
   // MARK: Camera
   case AVCaptureSession, AVCaptureMultiCamSession, startRunning, stopRunning, AVCaptureDevice
@@ -69,12 +69,16 @@ enum Word: UInt16, CaseIterable, Sendable {
   case UIViewController, UIView, View, App, Scene, UIResponder, UIViewRepresentable
   case UIViewControllerRepresentable, onAppear, onDisappear, task, Button, onChange, onReceive
   case dataTask, IBAction, addObserver, sink, receive, queue, OperationQueue, RunLoop
+  case addOperation, DispatchWorkItem, downloadTask, uploadTask
+  case loadTracks, loadMetadata, loadMediaSelectionGroup, generateCGImageAsynchronously, performChanges
+  case finishWriting, setSampleBufferDelegate, setMetadataObjectsDelegate, setDelegate, URLSession
 
   // MARK: Blocking loads
   case isSynchronous, PHImageRequestOptions, requestImage, requestImageData, requestImageDataAndOrientation
   case requestData, writeData, requestAVAsset, requestContentEditingInput, loadValuesAsynchronously
   case requestPlayerItem, requestExportSession, exportAsynchronously, generateCGImagesAsynchronously
   case options, copyCGImage, tracks, duration, commonMetadata, isPlayable, AVAsset, AVURLAsset
+  case statusOfValue, isNetworkAccessAllowed, AVPlayer, AVPlayerItem, AVAssetImageGenerator, fileURLWithPath
 
   // MARK: Grids keyed by index, photo dimensions
   case cancelImageRequest

@@ -14,9 +14,11 @@ public struct Finding: Sendable, Hashable, Codable {
   public var column: Int
   /// One line saying what is wrong.
   public var message: String
-  /// Why the code runs where the rule says it does, outermost function first: the seed (a view
-  /// controller's `viewDidLoad`, a SwiftUI view's `body`) and each function it calls on the way. Empty
-  /// for rules that do not depend on the thread; left out of the JSON output when empty.
+  /// Why the code runs where the rule says it does, outermost first: the seed (a view controller's
+  /// `viewDidLoad`, a SwiftUI view's `body`) at its declaration, then each call on the way at the line of
+  /// the call, then every other main-thread call site of a blocking helper (a step with a ``ContextStep/reason``).
+  /// For `full-decode-thumbnail`, the list cells that call a decoding helper. Empty for rules that do not
+  /// depend on where code runs; left out of the JSON output when empty.
   public var contextPath: [ContextStep] = []
   /// The path inside the audited folder, for SARIF's root-relative URIs; not part of the JSON output.
   var pathInRoot = ""
@@ -60,17 +62,21 @@ public struct Finding: Sendable, Hashable, Codable {
   }
 }
 
-/// One function on the way to a finding: `PhotoCell.configure(with:)` at `Cells/PhotoCell.swift:12`.
+/// One step on the way to a finding: the seed function at its declaration (`PhotoCell.configure(with:)` at
+/// `Cells/PhotoCell.swift:12`), or a call at its own line (`calls PhotoAsset.fullImage` at
+/// `Cells/PhotoCell.swift:14`).
 public struct ContextStep: Sendable, Hashable, Codable {
-  /// `Type.name(label:)`, or `Type.property` for a computed property.
+  /// `Type.name(label:)`, or `Type.property` for a computed property: the seed, the function called, or
+  /// for another call site the function that makes it.
   public var function: String
-  /// Why the first step runs on the main thread (`override of viewDidLoad`, `@MainActor`); empty after.
+  /// Why the first step runs on the main thread (`override of viewDidLoad`, `@MainActor`); empty for the
+  /// calls of the path; for another main-thread call site, what it does (`also calls X on the main thread`).
   public var reason: String
   /// Path as the user named it, like ``Finding/file``.
   public var file: String
-  /// 1-based line of the step's declaration.
+  /// 1-based line of the seed's declaration or of the call.
   public var line: Int
-  /// 1-based column of the step's declaration.
+  /// 1-based column of the seed's declaration or of the call.
   public var column: Int
   /// The path inside the audited folder, for SARIF; not part of the JSON output.
   var pathInRoot = ""

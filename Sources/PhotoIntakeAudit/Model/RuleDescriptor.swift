@@ -13,8 +13,10 @@ public struct RuleDescriptor: Sendable, Hashable {
   public var id: String
   /// How serious a finding of the rule is.
   public var severity: Severity
-  /// The message findings carry unless the rule words a more specific one: what the rule reports.
+  /// The message findings carry unless the rule words a more specific one.
   public var summary: String
+  /// What the rule reports, in a sentence (`--list-rules`): the summary, or a fuller account of the shapes.
+  public var reports: String
   /// What the rule deliberately does not report, in a sentence: the look-alikes that are harmless.
   public var leavesAlone: String
   /// Why it matters and what to do instead, in a few sentences.
@@ -23,11 +25,13 @@ public struct RuleDescriptor: Sendable, Hashable {
   public var reference: Reference
 
   init(
-    id: String, severity: Severity, summary: String, leavesAlone: String, fix: String, reference: Reference
+    id: String, severity: Severity, summary: String, reports: String? = nil, leavesAlone: String, fix: String,
+    reference: Reference
   ) {
     self.id = id
     self.severity = severity
     self.summary = summary
+    self.reports = reports ?? summary
     self.leavesAlone = leavesAlone
     self.fix = fix
     self.reference = reference

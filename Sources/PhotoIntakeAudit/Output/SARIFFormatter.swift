@@ -52,14 +52,17 @@ public enum SARIFFormatter {
       location.id = number + 1
       location.message = SARIFLog.Message(
         text: number == 0
-          ? "On the main thread: \(step.function) (\(step.reason))." : "Calls \(step.function).")
+          ? "On the main thread: \(step.function) (\(step.reason))."
+          : step.reason.isEmpty ? "Calls \(step.function)." : "\(step.function) \(step.reason).")
       return location
     }
     result.relatedLocations = steps
-    var flow = steps.enumerated().map { SARIFLog.ThreadFlowLocation(location: $1, nestingLevel: $0) }
+    // The thread flow is the one chain of calls; other call sites are related locations only.
+    let chain = steps.prefix { $0.id == 1 || finding.contextPath[($0.id ?? 1) - 1].reason.isEmpty }
+    var flow = chain.enumerated().map { SARIFLog.ThreadFlowLocation(location: $1, nestingLevel: $0) }
     var last = result.locations[0]
     last.message = SARIFLog.Message(text: finding.message)
-    flow.append(SARIFLog.ThreadFlowLocation(location: last, nestingLevel: steps.count))
+    flow.append(SARIFLog.ThreadFlowLocation(location: last, nestingLevel: chain.count))
     result.codeFlows = [
       SARIFLog.CodeFlow(
         message: SARIFLog.Message(text: "How this code is reached on the main thread."),

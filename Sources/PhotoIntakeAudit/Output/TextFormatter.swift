@@ -15,7 +15,9 @@ public enum TextFormatter {
         let note =
           !threadPath
           ? "\(step.reason), in \(step.function)"
-          : number == 0 ? "on the main thread: \(step.function) (\(step.reason))" : "calls \(step.function)"
+          : number == 0
+            ? "on the main thread: \(step.function) (\(step.reason))"
+            : step.reason.isEmpty ? "calls \(step.function)" : "\(step.function) \(step.reason)"
         text += "\(step.file):\(step.line):\(step.column): note: \(note)\n"
       }
     }
@@ -42,7 +44,7 @@ public enum TextFormatter {
     var text = ""
     for rule in rules {
       text += "\(rule.id) (\(rule.severity.rawValue))\n"
-      text += "  Reports: \(rule.summary)\n"
+      text += "  Reports: \(rule.reports)\n"
       text += "  Leaves alone: \(rule.leavesAlone)\n"
       text += "  Fix: \(rule.fix)\n"
       text += "  See: \(rule.reference.title) <\(rule.reference.url)>\n\n"

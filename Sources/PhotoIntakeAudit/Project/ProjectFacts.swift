@@ -9,10 +9,17 @@ struct ProjectFacts: Sendable {
     var keepsPhoto = false
     /// Names of the project's or libraries' types its stored properties hold (``StoredProperty/typeNames``).
     var propertyTypes: Set<String> = []
+    /// Names of its stored properties.
+    var propertyNames: Set<String> = []
   }
 
   /// Words used in code anywhere in the project.
   var words = WordSet()
+  /// The types declaring each stored property name.
+  var propertyOwners: [String: Set<String>] = [:]
+  /// Names assigned photo identifiers somewhere (`chosen = results.compactMap(\.assetIdentifier)`), so that
+  /// storing them in another file stores identifiers.
+  var identifierCarriers: Set<String> = []
   /// Types by simple name; extensions merge into their type.
   var types: [String: TypeInfo] = [:]
   /// Names of types (or `""` for top-level code) that call `unregisterChangeObserver` or
@@ -59,25 +66,35 @@ struct ProjectFacts: Sendable {
         for property in StoredProperty.all(in: file, type: index) {
           info.keepsPhoto = info.keepsPhoto || property.isDurable
           info.propertyTypes.formUnion(property.typeNames)
+          info.propertyNames.insert(file.text(property.name))
+          propertyOwners[file.text(property.name), default: []].insert(name)
         }
       }
       types[name] = info
     }
-    if file.source.words.containsAny(ListContext.words) { addListCalls(file) }
+    if file.source.words.containsAny(ListContext.words) { addListCalls(file, skipping: nil) }
     if file.source.words.containsAny([.AVCaptureSession, .AVCaptureMultiCamSession]) {
       for index in 0..<file.count
       where (file.word(index) == .var || file.word(index) == .let) && file.kind(index + 1) == .identifier {
+        // The declaration's own type (`lazy var feed: AVCaptureSession = { … }()`) or initializer
+        // (`let capture = AVCaptureSession()`), not a closure that merely uses a session.
+        let typed =
+          file.kind(index + 2) == .colon
+          && file.contains([.AVCaptureSession, .AVCaptureMultiCamSession], in: (index + 3)..<(index + 5))
         let statement = file.statement(from: index)
-        // The declaration's own type or initializer, not a closure that merely uses a session.
         let head = statement.lowerBound..<min(statement.upperBound, index + 8)
-        if file.contains([.AVCaptureSession, .AVCaptureMultiCamSession], in: head),
-          !head.contains(where: { file.kind($0) == .leftBrace })
+        let brace = head.first { file.kind($0) == .leftBrace } ?? head.upperBound
+        if typed
+          || file.contains([.AVCaptureSession, .AVCaptureMultiCamSession], in: head.lowerBound..<brace)
         {
           sessionNames.insert(file.text(index + 1))
         }
       }
     }
     if file.source.words.containsAny([.PHFetchResult, .fetchAssets]) { addFetchResultNames(file) }
+    if file.source.words.containsAny([.assetIdentifier, .localIdentifier, .itemIdentifier]) {
+      addIdentifierCarriers(file)
+    }
     if file.source.words.contains(.SourceType) {
       for (index, scope) in file.syntax.scopes.enumerated()
       where scope.kind == .function && file.word(scope.head) == .func
@@ -95,6 +112,27 @@ struct ProjectFacts: Sendable {
       {
         unregisteringTypes.insert(file.enclosingType(of: index).flatMap { file.name(of: $0) } ?? "")
       }
+    }
+  }
+
+  /// Records the names assigned an expression that takes a picker or asset identifier, not a count of
+  /// them and not an album's or collection's.
+  private mutating func addIdentifierCarriers(_ file: SourceFile) {
+    for index in 0..<file.count where file.word(index) == .opAssign && file.kind(index - 1) == .identifier {
+      let value = file.statement(from: index + 1)
+      guard value.count >= 2,
+        value.contains(where: {
+          [.assetIdentifier, .localIdentifier, .itemIdentifier].contains(file.word($0))
+        }),
+        !(file.kind(value.upperBound - 2) == .dot
+          && (file.word(value.upperBound - 1) == .count || file.word(value.upperBound - 1) == .isEmpty))
+      else { continue }
+      let named = value.contains { token in
+        guard file.kind(token) == .identifier else { return false }
+        let lower = ASCII.lowercased(file.text(token))
+        return ASCII.contains(lower, "collection") || ASCII.contains(lower, "album")
+      }
+      if !named { identifierCarriers.insert(file.text(index - 1)) }
     }
   }
 
@@ -118,12 +156,17 @@ struct ProjectFacts: Sendable {
 
   /// Records the calls (`thumbnail(for:)`, `PhotoCard(photo:)`) and member reads (`photo.image`) that
   /// list and grid contexts of `file` make, a few places per name.
-  private mutating func addListCalls(_ file: SourceFile) {
-    let inList = ListContext.scopes(in: file)
+  private mutating func addListCalls(_ file: SourceFile, skipping known: [Bool]? = nil) {
+    let inList =
+      known == nil
+      ? ListContext.scopes(in: file)
+      : ListContext.scopes(in: file) { [listCalls] type in
+        file.name(of: type).map { listCalls[$0] != nil } ?? false
+      }
     let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover])
     for index in 0..<file.count where file.kind(index) == .identifier && file.word(index) == .none {
       let scope = file.syntax.scope(of: index)
-      guard inList[scope] else { continue }
+      guard inList[scope], known?[scope] != true else { continue }
       let call = file.kind(index + 1) == .leftParen
       guard call || (file.isMember(index) && file.kind(index + 1) != .colon) else { continue }
       if Self.declarationKeywords.contains(file.word(index - 1)) { continue }  // a declaration's name
@@ -144,6 +187,19 @@ struct ProjectFacts: Sendable {
           step: ContextStep(
             function: display, reason: "a list or grid cell uses \(shown)", file: file.path, line: line,
             column: column)))
+    }
+  }
+
+  /// Records, once every file is read, the calls made by views that list contexts create in other files
+  /// (`PersonRow(person:)` in a `ForEach`, whose `person.thumbnail()` draws a cell too).
+  mutating func addCallsOfCreatedViews(_ files: [SourceFile]) {
+    for file in files where file.syntax.scopes.contains(where: { $0.kind == .type }) {
+      let known = ListContext.scopes(in: file)
+      let created = file.syntax.scopes.indices.contains { index in
+        file.scope(index).kind == .type && !known[index]
+          && file.name(of: index).map { listCalls[$0] != nil } == true
+      }
+      if created { addListCalls(file, skipping: known) }
     }
   }
 

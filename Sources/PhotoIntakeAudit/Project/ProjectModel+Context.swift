@@ -29,7 +29,7 @@ extension ProjectModel {
     "sceneWillEnterForeground", "windowDidLoad", "viewWillTransition", "draw",
   ]
 
-  func inferContexts(facts: ProjectFacts) -> [Origin] {
+  mutating func inferContexts(facts: ProjectFacts) -> [Origin] {
     var origins = Array(repeating: Origin(), count: functions.count)
     var blocked = Array(repeating: false, count: functions.count)
     var queue: [Int] = []
@@ -37,7 +37,12 @@ extension ProjectModel {
       let file = files[function.file]
       let scope = file.scope(function.scope)
       var origin = Origin()
-      if scope.isNonisolated {
+      if !scope.isMainActor, let typeName = function.typeName,
+        let queue = delegateQueues[typeName + "." + function.name]
+      {
+        origin =
+          queue.context == .main ? Origin(context: .main, reason: queue.reason) : Origin(context: .elsewhere)
+      } else if scope.isNonisolated {
         origin.context = function.isAsync ? .elsewhere : .unknown
       } else if scope.isMainActor {
         origin = Origin(context: .main, reason: "@MainActor")
@@ -101,7 +106,7 @@ extension ProjectModel {
     return nil
   }
 
-  private func typeContext(of function: Function, facts: ProjectFacts) -> Origin? {
+  private mutating func typeContext(of function: Function, facts: ProjectFacts) -> Origin? {
     let file = files[function.file]
     var outer = file.scope(function.scope).parent
     while outer > 0 {
@@ -114,7 +119,7 @@ extension ProjectModel {
         where ProjectFacts.mainActorBases.contains(file.text(token)) {
           return Origin(context: .main, reason: "member of \(name) (\(file.text(token)))")
         }
-        if facts.isMainActorType(name) {
+        if isMainActorType(name, facts: facts) {
           return Origin(context: .main, reason: "member of main-actor \(name)")
         }
         return nil
@@ -140,18 +145,46 @@ extension ProjectModel {
     return (Int(functionOfScope[fileNumber][scope]), scope)
   }
 
-  /// Where the code at `index` runs, and the path of functions that shows it: from the seed (a view
-  /// controller's lifecycle method, a SwiftUI view) through each call to the function holding `index`.
+  /// The path that puts the code at `index` on the main thread, or nil when it does not run there: a
+  /// main block around it, the seed its function is, or every main-thread call site of its function (the
+  /// first with the path from its seed). `through` keeps only those calls (the callers that make a
+  /// request synchronous).
+  func mainThreadPath(_ index: Int, in file: SourceFile, through: Set<Int>? = nil) -> [ContextStep]? {
+    let (id, scope) = function(at: index, in: file)
+    guard id >= 0 else { return nil }
+    switch local(at: index, in: file, upTo: scope) {
+    case .main: return through == nil ? [step(id, note: Self.mainBlock)] : nil
+    case .inherit: break
+    default: return nil
+    }
+    if let through {
+      let main = mainCalls(of: id, among: through)
+      return main.isEmpty ? nil : path(through: main)
+    }
+    let origin = origins[id]
+    guard origin.context == .main else { return nil }
+    guard origin.call >= 0 else { return path(to: id) }
+    return path(through: [origin.call] + mainCalls(of: id).filter { $0 != origin.call })
+  }
+
+  /// Where the code at `index` runs, and the path that shows it: the seed (a view controller's lifecycle
+  /// method, a SwiftUI view) at its declaration, then each call on the way, at the line of the call.
   func trace(_ index: Int, in file: SourceFile) -> (Context, [ContextStep]) {
     let (id, scope) = function(at: index, in: file)
     guard id >= 0 else { return (.unknown, []) }
-    switch Self.local(at: index, in: file, upTo: scope) {
+    switch local(at: index, in: file, upTo: scope) {
     case .main: return (.main, [step(id, note: Self.mainBlock)])
     case .elsewhere: return (.elsewhere, [])
     case .unknown: return (.unknown, [])
     case .inherit: break
     }
     guard origins[id].context == .main else { return (origins[id].context, []) }
+    return (.main, path(to: id))
+  }
+
+  /// The path from a seed to function `id`, which runs on main: the seed at its declaration, then each
+  /// call on the way at its own line.
+  func path(to id: Int) -> [ContextStep] {
     var path: [ContextStep] = []
     var current = id
     var seen: Set<Int> = []
@@ -162,7 +195,7 @@ extension ProjectModel {
         break
       }
       let call = calls[origin.call]
-      path.append(step(current, note: ""))
+      path.append(callStep(origin.call))
       if call.local == .main {
         // Called from a `DispatchQueue.main` block or SwiftUI action: that block is the reason.
         path.append(step(call.caller, note: Self.mainBlock))
@@ -170,8 +203,43 @@ extension ProjectModel {
       }
       current = call.caller
     }
-    return (.main, path.reversed())
+    return path.reversed()
   }
+
+  /// Whether call `number` runs on the main thread: made from a main block, or directly from a function
+  /// that runs on main.
+  func isOnMain(call number: Int) -> Bool {
+    let call = calls[number]
+    return call.local == .main || (call.local == .inherit && origins[call.caller].context == .main)
+  }
+
+  /// The path to the first of `calls` (calls of one function, each made on the main thread), then each
+  /// other one at its own line: every main-thread call site of a blocking helper.
+  func path(through calls: [Int]) -> [ContextStep] {
+    guard let first = calls.first else { return [] }
+    let call = self.calls[first]
+    var path =
+      self.calls[first].local == .main ? [step(call.caller, note: Self.mainBlock)] : path(to: call.caller)
+    path.append(callStep(first))
+    for other in calls.dropFirst().prefix(Self.callSitesShown) {
+      var step = callStep(other)
+      step.reason = "also calls \(functions[self.calls[other].callee].display) on the main thread"
+      step.function = functions[self.calls[other].caller].display
+      path.append(step)
+    }
+    return path
+  }
+
+  /// The calls of function `id` made on the main thread, in source order; `among` narrows them.
+  func mainCalls(of id: Int, among: Set<Int>? = nil) -> [Int] {
+    incoming[id].filter { (among?.contains($0) ?? true) && isOnMain(call: $0) }.sorted { a, b in
+      let (first, second) = (calls[a], calls[b])
+      let (fileA, fileB) = (functions[first.caller].file, functions[second.caller].file)
+      return fileA != fileB ? files[fileA].path < files[fileB].path : first.token < second.token
+    }
+  }
+
+  static let callSitesShown = 16
 
   static let mainBlock = "the code is inside a DispatchQueue.main block, MainActor.run or a SwiftUI action"
 
@@ -184,6 +252,15 @@ extension ProjectModel {
     return ContextStep(
       function: function.display, reason: note, file: file.path, line: line, column: column)
   }
+
+  /// The call `number`, at its own line in the caller: `calls PhotoAsset.fullImage`.
+  func callStep(_ number: Int) -> ContextStep {
+    let call = calls[number]
+    let file = files[functions[call.caller].file]
+    let (line, column) = file.source.location(ofByte: file.tokens[call.token].start)
+    return ContextStep(
+      function: functions[call.callee].display, reason: "", file: file.path, line: line, column: column)
+  }
 }
 
 extension Finding {
@@ -195,8 +272,12 @@ extension Finding {
     if path.count == 1, path[0].reason.hasPrefix("released by") {
       finding.message += " Runs on the main thread: \(path[0].function), \(path[0].reason)."
     } else if path.count > 1 {
+      // The chain of calls from the seed; steps with a reason after it are other call sites.
+      let chain = [path[0]] + path.dropFirst().prefix { $0.reason.isEmpty }
+      let others = path.count - chain.count
+      let more = others == 0 ? "" : ", and from \(others) other call site\(others == 1 ? "" : "s")"
       finding.message +=
-        " Reached on the main thread from \(path.map(\.function).joined(separator: " → "))."
+        " Reached on the main thread from \(chain.map(\.function).joined(separator: " → "))\(more)."
     }
     return finding
   }

@@ -33,20 +33,19 @@ struct UsageKeyIndex: Sendable {
 
   /// Reads `INFOPLIST_KEY_<name> = …` settings from a `project.pbxproj` or `.xcconfig`.
   mutating func addBuildSettings(_ data: Data) {
-    let text = String(decoding: data, as: UTF8.self)
-    if text.contains("INFOPLIST_") || text.contains("PBXProject") { hasAppConfiguration = true }
-    for key in Self.watched {
-      var searchRange = text.startIndex..<text.endIndex
-      let setting = "INFOPLIST_KEY_\(key)"
-      while let found = text.range(of: setting, range: searchRange) {
-        searchRange = found.upperBound..<text.endIndex
-        // The setting name must end there (not `…DescriptionOld`), followed by `=` after spaces.
-        let rest = text[found.upperBound...].drop { $0 == " " || $0 == "\t" }
-        if rest.first == "=" {
-          keys.insert(key)
-          break
-        }
+    let bytes = [UInt8](data)
+    let settings = ASCII.ends(of: "INFOPLIST_", in: bytes)
+    if !settings.isEmpty || !ASCII.ends(of: "PBXProject", in: bytes).isEmpty { hasAppConfiguration = true }
+    for end in ASCII.ends(of: "INFOPLIST_KEY_", in: bytes) {
+      // The setting name runs to a space, tab or `=` (not `…DescriptionOld`), then `=` after spaces.
+      var cursor = end
+      while cursor < bytes.count, Lexer.isIdentifierBody(bytes[cursor]) { cursor += 1 }
+      let name = String(decoding: bytes[end..<cursor], as: UTF8.self)
+      guard Self.watched.contains(name) else { continue }
+      while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == UInt8(ascii: "\t") {
+        cursor += 1
       }
+      if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "=") { keys.insert(name) }
     }
   }
 }

@@ -14,8 +14,10 @@ struct FullDecodeThumbnailRule: AuditRule {
     id: "full-decode-thumbnail", severity: .warning,
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
+    reports:
+      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), also in a helper a cell or a row the list creates calls through a model, requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination) and in functions that downsample with ImageIO or preparingThumbnail.",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination), in functions that downsample with ImageIO or preparingThumbnail, and AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own.",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -36,7 +38,11 @@ struct FullDecodeThumbnailRule: AuditRule {
       project.typeInherits(file, scope: type, anyOf: ListContext.cellBases)
         || (file.name(of: type).map { project.listCalls[$0]?.isEmpty == false } ?? false)
     }
-    func isListContext(_ index: Int) -> Bool { inList[file.syntax.scope(of: index)] }
+    let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover, .fullScreenCover])
+    // A cell's own code, not a destination it presents (`NavigationLink(destination: Detail(…))`).
+    func isListContext(_ index: Int) -> Bool {
+      inList[file.syntax.scope(of: index)] && !(presents && ListContext.isPresented(file, index))
+    }
     // Whether a function downsamples, per function scope (asked once per decode).
     var downsamples: [Int: Bool] = [:]
     for index in 0..<file.count
@@ -59,7 +65,9 @@ struct FullDecodeThumbnailRule: AuditRule {
     }
     for index in 0..<file.count
     where file.word(index) == .PHImageManagerMaximumSize || file.word(index) == .AsyncImage {
-      guard let message = fullSizeRequest(file, index), isListContext(index) else { continue }
+      guard isListContext(index), let message = fullSizeRequest(file, index, project: project) else {
+        continue
+      }
       findings.append(file.finding(descriptor, at: index, message: message))
     }
     return findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
@@ -107,8 +115,13 @@ struct FullDecodeThumbnailRule: AuditRule {
 
   private static let imageTypes: Set<Word> = [.UIImage, .Image, .CGImage]
 
-  /// `requestImage(…, targetSize: PHImageManagerMaximumSize, …)`, or `AsyncImage(url: photo.fullURL)`.
-  private func fullSizeRequest(_ file: SourceFile, _ index: Int) -> String? {
+  /// `requestImage(…, targetSize: PHImageManagerMaximumSize, …)`, or `AsyncImage(url:)` of a photo that
+  /// exists only at full size: a URL named for the original (`fullURL`, `originalURL`), a photo URL of a
+  /// model that also has a thumbnail URL the cell passes over, or a photo URL of a model in a project that
+  /// stores the photos itself (it writes `jpegData`/`pngData`), where no smaller copy exists. Names that say
+  /// small (`thumbnailURL`, `previewURL`) or that name what services send small anyway (an avatar, icon,
+  /// logo, poster) are left alone.
+  private func fullSizeRequest(_ file: SourceFile, _ index: Int, project: ProjectFacts) -> String? {
     if file.word(index) == .PHImageManagerMaximumSize {
       guard let paren = file.enclosingParen(of: index), file.word(paren - 1) == .requestImage else {
         return nil
@@ -120,20 +133,52 @@ struct FullDecodeThumbnailRule: AuditRule {
       return nil
     }
     let end = file.endOfArgument(from: index + 2, close: close)
-    let names = ((index + 2)..<end).filter { file.kind($0) == .identifier }.map {
-      ASCII.lowercased(file.text($0))
+    let identifiers = ((index + 2)..<end).filter { file.kind($0) == .identifier }
+    let names = identifiers.map { ASCII.lowercased(file.text($0)) }
+    let small = names.contains { name in
+      [
+        "thumb", "small", "preview", "avatar", "icon", "logo", "sprite", "poster", "artwork", "flag", "badge",
+        "profile", "low", "tiny", "mini",
+      ].contains { ASCII.contains(name, $0) }
     }
+    guard !small else { return nil }
     let fullSize = names.contains { name in
       ["full", "original", "large", "hires", "highres", "raw", "download"].contains {
         ASCII.contains(name, $0)
       }
     }
-    let small = names.contains { name in
-      ["thumb", "small", "preview"].contains { ASCII.contains(name, $0) }
+    if fullSize {
+      return
+        "A list or grid cell shows AsyncImage of the full-size photo, decoded at full size; load a thumbnail URL."
     }
-    guard fullSize, !small else { return nil }
-    return
-      "A list or grid cell shows AsyncImage of the full-size photo, decoded at full size; load a thumbnail URL."
+    // The model property the URL comes from: `post.imageUrl`, `URL(string: photo.url)`,
+    // `folder.appendingPathComponent(entry.imagePath)`.
+    for token in identifiers.reversed() where file.isMember(token) {
+      let name = file.text(token)
+      let lower = ASCII.lowercased(name)
+      guard
+        ["image", "photo", "picture", "pic", "media", "url", "path"].contains(where: {
+          ASCII.contains(lower, $0)
+        }),
+        let owners = project.propertyOwners[name]
+      else { continue }
+      let hasSmaller = owners.contains { owner in
+        (project.types[owner]?.propertyNames ?? []).contains { sibling in
+          let other = ASCII.lowercased(sibling)
+          return ["thumb", "small", "preview", "resized", "compressed"].contains { ASCII.contains(other, $0) }
+        }
+      }
+      if hasSmaller {
+        return
+          "A list or grid cell shows AsyncImage of \(name), the full-size photo, although its model has a smaller one; load that."
+      }
+      if project.words.containsAny([.jpegData, .pngData, .heicData]) {
+        return
+          "A list or grid cell shows AsyncImage of \(name), a photo the app stores only at full size, decoded at full size; store and load a thumbnail."
+      }
+      return nil
+    }
+    return nil
   }
 
   /// The closure around `index` when the list context is the cell type itself and not a list builder,

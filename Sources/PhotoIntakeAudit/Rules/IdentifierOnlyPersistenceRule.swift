@@ -41,7 +41,8 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
 
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     var findings: [Finding] = []
-    let flow = ValueFlow(file)
+    let flows = ValueFlow.Cache()
+    let flow = flows.flow(for: file)
     var storage: Set<String> = []
     for index in 0..<file.count {
       switch (file.kind(index), file.word(index)) {
@@ -54,7 +55,9 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
           || (file.kind(index - 2) == .identifier && flow.defaultsNames.contains(file.text(index - 2)))
         guard isDefaults, let close = file.match(index + 1) else { continue }
         let value = (index + 2)..<file.endOfArgument(from: index + 2, close: close)
-        if refersToIdentifiers(file, value, before: index, depth: 3, flow: flow) {
+        if refersToIdentifiers(
+          file, value, before: index, depth: 3, flow: flow, project: project, flows: flows)
+        {
           findings.append(file.finding(descriptor, at: index))
         }
       case (.identifier, .write):
@@ -62,7 +65,8 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
         guard file.isMember(index), file.kind(index + 1) == .leftParen, file.kind(index - 2) == .identifier,
           let initializer = flow.local(index - 2, before: index),
           file.contains([.encode], in: initializer),
-          refersToIdentifiers(file, initializer, before: index, depth: 3, flow: flow)
+          refersToIdentifiers(
+            file, initializer, before: index, depth: 3, flow: flow, project: project, flows: flows)
         else { continue }
         findings.append(file.finding(descriptor, at: index))
       case (.attribute, .AppStorage), (.attribute, .SceneStorage):
@@ -82,7 +86,10 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     // property of any name.
     for name in storage {
       for assignment in flow.assignments[name] ?? [] where !assignment.declares {
-        if refersToIdentifiers(file, assignment.value, before: assignment.target, depth: 3, flow: flow) {
+        if refersToIdentifiers(
+          file, assignment.value, before: assignment.target, depth: 3, flow: flow, project: project,
+          flows: flows)
+        {
           findings.append(file.finding(descriptor, at: assignment.target))
         }
       }
@@ -102,7 +109,8 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
   /// method), `depth` levels deep. A count or an emptiness check of identifiers is not identifiers, and an
   /// album's or collection's identifier is not a reference to a picked photo.
   private func refersToIdentifiers(
-    _ file: SourceFile, _ range: Range<Int>, before use: Int, depth: Int, flow: ValueFlow
+    _ file: SourceFile, _ range: Range<Int>, before use: Int, depth: Int, flow: ValueFlow,
+    project: ProjectFacts, flows: ValueFlow.Cache
   ) -> Bool {
     let range = range.clamped(to: 0..<file.count)
     guard !range.isEmpty, !Self.isCount(file, range.upperBound - 2) else { return false }
@@ -113,8 +121,45 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     for index in range where file.kind(index) == .identifier && !Self.isCount(file, index + 1) {
       if isIdentifierReference(file, index) { return true }
       guard depth > 0, !file.isMember(index) || file.word(index - 2) == .selfKeyword else { continue }
-      for value in flow.values(of: index, before: use)
-      where refersToIdentifiers(file, value, before: value.lowerBound, depth: depth - 1, flow: flow) {
+      let values = flow.values(of: index, before: use)
+      for value in values
+      where refersToIdentifiers(
+        file, value, before: value.lowerBound, depth: depth - 1, flow: flow, project: project, flows: flows)
+      {
+        return true
+      }
+      // A property another file sets from identifiers (`store.chosen = results.map(\.localIdentifier)`).
+      if flow.isProperty(index), project.identifierCarriers.contains(file.text(index)) { return true }
+      guard values.isEmpty else { continue }
+      // A parameter: what the callers pass for it.
+      if let model = project.model,
+        passedIdentifiers(
+          file, parameter: index, depth: depth - 1, model: model, project: project, flows: flows)
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Whether the callers of the function that declares the parameter named at `name` pass identifiers for
+  /// it (`save(ids: results.compactMap(\.assetIdentifier))` for `func save(ids: [String])`).
+  private func passedIdentifiers(
+    _ file: SourceFile, parameter name: Int, depth: Int, model: ProjectModel, project: ProjectFacts,
+    flows: ValueFlow.Cache
+  ) -> Bool {
+    let (function, _) = model.function(at: name, in: file)
+    guard function >= 0,
+      let position = model.functions[function].parameters.firstIndex(where: { $0.name == file.text(name) })
+    else { return false }
+    for number in model.incoming[function].prefix(16) {
+      guard let argument = model.argument(position, of: number) else { continue }
+      let caller = model.files[model.functions[model.calls[number].caller].file]
+      if refersToIdentifiers(
+        caller, argument, before: argument.lowerBound, depth: depth, flow: flows.flow(for: caller),
+        project: project,
+        flows: flows)
+      {
         return true
       }
     }

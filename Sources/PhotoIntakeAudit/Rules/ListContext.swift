@@ -35,8 +35,11 @@ enum ListContext {
       case .closure:
         let callee = file.word(scope.callee)
         if presenters.contains(callee) {
-          // `NavigationLink { destination } label: { cell }`: only the label is the cell.
-          inList[index] = parent && callee == .NavigationLink && file.word(scope.label) == .label
+          // `NavigationLink { destination } label: { cell }`, `NavigationLink(destination: D) { cell }`:
+          // only the label is the cell.
+          inList[index] =
+            parent && callee == .NavigationLink
+            && (file.word(scope.label) == .label || isLabelAfterDestination(file, scope))
         } else {
           inList[index] = parent || containers.contains(callee)
         }
@@ -57,10 +60,26 @@ enum ListContext {
     return inList
   }
 
-  /// Whether token `index` lies in the parentheses of a presenter (`NavigationLink(destination: …)`).
+  /// `NavigationLink(destination: Detail()) { Row() }`: the trailing closure after a `destination:`
+  /// argument is the label.
+  private static func isLabelAfterDestination(_ file: SourceFile, _ scope: Scope) -> Bool {
+    guard file.kind(scope.open - 1) == .rightParen, let paren = file.match(scope.open - 1) else {
+      return false
+    }
+    return ((paren + 1)..<(scope.open - 1)).contains {
+      file.text($0) == "destination" && file.kind($0 + 1) == .colon
+    }
+  }
+
+  /// Whether token `index` lies in the parentheses of a presenter (`NavigationLink(destination: …)`), also
+  /// inside a call there (`NavigationLink(destination: Detail(image: …))`).
   static func isPresented(_ file: SourceFile, _ index: Int) -> Bool {
-    guard let paren = file.enclosingParen(of: index) else { return false }
-    return presenters.contains(file.word(paren - 1))
+    var cursor = index
+    while let paren = file.enclosingParen(of: cursor) {
+      if presenters.contains(file.word(paren - 1)) { return true }
+      cursor = paren
+    }
+    return false
   }
 }
 

@@ -11,8 +11,10 @@ struct SyncLoadRule: AuditRule {
     id: "sync-load", severity: .error,
     summary:
       "Picked-item loading is force-tried or blocked on (try!, semaphore, DispatchGroup.wait); failures crash and iCloud downloads freeze the thread.",
+    reports:
+      "Picked-item loading force-tried or blocked on (try!, semaphore, DispatchGroup.wait), and PhotoKit or AVFoundation loads that block the main thread (isSynchronous requests, waits for them, copyCGImage, the first synchronous read of an AVAsset), once per blocking call with every main-thread call site; an error where the load may download from iCloud or a server, a warning where it reads a local file.",
     leavesAlone:
-      "Synchronous loads where the call graph does not reach them from the main thread (another queue, Task.detached, an actor, a callback PhotoKit or AVFoundation delivers on its own queue), and waits for work that is not a photo or media request.",
+      "Loads no main-thread code reaches (another queue, queue.async(group:execute:), a DispatchWorkItem run elsewhere, a completion handler of an asynchronous API or of a helper that calls it there, a delegate whose queue: is not main, Task.detached, an actor, code under an #if flag no build sets); reads of an AVAsset already loaded (an earlier read, load(_:), loadValuesAsynchronously, a .loaded status check, a player's item); helpers whose isSynchronous parameter no main-thread caller sets, default branches no caller reaches, overloads the labels rule out; and waits for work that is not a photo or media request.",
     fix: """
       Await the async API (`try await item.loadTransferable(type:)`) or continue in the completion handler; \
       catch the error and show progress. Loading may download from iCloud and may fail, so never force-try \

@@ -15,7 +15,7 @@ struct TempURLEscapesRule: AuditRule {
     summary:
       "The URL from loadFileRepresentation escapes its completion handler; the system deletes that file when the handler returns.",
     leavesAlone:
-      "A URL that is only read, copied or moved inside its completion handler, and the copies made from it.",
+      "A URL that is only read, copied or moved inside its completion handler — also by an app method it is handed to that copies before returning — and the copies made from it.",
     fix: """
       Inside the completion handler, copy or move the file into a folder the app owns (FileManager \
       copyItem/moveItem, or read its bytes), and pass on only the new location.
@@ -41,7 +41,7 @@ struct TempURLEscapesRule: AuditRule {
         let url = file.scope(handler).parameters.first, file.text(url) != "_"
       else { continue }
       for name in [url] + aliases(file, of: url, in: handler) {
-        if let escape = firstEscape(file, of: name, in: handler) {
+        if let escape = firstEscape(file, of: name, in: handler, project: project, depth: 2) {
           findings.append(file.finding(descriptor, at: escape))
           break
         }
@@ -84,7 +84,13 @@ struct TempURLEscapesRule: AuditRule {
     return names
   }
 
-  private func firstEscape(_ file: SourceFile, of url: Int, in handler: Int) -> Int? {
+  /// The first place in scope `handler` (the completion handler, or a method of the app it is passed to)
+  /// where `url` escapes; `depth` bounds how many of the app's methods are followed.
+  private func firstEscape(
+    _ file: SourceFile, of url: Int, in handler: Int, project: ProjectFacts, depth: Int
+  )
+    -> Int?
+  {
     let handlerBody = file.body(of: handler)
     let body = url > handlerBody.lowerBound ? (url + 1)..<handlerBody.upperBound : handlerBody
     for index in body
@@ -100,9 +106,42 @@ struct TempURLEscapesRule: AuditRule {
       if file.word(index - 1) == .opAssign, storesOutside(file, assignment: index - 1, body: handlerBody) {
         return index
       }
-      if let paren = file.enclosingParen(of: index), handsOn(file, callee: paren - 1) { return index }
+      if let paren = file.enclosingParen(of: index) {
+        if handsOn(file, callee: paren - 1) { return index }
+        if depth > 0,
+          escapesInProjectMethod(file, call: paren - 1, argument: index, project: project, depth: depth)
+        {
+          return index
+        }
+      }
     }
     return nil
+  }
+
+  /// Whether `argument`, passed to the call named at `call`, escapes inside the project's own method it
+  /// reaches (`self.attach(url)` where `attach` keeps it in a property or hands it to later work).
+  private func escapesInProjectMethod(
+    _ file: SourceFile, call: Int, argument: Int, project: ProjectFacts, depth: Int
+  ) -> Bool {
+    guard let model = project.model, let fileNumber = model.fileIndex[file.path],
+      let numbers = model.callsAt[fileNumber][call], let arguments = CallArguments(file, callee: call),
+      let position = arguments.values.firstIndex(where: { $0.contains(argument) })
+    else { return false }
+    for number in numbers {
+      let function = model.functions[model.calls[number].callee]
+      guard let matched = Parameter.matched(function.parameters, arguments), position < matched.count else {
+        continue
+      }
+      let parameter = function.parameters[matched[position]]
+      let methodFile = model.files[function.file]
+      if firstEscape(
+        methodFile, of: parameter.nameToken, in: function.scope, project: project, depth: depth - 1)
+        != nil
+      {
+        return true
+      }
+    }
+    return false
   }
 
   /// Whether a closure between the handler and `index` may run after the handler returned: deferred work,

@@ -4,6 +4,19 @@
 /// costs a dictionary lookup instead of a walk back through the function (which made a file of many
 /// uses quadratic).
 final class ValueFlow {
+  /// One ``ValueFlow`` per file for the length of one rule's check, so following values into other files
+  /// (a parameter's callers) indexes each file once.
+  final class Cache {
+    private var flows: [String: ValueFlow] = [:]
+
+    func flow(for file: SourceFile) -> ValueFlow {
+      if let known = flows[file.path] { return known }
+      let flow = ValueFlow(file)
+      flows[file.path] = flow
+      return flow
+    }
+  }
+
   struct Assignment {
     /// The token of the assigned name.
     var target: Int
@@ -71,6 +84,22 @@ final class ValueFlow {
   }
 
   private static let assignmentsFollowed = 16
+
+  /// Whether the name at token `name` is declared as a property of a type in this file, or reached as
+  /// one (`self.name`), rather than a local.
+  func isProperty(_ name: Int) -> Bool {
+    build()
+    if file.isMember(name) { return file.word(name - 2) == .selfKeyword }
+    let text = file.text(name)
+    if properties.contains(text) { return true }
+    if byName[text] != nil { return false }  // a local of this file
+    // Not a parameter of the function around it: then a property declared in another file.
+    let function = file.scope(file.enclosingFunction(of: name))
+    guard function.kind == .function, function.head >= 0 else { return true }
+    return !(function.head..<function.open).contains {
+      file.source.sameText($0, name) && file.kind($0 + 1) == .colon
+    }
+  }
 
   private func build() {
     guard !built else { return }

@@ -4,11 +4,38 @@ struct SourceFile: Sendable {
   let path: String
   let source: LexedSource
   let syntax: SyntaxTree
+  /// Token ranges under `#if` branches that no app build compiles (see ``CompilationConditions``).
+  let inactive: [Range<Int>]
 
-  init(path: String, bytes: [UInt8]) {
+  init(path: String, bytes: [UInt8], conditions: CompilationConditions = CompilationConditions()) {
     self.path = path
-    source = Lexer.lex(bytes)
+    let source = Lexer.lex(bytes)
+    self.source = source
     syntax = SyntaxTree(source)
+    inactive = conditions.inactiveRanges(source.tokens) { source.text($0) }
+  }
+
+  /// Whether token `index` is compiled by some app build (not under an `#if` branch that is certainly off).
+  func isActive(_ index: Int) -> Bool {
+    guard !inactive.isEmpty else { return true }
+    var low = 0
+    var high = inactive.count
+    while low < high {
+      let middle = (low + high) / 2
+      if inactive[middle].upperBound <= index { low = middle + 1 } else { high = middle }
+    }
+    return low == inactive.count || !inactive[low].contains(index)
+  }
+
+  /// Whether line `line` (1-based) lies wholly inside code no app build compiles.
+  func isInactive(line: Int) -> Bool {
+    guard !inactive.isEmpty else { return false }
+    for range in inactive where !range.isEmpty {
+      let first = source.line(ofToken: range.lowerBound)
+      let last = range.upperBound < count ? source.line(ofToken: range.upperBound) - 1 : Int.max
+      if line >= first, line <= last { return true }
+    }
+    return false
   }
 
   var tokens: [Token] { source.tokens }

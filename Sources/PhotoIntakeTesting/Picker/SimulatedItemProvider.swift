@@ -72,11 +72,25 @@ public final class SimulatedItemProvider: Sendable {
     forTypeIdentifier typeIdentifier: String,
     completionHandler: @escaping @Sendable (URL?, (any Error)?) -> Void
   ) -> SimulatedProgress {
+    loadFileRepresentation(
+      forTypeIdentifier: typeIdentifier, completionHandler: completionHandler, afterward: {})
+  }
+
+  /// ``loadFileRepresentation(forTypeIdentifier:completionHandler:)``, then `afterward` once the handler has
+  /// returned and its file is deleted.
+  private func loadFileRepresentation(
+    forTypeIdentifier typeIdentifier: String,
+    completionHandler: @escaping @Sendable (URL?, (any Error)?) -> Void,
+    afterward: @escaping @Sendable () -> Void
+  ) -> SimulatedProgress {
     let progress = SimulatedProgress()
     guard let device, let localIdentifier,
       let type = registeredTypeIdentifiers.first(where: { Self.conforms($0, to: typeIdentifier) })
     else {
-      Task { completionHandler(nil, ProviderError.coercionUnavailable(typeIdentifier)) }
+      Task {
+        completionHandler(nil, ProviderError.coercionUnavailable(typeIdentifier))
+        afterward()
+      }
       return progress
     }
     let representation: SimulatedPhotoLibrary.Representation
@@ -88,6 +102,7 @@ public final class SimulatedItemProvider: Sendable {
       representation = .compatible
     }
     Task {
+      defer { afterward() }
       do throws(ProviderError) {
         let resource = try await device.read(
           localIdentifier, representation, by: .picker, networkAccessAllowed: true,
@@ -111,17 +126,29 @@ public final class SimulatedItemProvider: Sendable {
   }
 
   /// Runs `body` with the representation's file, which exists only while `body` runs.
+  ///
+  /// It returns once the handler has returned and the file is deleted, so a caller that kept the URL finds it
+  /// gone at once, as it would on a device some moments later (resuming inside the handler let the caller look
+  /// before the deletion, and see the file).
   public func withFileRepresentation<Result: Sendable>(
     forTypeIdentifier typeIdentifier: String, _ body: @escaping @Sendable (URL) throws -> Result
   ) async throws -> Result {
-    try await withCheckedThrowingContinuation { continuation in
-      loadFileRepresentation(forTypeIdentifier: typeIdentifier) { url, error in
-        if let url {
-          continuation.resume(with: Swift.Result { try body(url) })
-        } else {
-          continuation.resume(throwing: error ?? ProviderError.itemUnavailable("no file"))
-        }
-      }
+    let outcome = Protected<Swift.Result<Result, any Error>?>(nil)
+    return try await withCheckedThrowingContinuation { continuation in
+      _ = loadFileRepresentation(
+        forTypeIdentifier: typeIdentifier,
+        completionHandler: { url, error in
+          let result: Swift.Result<Result, any Error> =
+            if let url {
+              Swift.Result { try body(url) }
+            } else {
+              .failure(error ?? ProviderError.itemUnavailable("no file"))
+            }
+          outcome.withLock { $0 = result }
+        },
+        afterward: {
+          continuation.resume(with: outcome.current ?? .failure(ProviderError.itemUnavailable("no file")))
+        })
     }
   }
 

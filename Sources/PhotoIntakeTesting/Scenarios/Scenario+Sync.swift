@@ -73,10 +73,12 @@ extension ScenarioContext {
     let same = descriptions.count == 1
     let expected = "batch 1: IMG_0003.JPG, IMG_0001.JPG; batch 2: DSC_0101.JPG, DSC_0102.JPG"
     let outcome = ScenarioValue.fields([
-      "devices": .object(holdings),
-      "sameEverywhere": .bool(same),
-      "everyObjectVerifies": .bool(allVerify),
-      "photosInICloud": .int(cloud.assetsWithBytes("user").count),
+      "photoIntake": .fields([
+        "devices": .object(holdings),
+        "sameEverywhere": .bool(same),
+        "everyObjectVerifies": .bool(allVerify),
+        "photosInICloud": .int(cloud.assetsWithBytes("user").count),
+      ])
     ])
     for device in devices.values { await device.kill() }
     return (outcome, same && allVerify && descriptions.first == expected)

@@ -204,7 +204,8 @@
   /// The file a chunked request appends to; PhotoKit calls its handlers on one serial queue.
   private final class ChunkFile: Sendable {
     private struct State {
-      var descriptor: Int32 = -1
+      /// The file, made at the first chunk (``DurableFile``, which closes itself).
+      var file: DurableFile?
       var failure: Importer.Error?
     }
 
@@ -217,14 +218,16 @@
       state.withLock { state in
         guard state.failure == nil else { return }
         do throws(SystemError) {
-          if state.descriptor < 0 {
-            // O_EXCL: like writeData, never write over a file that is there.
-            state.descriptor = try Syscalls.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+          if state.file == nil {
+            // New (O_EXCL): like writeData, never write over a file that is there. The staging sink adopts it
+            // and makes it durable.
+            let (folder, name) = try DurableFile.split(path)
+            state.file = try DurableFile.create(in: folder, name: name)
           }
-          let descriptor = state.descriptor
+          let file = state.file!
           // A Result: Data.withUnsafeBytes rethrows untyped errors.
           let written = data.withUnsafeBytes { buffer in
-            Result.typed { () throws(SystemError) in try Syscalls.writeAll(descriptor, buffer, path: path) }
+            Result.typed { () throws(SystemError) in try file.write(buffer) }
           }
           try written.typedGet()
         } catch {
@@ -236,8 +239,7 @@
     /// Closes the file; the first write failure, if any.
     func close() -> Result<Void, Importer.Error> {
       state.withLock { state in
-        if state.descriptor >= 0 { Syscalls.close(state.descriptor) }
-        state.descriptor = -1
+        state.file = nil
         return state.failure.map { .failure($0) } ?? .success(())
       }
     }

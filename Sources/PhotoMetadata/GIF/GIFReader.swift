@@ -27,7 +27,21 @@ enum GIFReader {
     while true {
       count += 1
       guard count <= limits.maxChunks else { throw .limitExceeded("\(limits.maxChunks) GIF blocks") }
-      guard let block = try nextBlock(&cursor, limits: limits) else { break }
+      // The logical screen is read: damage in the blocks after it (a file cut short, a stray byte where a
+      // block should start) costs only what those blocks hold, as decoders show the frames before it.
+      let next: Block?
+      do {
+        next = try nextBlock(&cursor, limits: limits)
+      } catch {
+        if case .io = error { throw error }
+        let reason =
+          if case .truncated = error { "the file ends inside the block at offset \(cursor.position)" } else {
+            "\(error.warningReason), at offset \(cursor.position)"
+          }
+        metadata.warnings.append(MetadataWarning(part: .remainder, reason: reason))
+        break
+      }
+      guard let block = next else { break }
       if let damage = block.xmpDamage {
         metadata.warnings.append(MetadataWarning(part: .xmp, reason: damage))
       }

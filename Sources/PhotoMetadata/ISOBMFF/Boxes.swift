@@ -38,7 +38,8 @@ enum Boxes {
   ///   `.truncated`; inside a box it means the box is `.corrupt`. Inside a box, fewer than 8 bytes or a
   ///   zero size end the list (QuickTime user-data lists end with a 32-bit zero).
   static func children(
-    of range: Range<Int>, in input: Input, isFile: Bool, depth: Int, budget: inout BoxBudget
+    of range: Range<Int>, in input: Input, isFile: Bool, depth: Int, budget: inout BoxBudget,
+    first: Bool = false
   ) throws(MetadataError) -> [Box] {
     var boxes: [Box] = []
     var position = range.lowerBound
@@ -79,9 +80,49 @@ enum Boxes {
       }
       try budget.charge(depth: depth)
       boxes.append(Box(type: type, position: position, headerSize: headerSize, end: position + size))
+      if first { return boxes }
       position += size
     }
     return boxes
+  }
+
+  /// The boxes directly inside `range`, as ``children(of:in:isFile:depth:budget:)``, up to the first box
+  /// that cannot be delimited (a size smaller than its header, one that overruns its parent or the file):
+  /// the boxes before it, and why the list stopped. A box cut by the end of the file is kept, ending at the
+  /// end of the file, so that a file cut inside its media data still shows the boxes before the cut.
+  ///
+  /// Readers use it where the boxes after a damaged one are optional to the facts (exiftool reads such files
+  /// the same way); limits still throw.
+  static func childrenTolerating(
+    of range: Range<Int>, in input: Input, isFile: Bool, depth: Int, budget: inout BoxBudget
+  ) throws(MetadataError) -> (boxes: [Box], damage: MetadataError?) {
+    var boxes: [Box] = []
+    var position = range.lowerBound
+    while position < range.upperBound {
+      do {
+        let next = try children(
+          of: position..<range.upperBound, in: input, isFile: isFile, depth: depth, budget: &budget,
+          first: true)
+        guard let box = next.first else { return (boxes, nil) }
+        boxes.append(box)
+        position = box.end
+      } catch {
+        switch error {
+        case .truncated where isFile:
+          // The box at `position` runs past the end of the file: keep it, cut at the end.
+          let head = try input.readAvailable(at: position, count: 8)
+          if head.count == 8 {
+            try budget.charge(depth: depth)
+            boxes.append(
+              Box(type: fourCC(head[4..<8]), position: position, headerSize: 8, end: range.upperBound))
+          }
+          return (boxes, error)
+        case .truncated, .corrupt: return (boxes, error)
+        default: throw error
+        }
+      }
+    }
+    return (boxes, nil)
   }
 
   /// The payload of a full box (§4.2: version, 24-bit flags) as a reader positioned after the flags.

@@ -44,6 +44,11 @@ struct HEIFMeta {
   var groups: [(type: String, entities: [Int])] = []
   /// Why `grpl` could not be read, when it could not: groups are optional, the items are still usable.
   var groupsDamage: MetadataError?
+  /// Boxes of the file or of `meta` left unread after damage (a file cut inside its media data, a box that
+  /// overruns its parent), for the reader's warnings.
+  var warnings: [MetadataWarning] = []
+  /// The first of that damage, the read's error when it cost the primary image its item or its size.
+  var damage: MetadataError?
 
   func properties(of item: Int) -> [Property] {
     (associations[item] ?? []).compactMap { index in
@@ -94,34 +99,53 @@ extension HEIFMeta {
   init(_ box: Box, in input: Input, budget: inout BoxBudget) throws(MetadataError) {
     let limits = budget.limits
     guard box.payload.count >= 4 else { throw .corrupt("meta box has no version") }
-    let children = try Boxes.children(
+    let (children, damage) = try Boxes.childrenTolerating(
       of: (box.payload.lowerBound + 4)..<box.payload.upperBound, in: input, isFile: false, depth: 2,
       budget: &budget)
+    if let damage { note(damage, in: "in 'meta'") }
     for child in children {
-      switch child.type {
-      case "pitm":
-        var (version, reader) = try Boxes.fullBox(child, in: input, limit: 64)
-        primary = version == 0 ? Int(try reader.u16()) : Int(try reader.u32())
-      case "iinf":
-        try parseItemInfo(child, input, &budget)
-      case "iloc":
-        try parseLocations(child, input, limits)
-      case "iref":
-        try parseReferences(child, input, &budget)
-      case "iprp":
-        try parseProperties(child, input, &budget)
-      case "idat":
-        idat = child.payload
-      case "grpl":
-        do {
-          try parseGroups(child, input, &budget)
-        } catch {
-          groupsDamage = error
+      // Each structure on its own: a damaged one (a field size the specification forbids, a table cut short)
+      // costs what it describes, and the reader says so; the rest are still read, as exiftool reads them.
+      // The primary item, its size or its data may then be missing: the reader and the decoders decide.
+      do throws(MetadataError) {
+        switch child.type {
+        case "pitm":
+          var (version, reader) = try Boxes.fullBox(child, in: input, limit: 64)
+          primary = version == 0 ? Int(try reader.u16()) : Int(try reader.u32())
+        case "iinf":
+          try parseItemInfo(child, input, &budget)
+        case "iloc":
+          try parseLocations(child, input, limits)
+        case "iref":
+          try parseReferences(child, input, &budget)
+        case "iprp":
+          try parseProperties(child, input, &budget)
+        case "idat":
+          idat = child.payload
+        case "grpl":
+          do {
+            try parseGroups(child, input, &budget)
+          } catch {
+            groupsDamage = error
+          }
+        default:
+          continue
         }
-      default:
-        continue
+      } catch {
+        switch error {
+        case .truncated, .corrupt:
+          note(error, in: "the '\(child.type)' box")
+        default:
+          throw error
+        }
       }
     }
+  }
+
+  /// Records structural damage as a warning, and the first as ``damage``.
+  mutating func note(_ error: MetadataError, in place: String) {
+    damage = damage ?? error
+    warnings.append(MetadataWarning(part: .boxes, reason: "\(place): \(error.warningReason)"))
   }
 
   private mutating func parseItemInfo(_ box: Box, _ input: Input, _ budget: inout BoxBudget)
@@ -224,9 +248,15 @@ extension HEIFMeta {
     throws(MetadataError)
   {
     let limits = budget.limits
-    for child in try Boxes.children(of: box.payload, in: input, isFile: false, depth: 3, budget: &budget) {
+    let (children, damage) = try Boxes.childrenTolerating(
+      of: box.payload, in: input, isFile: false, depth: 3, budget: &budget)
+    if let damage { note(damage, in: "in 'iprp'") }
+    for child in children {
       if child.type == "ipco" {
-        let boxes = try Boxes.children(of: child.payload, in: input, isFile: false, depth: 4, budget: &budget)
+        let (boxes, damage) = try Boxes.childrenTolerating(
+          of: child.payload, in: input, isFile: false, depth: 4, budget: &budget)
+        // A property after the damage is missing; its index would shift every later one, so none is guessed.
+        if let damage { note(damage, in: "in 'ipco'") }
         guard boxes.count <= limits.maxItems else { throw .limitExceeded("\(boxes.count) properties") }
         for property in boxes { properties.append(try Self.property(property, input)) }
       } else if child.type == "ipma" {

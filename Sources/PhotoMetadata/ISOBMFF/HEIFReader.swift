@@ -6,11 +6,38 @@ enum HEIFReader {
   /// The parsed `meta` box of a HEIF file, shared with the location stripper.
   static func meta(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> HEIFMeta {
     var budget = BoxBudget(limits)
-    let top = try Boxes.children(of: 0..<input.size, in: input, isFile: true, depth: 1, budget: &budget)
-    guard let box = top.first(where: { $0.type == "meta" }) else { throw .corrupt("no 'meta' box") }
-    let meta = try HEIFMeta(box, in: input, budget: &budget)
-    guard let primary = meta.primary, meta.items[primary] != nil else { throw .corrupt("no primary item") }
+    let (top, damage) = try topLevelBoxes(input, budget: &budget)
+    guard let box = top.first(where: { $0.type == "meta" }) else { throw damage ?? .corrupt("no 'meta' box") }
+    // A `meta` cut by the end of the file, or followed by damage, still holds whole boxes before it.
+    var meta = try HEIFMeta(box, in: input, budget: &budget)
+    if let damage, let last = top.last {
+      meta.warnings.insert(remainderWarning(damage, after: last, input), at: 0)
+      // A file cut short explains what overruns inside `meta` too.
+      meta.damage = damage
+    }
+    // Damage that cost the primary item is the read's failure: nothing of the image itself is left.
+    guard let primary = meta.primary, meta.items[primary] != nil else {
+      throw meta.damage ?? .corrupt("no primary item")
+    }
     return meta
+  }
+
+  /// The top-level boxes up to the first one that cannot be delimited (a file cut inside its media data keeps
+  /// its `ftyp`, `meta` and `moov`), and the damage that stopped the walk.
+  static func topLevelBoxes(_ input: Input, budget: inout BoxBudget) throws(MetadataError)
+    -> (boxes: [Box], damage: MetadataError?)
+  {
+    try Boxes.childrenTolerating(of: 0..<input.size, in: input, isFile: true, depth: 1, budget: &budget)
+  }
+
+  /// The warning for a top-level walk stopped by `damage` at or after `last`.
+  static func remainderWarning(_ damage: MetadataError, after last: Box, _ input: Input) -> MetadataWarning {
+    if case .truncated = damage, last.end == input.size {
+      return MetadataWarning(
+        part: .remainder,
+        reason: "the box '\(last.type)' at offset \(last.position) runs past the end of the file")
+    }
+    return MetadataWarning(part: .remainder, reason: "after offset \(last.end): \(damage.warningReason)")
   }
 
   /// The Exif item describing the primary image (`cdsc` reference), else the first Exif item.
@@ -67,10 +94,10 @@ enum HEIFReader {
     -> QuickTimeLayout?
   {
     var budget = BoxBudget(limits)
-    let top = try Boxes.children(of: 0..<input.size, in: input, isFile: true, depth: 1, budget: &budget)
+    let (top, damage) = try topLevelBoxes(input, budget: &budget)
     guard !top.contains(where: { $0.type == "meta" }) else { return nil }
-    guard top.contains(where: { $0.type == "moov" }) else { throw .corrupt("no 'meta' box") }
-    let layout = try QuickTimeLayout(input, limits: limits)
+    guard top.contains(where: { $0.type == "moov" }) else { throw damage ?? .corrupt("no 'meta' box") }
+    let layout = try QuickTimeLayout(input, limits: limits, toleratingCut: true)
     guard layout.videoSize != nil else { throw .corrupt("no 'meta' box and no track of pictures") }
     return layout
   }
@@ -94,6 +121,10 @@ enum HEIFReader {
     if let (width, height) = meta.size(of: primary) {
       metadata.width = width
       metadata.height = height
+    } else if let damage = meta.damage {
+      // Damage that cost the primary image its size (a `meta` cut before `iprp`, associations lost) fails the
+      // read: a partial result is given only when the image's own facts survived.
+      throw damage
     }
     // Transformative properties apply in association order (§6.5.1); EXIF orientation is ignored because
     // HEIF readers must not apply it on top of irot/imir (ISO/IEC 23008-12 Annex A.2.1 note).
@@ -143,6 +174,7 @@ enum HEIFReader {
           offset: single?.lowerBound,
           length: single?.count, itemID: item))
     }
+    metadata.warnings += meta.warnings
     readAuxiliaryImages(meta, primary: primary, into: &metadata)
     if let damage = meta.groupsDamage {
       metadata.warnings.append(MetadataWarning(part: .auxiliaryImage, reason: damage.warningReason))

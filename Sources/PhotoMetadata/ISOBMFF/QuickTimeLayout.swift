@@ -26,6 +26,9 @@ struct QuickTimeLayout {
   var videoFrameCount: Int?
   /// That track's first sample entry type (`hvc1`, `av01`, …).
   var videoCodec: String?
+  /// The size of that track's coded pictures, from its codec configuration (``VideoParameterSets``); nil
+  /// for codecs read nowhere here.
+  var codedSize: PixelSize?
   /// Children of every `udta` atom in the movie and its tracks.
   var userData: [Box] = []
   var metadataItems: [MetadataItem] = []
@@ -36,9 +39,33 @@ struct QuickTimeLayout {
     0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
   ]
 
-  init(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) {
+  /// Why the top-level walk stopped early, when it was read with `toleratingCut` (a movie cut inside its
+  /// media data after a whole `moov`), and the last atom it kept.
+  var cut: (damage: MetadataError, last: Box)?
+
+  /// Reads the movie's atoms.
+  ///
+  /// - Parameter toleratingCut: when true, a file that ends inside a top-level atom, or whose top-level atoms
+  ///   stop making sense, after a whole `moov`, is read from that `moov` and the damage kept in ``cut``.
+  ///   Readers pass true; the location stripper passes false, as it must copy a whole file.
+  init(_ input: Input, limits: MetadataReader.Limits, toleratingCut: Bool = false) throws(MetadataError) {
     var budget = BoxBudget(limits)
-    let top = try Boxes.children(of: 0..<input.size, in: input, isFile: true, depth: 1, budget: &budget)
+    let top: [Box]
+    if toleratingCut {
+      let walk = try Boxes.childrenTolerating(
+        of: 0..<input.size, in: input, isFile: true, depth: 1, budget: &budget)
+      top = walk.boxes
+      if let damage = walk.damage, let last = top.last {
+        // A `moov` that is itself cut is no layout to read.
+        if case .truncated = damage, last.type == "moov" { throw damage }
+        cut = (damage, last)
+      }
+      guard top.contains(where: { $0.type == "moov" }) else {
+        throw walk.damage ?? .corrupt("no 'moov' atom")
+      }
+    } else {
+      top = try Boxes.children(of: 0..<input.size, in: input, isFile: true, depth: 1, budget: &budget)
+    }
     guard let moov = top.first(where: { $0.type == "moov" }) else { throw .corrupt("no 'moov' atom") }
     for child in try Boxes.children(of: moov.payload, in: input, isFile: false, depth: 2, budget: &budget) {
       switch child.type {
@@ -119,6 +146,7 @@ struct QuickTimeLayout {
       videoHandler = handler
       videoFrameCount = samples?.count
       videoCodec = samples?.codec
+      codedSize = samples?.codedSize
     }
   }
 
@@ -128,6 +156,8 @@ struct QuickTimeLayout {
     var width: Int?
     var height: Int?
     var count: Int?
+    /// From the entry's `avcC` or `hvcC`.
+    var codedSize: PixelSize?
   }
 
   /// `minf/stbl`: the first `stsd` entry's type and size (VisualSampleEntry, §12.1.3), the `stsz`/`stz2`
@@ -151,6 +181,18 @@ struct QuickTimeLayout {
           let head = try input.read(at: entry.payload.lowerBound, count: 28)
           facts.width = Int(head.u16(at: 24, bigEndian: true))
           facts.height = Int(head.u16(at: 26, bigEndian: true))
+        }
+        // The VisualSampleEntry's fields take 78 bytes; its boxes follow, the codec configuration among
+        // them (ISO/IEC 14496-15 §5.4.2.1, §8.4.1.1). Damage there costs only the coded size.
+        if entry.payload.count > 78,
+          let boxes = try? Boxes.children(
+            of: (entry.payload.lowerBound + 78)..<entry.end, in: input, isFile: false, depth: 8,
+            budget: &budget),
+          let configuration = boxes.first(where: { $0.type == "avcC" || $0.type == "hvcC" }),
+          configuration.payload.count <= 64 << 10
+        {
+          let bytes = try input.read(at: configuration.payload.lowerBound, count: configuration.payload.count)
+          facts.codedSize = VideoParameterSets.codedSize(configuration: configuration.type, bytes)
         }
       case "stsz" where table.payload.count >= 12, "stz2" where table.payload.count >= 12:
         // Version/flags, then stsz: sample_size, sample_count; stz2: reserved (24 bits), field_size,

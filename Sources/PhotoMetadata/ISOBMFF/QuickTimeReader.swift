@@ -11,11 +11,31 @@ enum QuickTimeReader {
   static func read(_ input: Input, type: MediaType, limits: MetadataReader.Limits) throws(MetadataError)
     -> MediaMetadata
   {
-    let layout = try QuickTimeLayout(input, limits: limits)
+    let layout = try QuickTimeLayout(input, limits: limits, toleratingCut: true)
     var metadata = MediaMetadata(type: type)
+    if let (damage, last) = layout.cut {
+      metadata.warnings.append(HEIFReader.remainderWarning(damage, after: last, input))
+    }
     if let size = layout.videoSize {
       metadata.width = size.0
       metadata.height = size.1
+    }
+    metadata.codedSize = layout.codedSize
+    // The track header's size is the display size: it may differ from the coded one (non-square pixels, a
+    // scaled track), but not by more than a factor of 4 on a side in any movie a camera or editor writes.
+    // Past that it is no size of these pictures (a 64×64 stream in a track claiming 65535×65535): the coded
+    // size is shown instead, and the claim named.
+    if let coded = layout.codedSize, let width = metadata.width, let height = metadata.height,
+      !(coded.width / 4...coded.width * 4).contains(width)
+        || !(coded.height / 4...coded.height * 4).contains(height)
+    {
+      metadata.warnings.append(
+        MetadataWarning(
+          part: .trackHeader,
+          reason: "the track claims \(width)×\(height) pixels, but its pictures are coded at "
+            + "\(coded.width)×\(coded.height)"))
+      metadata.width = coded.width
+      metadata.height = coded.height
     }
     metadata.orientation = layout.videoTransform?.orientation ?? .up
     if let timescale = layout.timescale, timescale > 0, let duration = layout.duration,

@@ -21,13 +21,20 @@ struct JPEGLayout {
   var hasISOGainMapMetadata = false
   /// The first frame header, the one the size comes from.
   var frame: JPEGFrameHeader?
-  /// Runs of extraneous bytes skipped between segments (``JPEGSegments/walk(_:from:limits:)``).
+  /// Runs of extraneous bytes skipped between segments (``JPEGSegments/walk(_:from:limits:toleratingCut:)``).
   var extraneous: [Range<Int>] = []
+  /// Where the file ends before its scan header is whole, when read with `toleratingCut`.
+  var cutAt: Int?
 
   /// Reads the segments before the image data of the JPEG stream at `start`.
-  init(_ input: Input, from start: Int = 0, limits: MetadataReader.Limits) throws(MetadataError) {
-    let walk = try JPEGSegments.walk(input, from: start, limits: limits)
+  ///
+  /// - Parameter toleratingCut: as ``JPEGSegments/walk(_:from:limits:toleratingCut:)``.
+  init(_ input: Input, from start: Int = 0, limits: MetadataReader.Limits, toleratingCut: Bool = false)
+    throws(MetadataError)
+  {
+    let walk = try JPEGSegments.walk(input, from: start, limits: limits, toleratingCut: toleratingCut)
     extraneous = walk.extraneous
+    cutAt = walk.cutAt
     for segment in walk.segments {
       if segment.isStartOfFrame, frame == nil {
         let header = try JPEGFrameHeader(input, segment)
@@ -105,7 +112,8 @@ package struct JPEGFrameHeader: Sendable, Hashable {
     throws(MetadataError) -> JPEGFrameHeader?
   {
     let input = try Input(path: path, budget: limits.maxBytesRead)
-    for segment in try JPEGSegments.walk(input, limits: limits).segments where segment.isStartOfFrame {
+    for segment in try JPEGSegments.walk(input, limits: limits, toleratingCut: true).segments
+    where segment.isStartOfFrame {
       return try JPEGFrameHeader(input, segment)
     }
     return nil

@@ -2,9 +2,15 @@
 /// CIPA DC-007).
 enum JPEGReader {
   static func read(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> MediaMetadata {
-    let layout = try JPEGLayout(input, limits: limits)
+    let layout = try JPEGLayout(input, limits: limits, toleratingCut: true)
     var metadata = MediaMetadata(type: .jpeg, width: layout.width, height: layout.height)
     metadata.hasICCProfile = layout.hasICCProfile
+    if let cut = layout.cutAt {
+      metadata.warnings.append(
+        MetadataWarning(
+          part: .remainder,
+          reason: "the file ends at offset \(input.size), inside the segment at offset \(cut)"))
+    }
     for run in layout.extraneous {
       metadata.warnings.append(
         MetadataWarning(
@@ -32,15 +38,17 @@ enum JPEGReader {
       }
     }
     var xmpFacts: ExifFacts?
+    // A JPEG's gain map is an MPF image of its own (Ultra HDR 1.0, Adobe's gain-map JPEG, Apple's, ISO
+    // 21496-1 Annex C), so only that image's metadata says which kind there is: the primary's `hdrgm:` XMP
+    // or version-only ISO 21496-1 APP2 stay behind when an editor drops the trailing images (Photoshop
+    // does), and promise a gain map the file no longer has.
     for packet in layout.xmp {
       let xmp = XMPPacket(bytes: packet.bytes)
-      metadata.noteGainMap(xmp.gainMapKind)
       if xmp.mentionsDepth { metadata.hasDepth = true }
       let facts = xmp.facts
       xmpFacts = xmpFacts ?? facts
       metadata.merge(facts)
     }
-    if layout.hasISOGainMapMetadata { metadata.noteGainMap(.iso) }
     metadata.orientation = exifFacts?.orientation ?? xmpFacts?.orientation ?? .up
     if let mpf = layout.mpf,
       let images = try metadata.tolerating(

@@ -24,6 +24,9 @@ enum JPEGSegments {
     var segments: [JPEGSegment] = []
     /// Absolute ranges of bytes that belonged to no segment, each followed by a confirmed marker.
     var extraneous: [Range<Int>] = []
+    /// Where the file ends inside a segment, or before the next one, after the frame header (a download cut
+    /// in its scan header or image data); nil when the walk reached the scan header whole.
+    var cutAt: Int?
   }
 
   static func isStartOfFrame(_ marker: UInt8) -> Bool {
@@ -51,20 +54,32 @@ enum JPEGSegments {
   /// next marker, and, for a frame or scan header, a header whose fields fit its length and T.81's ranges
   /// (§B.2.2, §B.2.3). At most ``maxResyncs`` runs and ``maxExtraneousBytes`` bytes in all are skipped;
   /// past that, or with no confirmed marker, the stream is damaged as before ("no marker at offset N").
-  static func walk(_ input: Input, from start: Int = 0, limits: MetadataReader.Limits) throws(MetadataError)
-    -> Walk
-  {
+  ///
+  /// With `toleratingCut`, a file that ends inside a segment or before the next one, once a frame header has
+  /// been read, gives the segments before the cut and its position (``Walk/cutAt``) instead of
+  /// ``MetadataError/truncated``: the size and the metadata segments are all there, as exiftool and libjpeg
+  /// read them. Readers pass true; the location stripper passes false, as it must copy a whole file.
+  static func walk(
+    _ input: Input, from start: Int = 0, limits: MetadataReader.Limits, toleratingCut: Bool = false
+  ) throws(MetadataError) -> Walk {
     let soi = try input.read(at: start, count: 2)
     guard soi == [0xFF, 0xD8] else { throw .corrupt("no JPEG start-of-image marker") }
     var walk = Walk()
     var skippedBytes = 0
     var position = start + 2
+    let tolerates = { (walk: Walk) in toleratingCut && walk.segments.contains(where: \.isStartOfFrame) }
     while true {
       guard walk.segments.count < limits.maxSegments else {
         throw .limitExceeded("\(limits.maxSegments) JPEG segments")
       }
+      if position + 4 > input.size, tolerates(walk) {
+        walk.cutAt = position
+        return walk
+      }
       let head = try input.read(at: position, count: 2)
-      guard head[0] == 0xFF else {
+      // A byte other than 0xFF where a marker should be, or 0xFF 0x00 (a stuffed zero, which belongs in
+      // entropy-coded data only): libjpeg's next_marker discards both and reads on to the next marker.
+      guard head[0] == 0xFF, head[1] != 0x00 else {
         guard walk.extraneous.count < maxResyncs,
           let next = try confirmedMarker(input, after: position, within: maxExtraneousBytes - skippedBytes)
         else { throw .corrupt("no marker at offset \(position)") }
@@ -84,7 +99,7 @@ enum JPEGSegments {
         position += 2
         continue
       }
-      if marker == endOfImage || marker == 0xD8 || marker == 0x00 {
+      if marker == endOfImage || marker == 0xD8 {
         throw .corrupt("marker 0x\(String(marker, radix: 16)) before the image data")
       }
       let lengthBytes = try input.read(at: position + 2, count: 2)
@@ -92,7 +107,11 @@ enum JPEGSegments {
       guard length >= 2 else { throw .corrupt("segment 0x\(String(marker, radix: 16)) has length \(length)") }
       let payloadStart = position + 4
       let end = position + 2 + length
-      guard end <= input.size else { throw .truncated }
+      guard end <= input.size else {
+        guard tolerates(walk) else { throw .truncated }
+        walk.cutAt = position
+        return walk
+      }
       walk.segments.append(JPEGSegment(marker: marker, position: position, payload: payloadStart..<end))
       if marker == startOfScan { return walk }
       position = end

@@ -52,6 +52,11 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
   public var hasAlpha = false
   /// For an image sequence or burst (``MediaType/heics``), how many frames its track holds.
   public var frameCount: Int? = nil
+  /// For a movie or an image sequence, the size of its coded pictures as its codec configuration states
+  /// it (the H.264 or HEVC sequence parameter set a decoder allocates frames from), when it could be read.
+  /// The track header's size (``width`` × ``height``) is only a claim; this one prices a decode
+  /// (``declaredPixelCount``).
+  public var codedSize: PixelSize? = nil
   /// Optional parts that were damaged and skipped; every other fact is complete.
   public var warnings: [MetadataWarning] = []
 
@@ -80,8 +85,11 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
     self.hintedType = hintedType
   }
 
-  /// Declared pixel count (width × height), used to refuse decompression bombs before any decode.
+  /// Declared pixel count, used to refuse decompression bombs before any decode: the coded pictures' size
+  /// when the codec configuration states it (``codedSize``: a movie is decoded at the size its stream codes,
+  /// whatever its track header claims), else width × height.
   public var declaredPixelCount: Int? {
+    if let codedSize { return codedSize.pixelCount }
     guard let width, let height else { return nil }
     let (product, overflow) = width.multipliedReportingOverflow(by: height)
     return overflow ? Int.max : product
@@ -97,6 +105,9 @@ public enum HDRGainMap: String, Sendable, Hashable, Codable, CaseIterable {
   case apple
   /// ISO 21496-1: a HEIF `tmap` item, or a JPEG gain map described by ISO 21496-1 metadata or the Adobe /
   /// Ultra HDR `hdrgm:` XMP it standardises.
+  ///
+  /// In a JPEG the gain map is an MPF image, and only its own metadata counts: a primary image whose
+  /// `hdrgm:` XMP or ISO 21496-1 APP2 outlived the gain-map image (an editor dropped it) has ``none``.
   case iso
 }
 
@@ -104,7 +115,7 @@ extension MediaMetadata {
   private enum NewKeys: String, CodingKey {
     case type, width, height, orientation, captureDate, location, make, model, lens, hasICCProfile, hasGainMap
     case previews, livePhotoID, duration, hintedType, largestCanvas, hdrGainMap, hasDepth, isStereoPair
-    case hasAlpha, frameCount, warnings
+    case hasAlpha, frameCount, warnings, codedSize
   }
 
   /// Decodes facts stored by any version: fields added later (gain-map kind, depth, stereo, alpha, frame
@@ -133,6 +144,7 @@ extension MediaMetadata {
     hasAlpha = try c.decodeIfPresent(Bool.self, forKey: .hasAlpha) ?? false
     frameCount = try c.decodeIfPresent(Int.self, forKey: .frameCount)
     warnings = try c.decodeIfPresent([MetadataWarning].self, forKey: .warnings) ?? []
+    codedSize = try c.decodeIfPresent(PixelSize.self, forKey: .codedSize)
   }
 
   /// Records a gain map of `kind`; an ISO 21496-1 description wins over Apple's (iOS 18 writes both).

@@ -23,9 +23,19 @@ public struct MetadataWarning: Sendable, Hashable, Codable, CustomStringConverti
     case auxiliaryImage
     /// Movie or track metadata (`udta`, `keys`/`ilst`).
     case trackMetadata
+    /// A movie track header's size (`tkhd`) that is no size of the track's coded pictures; the coded size is
+    /// given instead.
+    case trackHeader
     /// Bytes between two JPEG marker segments that belong to neither (a writer's padding, a miscounted
     /// length); the headers are read on from the next real marker, as libjpeg decodes such files.
     case extraneousBytes
+    /// Entries of a TIFF directory (IFD0 or a SubIFD of a TIFF or raw file) whose values could not be read:
+    /// a count no file can hold, a value past the end, a table cut short. The other entries are read, as
+    /// exiftool and libtiff read them.
+    case tiffDirectory
+    /// Boxes of a HEIF, MP4 or QuickTime file after one that cannot be delimited (a size smaller than its
+    /// header, or past its parent): the boxes before it are read, as exiftool reads them.
+    case boxes
     /// The rest of a file cut short after its header (a PNG that ends before IEND): the header's facts are
     /// returned, and decoders show what the data before the cut holds.
     case remainder
@@ -41,7 +51,10 @@ public struct MetadataWarning: Sendable, Hashable, Codable, CustomStringConverti
       case .makerNote: "the maker note"
       case .auxiliaryImage: "an auxiliary image"
       case .trackMetadata: "the track metadata"
+      case .trackHeader: "the track header's size"
       case .extraneousBytes: "a run of bytes between two JPEG segments"
+      case .tiffDirectory: "part of a TIFF directory"
+      case .boxes: "part of the file's box structure"
       case .remainder: "the rest of the file"
       }
     }

@@ -27,10 +27,14 @@ enum PNGChunks {
     /// Where the chunk the file ends in (or the missing one after the last whole chunk) starts; nil when the
     /// walk reached IEND.
     var cutAt: Int?
+    /// Why the walk stopped at ``cutAt``: the file ends there, or a chunk there declares a length no PNG
+    /// can have (§5.3), after which no chunk boundary can be trusted.
+    var cutReason = "the file ends inside or before the chunk at offset"
   }
 
   /// The chunk headers, as ``read(_:limits:)``; with `toleratingCut`, a file that ends after a whole IHDR but
-  /// before IEND gives the chunks before the cut and its position instead of ``MetadataError/truncated``.
+  /// before IEND, or whose chunk lengths stop making sense after it, gives the chunks before the cut and its
+  /// position instead of ``MetadataError/truncated`` or ``MetadataError/corrupt(_:)``.
   /// Readers pass true: the header's facts are all there (exiftool and libpng read them too, and libpng
   /// decodes the rows the data holds). The stripper passes false, as it must copy a whole file.
   static func walk(_ input: Input, limits: MetadataReader.Limits, toleratingCut: Bool) throws(MetadataError)
@@ -52,7 +56,12 @@ enum PNGChunks {
       let header = try input.read(at: position, count: 8)
       let length = Int(header.u32(at: 0, bigEndian: true))
       let type = String(decoding: header[4..<8], as: UTF8.self)
-      guard length <= 0x7FFF_FFFF else { throw .corrupt("chunk '\(type)' length \(length) exceeds 2^31-1") }
+      guard length <= 0x7FFF_FFFF else {
+        guard cut else { throw .corrupt("chunk '\(type)' length \(length) exceeds 2^31-1") }
+        walk.cutAt = position
+        walk.cutReason = "a chunk declares a length over 2^31-1 (\(length)) at offset"
+        return walk
+      }
       let dataStart = position + 8
       guard dataStart + length + 4 <= input.size else {
         guard cut else { throw .truncated }

@@ -11,13 +11,15 @@ enum PNGReader {
       metadata.warnings.append(
         MetadataWarning(
           part: .remainder,
-          reason: "the file ends inside or before the chunk at offset \(cut), and has no IEND"))
+          reason: "\(walk.cutReason) \(cut), and has no IEND"))
     }
     var exifFacts: ExifFacts?
     var xmpFacts: ExifFacts?
     for chunk in chunks {
       switch chunk.type {
-      case "IHDR":
+      case "IHDR" where metadata.width == nil:
+        // Only the first IHDR is the header (PNG 3rd ed. §5.6: it must appear first, once); a later one is
+        // damage that decoders ignore or reject, and it does not change the facts of the first.
         guard chunk.data.count >= 8 else { throw .corrupt("IHDR shorter than 13 bytes") }
         let data = try input.read(at: chunk.data.lowerBound, count: min(10, chunk.data.count))
         metadata.width = Int(data.u32(at: 0, bigEndian: true))

@@ -93,39 +93,50 @@ public enum CanvasScanner {
 
   /// GIF: the logical screen grown to hold every image descriptor's `left + width` × `top + height`
   /// (GIF89a §18, §20), as libnsgif grows it.
+  ///
+  /// A file cut short, or a byte that starts no block, ends the walk as it ends a decoder's: the frames before
+  /// it are all a decoder can allocate for (libnsgif shows them and stops).
   static func gif(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> Survey {
     let header = try input.read(at: 0, count: 13)
     var canvas = PixelSize(
       width: Int(header.u16(at: 6, bigEndian: false)), height: Int(header.u16(at: 8, bigEndian: false)))
     var cursor = BufferedCursor(input, at: 13)
-    if header[10] & 0x80 != 0 { try cursor.skip(3 << (Int(header[10] & 0x07) + 1)) }
     var count = 0
     var frames = 0
-    while true {
-      count += 1
-      guard count <= limits.maxChunks else { throw .limitExceeded("\(limits.maxChunks) GIF blocks") }
-      switch try cursor.u8() {
-      case 0x3B:
-        return animation(canvas, frames: frames)
-      case 0x2C:
-        frames += 1
-        // Image descriptor: left, top, width, height (little-endian), packed fields; then an optional local
-        // colour table, the LZW minimum code size and the data sub-blocks, skipped unread.
-        let descriptor = try cursor.bytes(9)
-        canvas.grow(
-          toWidth: Int(descriptor.u16(at: 0, bigEndian: false))
-            + Int(descriptor.u16(at: 4, bigEndian: false)),
-          height: Int(descriptor.u16(at: 2, bigEndian: false)) + Int(descriptor.u16(at: 6, bigEndian: false)))
-        if descriptor[8] & 0x80 != 0 { try cursor.skip(3 << (Int(descriptor[8] & 0x07) + 1)) }
-        _ = try cursor.u8()
-        try GIFReader.skipSubBlocks(&cursor)
-      case 0x21:
-        _ = try cursor.u8()
-        try GIFReader.skipSubBlocks(&cursor)
-      case let byte:
-        throw .corrupt("unknown GIF block 0x\(String(byte, radix: 16))")
+    do throws(MetadataError) {
+      if header[10] & 0x80 != 0 { try cursor.skip(3 << (Int(header[10] & 0x07) + 1)) }
+      walk: while true {
+        count += 1
+        guard count <= limits.maxChunks else { throw .limitExceeded("\(limits.maxChunks) GIF blocks") }
+        switch try cursor.u8() {
+        case 0x2C:
+          frames += 1
+          // Image descriptor: left, top, width, height (little-endian), packed fields; then an optional local
+          // colour table, the LZW minimum code size and the data sub-blocks, skipped unread.
+          let descriptor = try cursor.bytes(9)
+          canvas.grow(
+            toWidth: Int(descriptor.u16(at: 0, bigEndian: false))
+              + Int(descriptor.u16(at: 4, bigEndian: false)),
+            height: Int(descriptor.u16(at: 2, bigEndian: false))
+              + Int(descriptor.u16(at: 6, bigEndian: false)))
+          if descriptor[8] & 0x80 != 0 { try cursor.skip(3 << (Int(descriptor[8] & 0x07) + 1)) }
+          _ = try cursor.u8()
+          try GIFReader.skipSubBlocks(&cursor)
+        case 0x21:
+          _ = try cursor.u8()
+          try GIFReader.skipSubBlocks(&cursor)
+        default:
+          // The trailer (0x3B), or a byte that starts no block.
+          break walk
+        }
+      }
+    } catch {
+      switch error {
+      case .truncated, .corrupt: break
+      default: throw error
       }
     }
+    return animation(canvas, frames: frames)
   }
 
   /// PNG: IHDR, and every APNG frame control chunk's `x_offset + width` × `y_offset + height` (PNG 3rd ed.
@@ -137,7 +148,12 @@ public enum CanvasScanner {
     for chunk in try PNGChunks.walk(input, limits: limits, toleratingCut: true).chunks {
       switch chunk.type {
       case "IHDR":
-        guard chunk.data.count >= 8 else { throw .corrupt("IHDR shorter than 13 bytes") }
+        // A later, short IHDR is damage decoders stop at (libpng: "out of place"); a later whole one still
+        // counts, whatever decoders make of it.
+        guard chunk.data.count >= 8 else {
+          if canvas == nil { throw .corrupt("IHDR shorter than 13 bytes") }
+          continue
+        }
         let data = try input.read(at: chunk.data.lowerBound, count: 8)
         canvas.grow(
           toWidth: Int(data.u32(at: 0, bigEndian: true)), height: Int(data.u32(at: 4, bigEndian: true)))
@@ -162,20 +178,21 @@ public enum CanvasScanner {
   static func webp(_ input: Input, limits: MetadataReader.Limits) throws(MetadataError) -> Survey {
     var canvas: PixelSize?
     var frames = 0
-    for chunk in try RIFFChunks.read(input, limits: limits) {
+    // Each chunk's first bytes come with the walk (one read per window of small chunks, not one per frame).
+    _ = try RIFFChunks.read(input, limits: limits, headLength: 16 + 8 + 10) {
+      chunk, data throws(MetadataError) in
       switch chunk.fourCC {
       case "VP8X":
-        guard chunk.data.count >= 10 else { throw .corrupt("chunk 'VP8X' is too short") }
-        let data = try input.read(at: chunk.data.lowerBound, count: 10)
+        guard data.count >= 10 else { throw .corrupt("chunk 'VP8X' is too short") }
         var reader = ByteReader(data, at: 4, bigEndian: false)
         canvas.grow(toWidth: Int(try reader.u24()) + 1, height: Int(try reader.u24()) + 1)
       case "VP8 ", "VP8L":
-        let head = try input.read(at: chunk.data.lowerBound, count: min(chunk.data.count, 10))
-        if let size = try WebPReader.bitstreamSize(chunk.fourCC, head) { canvas.grow(to: size) }
+        if let size = try WebPReader.bitstreamSize(chunk.fourCC, Array(data.prefix(10))) {
+          canvas.grow(to: size)
+        }
       case "ANMF":
         frames += 1
-        guard chunk.data.count >= 16 else { throw .corrupt("chunk 'ANMF' is too short") }
-        let data = try input.read(at: chunk.data.lowerBound, count: min(chunk.data.count, 16 + 8 + 10))
+        guard data.count >= 16 else { throw .corrupt("chunk 'ANMF' is too short") }
         var reader = ByteReader(data, at: 0, bigEndian: false)
         let x = Int(try reader.u24()) * 2, y = Int(try reader.u24()) * 2
         let width = Int(try reader.u24()) + 1, height = Int(try reader.u24()) + 1
@@ -189,7 +206,7 @@ public enum CanvasScanner {
           }
         }
       default:
-        continue
+        break
       }
     }
     return animation(canvas, frames: frames)
@@ -203,19 +220,35 @@ public enum CanvasScanner {
     var directories = try reader.structure(tolerating: true).subIFDs
     var visited: Set<Int> = []
     var offset = reader.firstIFDOffset
-    while offset != 0 {
-      guard visited.insert(offset).inserted else { throw .corrupt("IFD loop at offset \(offset)") }
-      guard visited.count <= limits.maxIFDs else { throw .limitExceeded("more than \(limits.maxIFDs) IFDs") }
-      let directory = try reader.directory(at: offset)
-      directories.append(directory)
+    // A loop back to a page already read, or more pages than the limit, ends the walk as it ends libtiff's
+    // chain; renditions decode the first page.
+    while offset != 0, visited.insert(offset).inserted, visited.count <= limits.maxIFDs {
+      let directory: IFD
+      do {
+        directory = try reader.directory(at: offset, tolerating: true)
+      } catch {
+        // A later page that cannot be read is one no decoder reads either (libtiff stops its chain there, and
+        // renditions decode the first page): the pages before it are what a decoder may allocate.
+        if case .io = error { throw error }
+        if offset == reader.firstIFDOffset { throw error }
+        break
+      }
+      // A later page whose directory is damaged (a count no file holds, a table cut short) is one whose sizes
+      // cannot be trusted and that renditions never decode (they take the first page, or a smaller level of
+      // a pyramid, which needs sound sizes); the first page counts whatever its damage.
+      if directory.damage.isEmpty || offset == reader.firstIFDOffset { directories.append(directory) }
       offset = directory.nextOffset
     }
     var canvas: PixelSize?
+    // A size is one SHORT or LONG (TIFF 6.0 §8); libtiff refuses another count ("incorrect count"), and with
+    // it the page, so a size given as a list is no size a decoder uses.
+    func size(_ entry: IFDEntry?) throws(MetadataError) -> Int? {
+      guard let entry, entry.count == 1 else { return nil }
+      return try reader.integer(entry)
+    }
     for directory in directories {
       for (widthTag, heightTag) in [(TIFFTag.imageWidth, TIFFTag.imageLength), (0x0142, 0x0143)] {
-        if let width = try reader.integer(directory[widthTag]),
-          let height = try reader.integer(directory[heightTag])
-        {
+        if let width = try size(directory[widthTag]), let height = try size(directory[heightTag]) {
           canvas.grow(toWidth: width, height: height)
         }
       }

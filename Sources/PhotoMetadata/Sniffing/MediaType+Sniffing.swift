@@ -17,7 +17,7 @@ extension MediaType {
     let bytes = Array(prefix.prefix(sniffLength))
     guard bytes.count >= 4 else { return nil }
     // JPEG: SOI followed by any marker (ITU T.81 B.1.1.2); EXIF files continue with APP1, JFIF with APP0.
-    if bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
+    if bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF || hasEarlyMarker(bytes) { return .jpeg }
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
     if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
     if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
@@ -39,6 +39,19 @@ extension MediaType {
     return nil
   }
 
+  /// Whether a marker that may follow SOI (APPn, COM, DQT, SOFn, DHT, DRI, SOS, RSTn) starts within the 32
+  /// bytes after it. A few damaged bytes right after SOI are skipped by libjpeg, which reads on to the next
+  /// marker ("Corrupt JPEG data: N extraneous bytes before marker") and decodes the picture; the JPEG reader
+  /// then confirms that marker's segment before it reads on.
+  private static func hasEarlyMarker(_ bytes: [UInt8]) -> Bool {
+    let window = bytes.dropFirst(2).prefix(33)
+    return zip(window, window.dropFirst()).contains { first, code in
+      first == 0xFF
+        && ((0xC0...0xCF).contains(code) || (0xD0...0xD7).contains(code) || (0xDA...0xEF).contains(code)
+          || code == 0xFE)
+    }
+  }
+
   /// TIFF and the raw formats built on it (CR2, NEF, ARW, DNG).
   private static func sniffTIFF(_ bytes: [UInt8]) -> MediaType {
     // CR2: "CR" and major version 2 right after the TIFF header (Canon CR2 spec, byte 8).
@@ -56,12 +69,19 @@ extension MediaType {
     guard let ifd = u32(4), let count = u16(ifd), count < 1024 else { return .tiff }
     var make = ""
     var hasSubIFDs = false
+    var isReduced = false
     for index in 0..<count {
       let entry = ifd + 2 + index * 12
       guard let tag = u16(entry) else { break }
       if tag == 0xC612 { return .dng }  // DNGVersion (DNG 1.6 spec, tag 50706)
       // SubIFDs (TIFF Technical Note 1): where raws keep the sensor data.
       if tag == 0x014A { hasSubIFDs = true }
+      // NewSubfileType bit 0: IFD0 is a reduced image, as a raw's preview is (TIFF 6.0 §8).
+      if tag == 0x00FE, let type = u16(entry + 2), type == 3 || type == 4,
+        let value = type == 3 ? u16(entry + 8) : u32(entry + 8)
+      {
+        isReduced = value & 1 == 1
+      }
       if tag == 0x010F, let length = u32(entry + 4), let offset = u32(entry + 8), length > 4,
         offset + length <= bytes.count
       {
@@ -69,7 +89,9 @@ extension MediaType {
       }
     }
     // A TIFF exported from a Nikon or Sony photo keeps the Make; only raws have the raw image in a SubIFD.
-    if make.hasPrefix("NIKON"), hasSubIFDs { return .nef }
+    // A Nikon scanner's TIFF may have SubIFDs too (a reduced copy), but its IFD0 is the full image; a NEF's
+    // IFD0 is its small preview.
+    if make.hasPrefix("NIKON"), hasSubIFDs, isReduced { return .nef }
     if make.hasPrefix("SONY"), hasSubIFDs { return .arw }
     return .tiff
   }

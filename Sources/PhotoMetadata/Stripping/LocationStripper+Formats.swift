@@ -143,6 +143,10 @@ extension LocationStripper {
       return try quickTime(input, limits: limits)
     }
     let meta = try HEIFReader.meta(input, limits: limits)
+    // The stripper must see every item: boxes left unread after damage might hold location.
+    if let damage = meta.warnings.first {
+      throw .cannotStrip("part of the file is damaged: \(damage.reason)")
+    }
     var plan = StripPlan()
     for item in meta.itemOrder where meta.items[item]?.type == "Exif" {
       let bytes = try HEIFReader.data(of: item, meta, input, limits: limits)

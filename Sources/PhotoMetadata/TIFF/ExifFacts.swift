@@ -22,6 +22,8 @@ struct ExifFacts {
   /// Exif and GPS IFDs that could not be read; IFD0's facts are still here (issue 26: a damaged optional part
   /// costs only that part).
   var warnings: [MetadataWarning] = []
+  /// What a tolerant read left out of IFD0 (``IFD/damage``): the failure of a TIFF file whose size it cost.
+  var ifd0Damage: [String] = []
 
   /// Reads the facts of the TIFF structure at `base` in `input`.
   static func read(_ input: Input, base: Int, limits: MetadataReader.Limits) throws(MetadataError)
@@ -35,14 +37,34 @@ struct ExifFacts {
     var facts = ExifFacts()
     facts.warnings = structure.skipped
     let ifd0 = structure.ifd0
+    facts.ifd0Damage = ifd0.damage
     if let entry = ifd0[TIFFTag.orientation], let value = try reader.integer(entry) {
       facts.orientation = Orientation(rawValue: value)
     }
-    if let entry = ifd0[TIFFTag.make] { facts.make = try reader.string(entry) }
-    if let entry = ifd0[TIFFTag.model] { facts.model = try reader.string(entry) }
+    // Optional values: one that cannot be read (longer than the value limit) costs only itself.
+    func optional<T>(_ part: MetadataWarning.Part, _ body: () throws(MetadataError) -> T?)
+      throws(MetadataError)
+      -> T?
+    {
+      do {
+        return try body()
+      } catch {
+        if case .io = error { throw error }
+        facts.warnings.append(MetadataWarning(part: part, reason: "IFD0: \(error.warningReason)"))
+        return nil
+      }
+    }
+    if let entry = ifd0[TIFFTag.make] {
+      facts.make = try optional(.tiffDirectory) { () throws(MetadataError) in try reader.string(entry) }
+    }
+    if let entry = ifd0[TIFFTag.model] {
+      facts.model = try optional(.tiffDirectory) { () throws(MetadataError) in try reader.string(entry) }
+    }
     facts.hasICCProfile = ifd0[TIFFTag.iccProfile] != nil
     facts.isDNG = ifd0[TIFFTag.dngVersion] != nil
-    if let entry = ifd0[TIFFTag.xmp], [1, 7].contains(entry.type) { facts.xmp = try reader.bytes(entry) }
+    if let entry = ifd0[TIFFTag.xmp], [1, 7].contains(entry.type) {
+      facts.xmp = try optional(.xmp) { () throws(MetadataError) in try reader.bytes(entry) }
+    }
     try readDimensions(reader, structure, into: &facts)
 
     // The Exif and GPS IFDs are optional parts: a value there that cannot be read costs that IFD's facts, as
@@ -68,8 +90,13 @@ struct ExifFacts {
       let offset = try reader.integer(start), let count = try reader.integer(length), count > 0
     {
       let position = reader.base + offset
-      guard position <= reader.input.size, count <= reader.input.size - position else { throw .truncated }
-      facts.thumbnail = position..<(position + count)
+      if position <= reader.input.size, count <= reader.input.size - position {
+        facts.thumbnail = position..<(position + count)
+      } else {
+        // A thumbnail past the end (a file cut short, a stale offset) costs only the thumbnail.
+        facts.warnings.append(
+          MetadataWarning(part: .thumbnail, reason: "IFD1's JPEG thumbnail lies past the end of the file"))
+      }
     }
     return facts
   }

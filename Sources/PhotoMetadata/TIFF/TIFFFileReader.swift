@@ -8,6 +8,10 @@ enum TIFFFileReader {
     var metadata = MediaMetadata(type: type == .tiff && facts.isDNG ? .dng : type)
     metadata.width = facts.imageWidth ?? facts.pixelXDimension
     metadata.height = facts.imageHeight ?? facts.pixelYDimension
+    // Damage to IFD0 that cost the image its size fails the read; other damage costs only what it touched.
+    if metadata.width == nil || metadata.height == nil, let damage = facts.ifd0Damage.first {
+      throw damage.hasPrefix("the file ends") ? .truncated : .corrupt("IFD0: \(damage)")
+    }
     metadata.merge(facts)
     var xmpOrientation: Orientation?
     if let bytes = facts.xmp {

@@ -57,7 +57,14 @@ struct TIFFReader {
   }
 
   /// Reads the directory at `offset` (relative to `base`).
-  func directory(at offset: Int) throws(MetadataError) -> IFD {
+  ///
+  /// - Parameter tolerating: when true, damage inside the directory costs only what it touches, as exiftool
+  ///   and libtiff read such files: more entries than ``MetadataReader/Limits/maxIFDEntries`` are read up to
+  ///   the limit, a table cut short by the end of the file gives the entries before the cut (and no next
+  ///   directory), and an entry whose value is impossibly large or lies past the end is left out. Each is
+  ///   recorded in ``IFD/damage``. Readers pass true; the location stripper and the MPF index pass false, as
+  ///   they must account for every byte.
+  func directory(at offset: Int, tolerating: Bool = false) throws(MetadataError) -> IFD {
     // An IFD inside the header is impossible (TIFF 6.0 §2: "word boundary, after the header").
     guard offset >= headerLength else { throw .corrupt("IFD offset \(offset) points into the TIFF header") }
     let position = base + offset
@@ -67,11 +74,33 @@ struct TIFFReader {
     let rawCount =
       isBig
       ? countBytes.u64(at: 0, bigEndian: bigEndian) : UInt64(countBytes.u16(at: 0, bigEndian: bigEndian))
-    guard rawCount <= UInt64(limits.maxIFDEntries) else {
-      throw .limitExceeded("\(rawCount) entries in one IFD")
+    var damage: [String] = []
+    var count: Int
+    if rawCount <= UInt64(limits.maxIFDEntries) {
+      count = Int(rawCount)
+    } else {
+      guard tolerating else { throw .limitExceeded("\(rawCount) entries in one IFD") }
+      count = limits.maxIFDEntries
     }
-    let count = Int(rawCount)
-    let table = try input.read(at: position + countSize, count: count * entrySize + offsetSize)
+    // The whole entries that the file holds, when the table is cut short.
+    let available = max(0, (input.size - position - countSize) / entrySize)
+    var hasNext = true
+    if count * entrySize + offsetSize > input.size - position - countSize {
+      guard tolerating else { throw .truncated }
+      hasNext = false
+      if available < count {
+        damage.append("the file ends after \(available) of its \(rawCount) entries")
+        count = available
+      } else {
+        damage.append("the file ends inside its pointer to the next directory")
+      }
+    }
+    if damage.isEmpty, UInt64(count) < rawCount {
+      damage.append(
+        "a safety limit was reached: it declares \(rawCount) entries; the first \(count) were read")
+    }
+    let table = try input.read(
+      at: position + countSize, count: count * entrySize + (hasNext ? offsetSize : 0))
     var entries: [IFDEntry] = []
     entries.reserveCapacity(count)
     for index in 0..<count {
@@ -87,7 +116,10 @@ struct TIFFReader {
       // would be a table of half a billion strips), so larger counts are damage, checked before any product.
       let (byteCount, overflow) = rawValueCount.multipliedReportingOverflow(by: UInt64(unit))
       guard !overflow, byteCount <= UInt64(UInt32.max) else {
-        throw .corrupt("tag 0x\(String(tag, radix: 16)) declares \(rawValueCount) × \(unit) bytes")
+        let reason = "tag 0x\(String(tag, radix: 16)) declares \(rawValueCount) × \(unit) bytes"
+        guard tolerating else { throw .corrupt(reason) }
+        damage.append(reason)
+        continue
       }
       let entryPosition = position + countSize + at
       let fieldAt = at + (isBig ? 12 : 8)
@@ -100,19 +132,28 @@ struct TIFFReader {
       } else {
         valuePosition = base + Int(table.u32(at: fieldAt, bigEndian: bigEndian))
       }
+      if tolerating, !inline, valuePosition > input.size || Int(byteCount) > input.size - valuePosition {
+        damage.append("the value of tag 0x\(String(tag, radix: 16)) lies past the end of the file")
+        continue
+      }
       entries.append(
         IFDEntry(
           tag: tag, type: type, count: Int(rawValueCount), entryPosition: entryPosition,
           valuePosition: valuePosition, byteCount: Int(byteCount), isInline: inline))
     }
     let nextAt = count * entrySize
-    let next =
-      isBig
-      ? Self.offset(table.u64(at: nextAt, bigEndian: bigEndian))
-      : Int(table.u32(at: nextAt, bigEndian: bigEndian))
-    return IFD(
+    var next = 0
+    if hasNext {
+      next =
+        isBig
+        ? Self.offset(table.u64(at: nextAt, bigEndian: bigEndian))
+        : Int(table.u32(at: nextAt, bigEndian: bigEndian))
+    }
+    var ifd = IFD(
       position: position, entries: entries, nextOffset: next,
-      tableLength: countSize + count * entrySize + offsetSize)
+      tableLength: countSize + count * entrySize + (hasNext ? offsetSize : 0))
+    ifd.damage = damage
+    return ifd
   }
 
   /// The raw bytes of an entry's value.
@@ -144,13 +185,23 @@ struct TIFFReader {
     return try integer(entry)
   }
 
-  /// The unsigned integers of a BYTE, SHORT, LONG, IFD, LONG8 or IFD8 value.
+  /// The integers of a BYTE, SHORT, LONG, IFD, LONG8 or IFD8 value; a signed value (SBYTE, SSHORT, SLONG,
+  /// SLONG8) is read as libtiff reads it where an unsigned one is expected: its non-negative values.
   func integers(_ entry: IFDEntry) throws(MetadataError) -> [Int] {
     let bytes = try bytes(entry)
     switch entry.type {
     case 1, 7: return bytes.map(Int.init)
+    case 6: return bytes.map { Int(Int8(bitPattern: $0)) }.filter { $0 >= 0 }
     case 3:
       return stride(from: 0, to: bytes.count - 1, by: 2).map { Int(bytes.u16(at: $0, bigEndian: bigEndian)) }
+    case 8:
+      return stride(from: 0, to: bytes.count - 1, by: 2).map {
+        Int(Int16(bitPattern: bytes.u16(at: $0, bigEndian: bigEndian)))
+      }.filter { $0 >= 0 }
+    case 9:
+      return stride(from: 0, to: bytes.count - 3, by: 4).map {
+        Int(Int32(bitPattern: bytes.u32(at: $0, bigEndian: bigEndian)))
+      }.filter { $0 >= 0 }
     case 4, 13:
       return stride(from: 0, to: bytes.count - 3, by: 4).map { Int(bytes.u32(at: $0, bigEndian: bigEndian)) }
     case 16, 18:
@@ -193,6 +244,10 @@ struct IFD {
   /// Bytes the directory itself occupies: count, entries and next pointer (those of every entry read, known
   /// or not).
   let tableLength: Int
+
+  /// What was left out of a directory read with `tolerating` (``TIFFReader/directory(at:tolerating:)``): a
+  /// sentence per damaged entry or cut table; empty for a whole directory.
+  var damage: [String] = []
 
   init(position: Int, entries: [IFDEntry], nextOffset: Int, tableLength: Int? = nil) {
     self.position = position

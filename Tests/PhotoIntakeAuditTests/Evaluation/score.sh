@@ -26,8 +26,14 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/intake-audit-eval.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$CACHE"
 # Only what the audit reads: large model and media files are often missing from mirrors.
-# `git archive` fails on a pathspec that matches nothing, so list the paths first.
-sources() { git "$@" ls-tree -r --name-only "$commit" | grep -E '\.(swift|plist|pbxproj|xcconfig)$' || true; }
+# `git archive` fails on a pathspec that matches nothing, and on a blob the snapshot lacks (files of 4 MiB and
+# more, such as a Pods project file), so list the paths whose blobs are present first.
+sources() {
+  git "$@" ls-tree -r "$commit" | awk -F'\t' '$2 ~ /\.(swift|plist|pbxproj|xcconfig)$/ { split($1, m, " "); print m[3] "\t" $2 }' \
+    >"$WORK/list"
+  cut -f1 "$WORK/list" | git "$@" cat-file --batch-check='%(objecttype)' | paste - "$WORK/list" |
+    awk -F'\t' '$1 == "blob" { print $3 }'
+}
 
 awk -F'\t' -v only="$ONLY" '/^#set /{set=$0; sub(/^#set /, "", set)} /^#repo\t/ && (only == "" || only == set){print $2"\t"$3}' \
   "$HERE/judgments.tsv" | sort -u | while IFS=$'\t' read -r repo commit; do

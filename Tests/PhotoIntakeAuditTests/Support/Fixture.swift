@@ -7,7 +7,8 @@ import Testing
 /// neither the compiler nor `swift format` treats them as package sources; they become `.swift` when
 /// copied into a test's temporary folder.
 ///
-/// A line expected to produce a finding ends with `// expect: rule-id` (several ids separated by commas).
+/// A line expected to produce a finding ends with `// expect: rule-id` (several ids separated by commas),
+/// optionally with the severity the finding must have (`// expect: sync-load:error`).
 /// Cases named `bad-…` must expect at least one finding of their rule; `ok-…` cases are near misses and
 /// expect none.
 struct Fixture: CustomTestStringConvertible, Sendable {
@@ -55,17 +56,27 @@ struct Fixture: CustomTestStringConvertible, Sendable {
   }()
 
   /// `file:line rule` for every `// expect:` marker.
-  var expected: [String] {
-    var markers: [String] = []
+  var expected: [String] { markers.map(\.place).sorted() }
+
+  /// `file:line rule` → severity, for markers that name one (`// expect: sync-load:warning`).
+  var expectedSeverities: [String: String] {
+    Dictionary(markers.compactMap { marker in marker.severity.map { (marker.place, $0) } }) { first, _ in
+      first
+    }
+  }
+
+  private var markers: [(place: String, severity: String?)] {
+    var markers: [(place: String, severity: String?)] = []
     for (path, text) in files where path.hasSuffix(".swift") {
       for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
         guard let range = line.range(of: "// expect: ") else { continue }
-        for rule in line[range.upperBound...].split(separator: ",") {
-          markers.append("\(path):\(offset + 1) \(rule.trimmingCharacters(in: .whitespaces))")
+        for entry in line[range.upperBound...].split(separator: ",") {
+          let parts = entry.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1)
+          markers.append(("\(path):\(offset + 1) \(parts[0])", parts.count > 1 ? String(parts[1]) : nil))
         }
       }
     }
-    return markers.sorted()
+    return markers
   }
 
   /// Writes the case into `folder`, passing each Swift file through `transform`.

@@ -43,14 +43,19 @@ enum CanvasBombs {
   }
 
   /// A little-endian TIFF whose first page is 16×16 and whose second page (IFD0's next IFD, TIFF 6.0 §2)
-  /// declares `width`×`height`.
-  static func twoPageTIFF(width: Int, height: Int) -> [UInt8] {
+  /// declares `width`×`height`: as one LONG each, or, with `sizeCount` 2, as two SHORTs each (a list, which
+  /// libtiff refuses as a size, and the page with it).
+  static func twoPageTIFF(width: Int, height: Int, sizeCount: Int = 1) -> [UInt8] {
     // Header (8), IFD0 at 8 with 2 entries (2 + 24 + 4 = 30 bytes), IFD1 at 38.
-    func directory(_ w: Int, _ h: Int, next: Int) -> [UInt8] {
-      le16(2) + le16(256) + le16(4) + le32(1) + le32(w) + le16(257) + le16(4) + le32(1) + le32(h) + le32(next)
+    func size(_ tag: Int, _ value: Int, count: Int) -> [UInt8] {
+      count == 1
+        ? le16(tag) + le16(4) + le32(1) + le32(value) : le16(tag) + le16(3) + le32(2) + le16(value) + le16(0)
+    }
+    func directory(_ w: Int, _ h: Int, next: Int, count: Int = 1) -> [UInt8] {
+      le16(2) + size(256, w, count: count) + size(257, h, count: count) + le32(next)
     }
     return [0x49, 0x49, 0x2A, 0x00] + le32(8) + directory(16, 16, next: 38)
-      + directory(width, height, next: 0)
+      + directory(width, height, next: 0, count: sizeCount)
   }
 
   private static func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }

@@ -16,19 +16,39 @@
     }
 
     @Test(arguments: [
-      ("truncated.jpg", Expected.decodeFailed),
-      // A PNG cut after its header keeps its facts (issue 26: exiftool reads them); its decoder then fails on
-      // the cut data, never padding it into a grey picture.
-      ("truncated.png", .decodeFailed),
-      // The header pass walks HEIF item extents to the end of the file, so it notices this truncation before
-      // any decoder runs; a JPEG's headers end before its scan.
-      ("truncated.heic", .malformed),
+      // A HEIF cut inside its media data keeps its facts (issue 26), and libheif, which decodes whole pictures
+      // only, refuses the cut item: no rendition (vipsthumbnail makes none either).
+      ("truncated.heic", Expected.decodeFailed),
       ("garbage.jpg", .malformed),
       ("not-an-image.txt", .unsupported(nil)),
       ("no-such-file.jpg", .fileNotFound),
     ])
     func damagedInputsGiveTypedErrors(file: String, expected: Expected) {
       expectFailure(ImagingFixture.path(file), expected)
+    }
+
+    /// A JPEG or PNG cut inside its pixel data renders as vipsthumbnail shows it, the missing rows filled in,
+    /// and says so (``Thumbnail/isPartial``); an export never passes it off as the picture (issue 26).
+    @Test(arguments: ["truncated.jpg", "truncated.png"])
+    func cutPicturesRenderPartiallyAndNeverExport(file: String) throws {
+      let path = ImagingFixture.path(file)
+      let thumbnail = try thumbnailer.thumbnail(ofFileAt: path, request: ThumbnailRequest(maxPixelSize: 320))
+      #expect(thumbnail.isPartial, "\(file) is cut short: its rendition must say so")
+      #expect(thumbnail.width > 0 && thumbnail.height > 0)
+      // A file that is whole is not partial.
+      let whole = try thumbnailer.thumbnail(
+        ofFileAt: ImagingFixture.path(file.hasSuffix(".png") ? "scene.png" : "orientation-1.jpg"),
+        request: ThumbnailRequest(maxPixelSize: 320))
+      #expect(!whole.isPartial)
+      // Exported at a size that needs a conversion (and a PNG at full size too): refused as undecodable. (A JPEG
+      // asked at its own size is exported as its original bytes, never decoded.)
+      for size in file.hasSuffix(".png") ? [64, nil] : [64] as [Int?] {
+        #expect {
+          _ = try CompatibleJPEG.make(fileAt: path, options: ExportOptions(format: .jpeg, maxPixelSize: size))
+        } throws: { error in
+          (error as? ImagingError)?.code == "decode-failed"
+        }
+      }
     }
 
     /// Every prefix of a good file is either read or refused as damaged: the header readers never trap, and a
@@ -77,7 +97,7 @@
 
     /// Error sentences leave the file's path out (it may be personal data).
     @Test func errorsDoNotRevealPaths() {
-      let path = ImagingFixture.path("truncated.png")
+      let path = ImagingFixture.path("truncated.heic")
       do {
         _ = try thumbnailer.thumbnail(ofFileAt: path, request: ThumbnailRequest(maxPixelSize: 320))
         Issue.record("expected a failure")

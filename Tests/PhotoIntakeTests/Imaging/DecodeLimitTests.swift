@@ -1,3 +1,4 @@
+import Foundation
 import PhotoIntakeTesting
 import PhotoMetadata
 import Testing
@@ -95,6 +96,50 @@ struct DecodeLimitTests {
       }
     }
 
+    /// The ≈196 MP non-JPEG of the decode list (a 14000² PNG, made here by libvips; it took 1.76 GB through
+    /// `export --as jpeg`): PNG has no reduced decode, so every conversion passes 196 million pixels through
+    /// the decoder, twice the work budget (about 2 s at 12 MP scale), and a full-size one would also hold its
+    /// encoded output: each is refused from the headers, before any decode, as its rendition is. Peak memory
+    /// and time are measured by Benchmarks/bombs.sh.
+    @Test func aHugePNGIsRefusedBeforeAnyDecode() throws {
+      let folder = TemporaryDirectory()
+      let path = folder.at("large.png")
+      try CompatibleExportTests.run("vips", ["black", path + "[compression=1]", "14000", "14000"])
+      for size in [nil, 2048] as [Int?] {
+        let (result, decodes) = recordingDecodes {
+          Result { () throws(ImagingError) in
+            try CompatibleJPEG.plan(fileAt: path, options: ExportOptions(format: .jpeg, maxPixelSize: size))
+          }
+        }
+        #expect(decodes == [], "size \(String(describing: size))")
+        guard case .failure(let error) = result else {
+          Issue.record("size \(String(describing: size)): converted")
+          continue
+        }
+        #expect(error.code == "over-decode-budget", "\(error)")
+      }
+      #expect(throws: ImagingError.self) {
+        try thumbnailer.thumbnail(ofFileAt: path, request: ThumbnailRequest(maxPixelSize: 320))
+      }
+    }
+
+    /// The decode list's movie: a playable 64×64 H.264 movie whose track header and sample entry claim
+    /// 65535×65535 (made here by ffmpeg and patched). Its poster is the 64×64 frame; the limit follows the
+    /// coded stream (Importer, through MetadataReader's `declaredPixelCount`, does the same).
+    @Test func aMovieClaimingHugeFramesHasAPoster() throws {
+      let folder = TemporaryDirectory()
+      let path = try DecodeBombs.claimedMovie(in: folder)
+      let poster = try thumbnailer.thumbnail(ofFileAt: path, request: ThumbnailRequest(maxPixelSize: 320))
+      #expect(poster.width == 64 && poster.height == 64)
+      let metadata = try MetadataReader.read(fileAt: path)
+      #expect(metadata.declaredPixelCount == 64 * 64)
+      // A coded stream over the limit is still refused before any decode.
+      #expect(throws: ImagingError.tooManyPixels(declared: 64 * 64, limit: 1000)) {
+        try thumbnailer.thumbnail(
+          ofFileAt: path, request: ThumbnailRequest(maxPixelSize: 320, maximumPixelCount: 1000))
+      }
+    }
+
     /// A photo-sized picture of each kind still renders: the budget refuses bombs, not photos.
     @Test(arguments: ["scene.heic", "scene.png", "scene.gif", "scene.webp", "orientation-6.jpg"])
     func photosStillRender(name: String) throws {
@@ -123,6 +168,34 @@ enum DecodeBombs {
         + [0x2C] + le16(0) + le16(0) + le16(1) + le16(1) + [0, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]
     default: animatedWebP(frames: 100_000, canvas: 1024)
     }
+  }
+
+  /// A playable 64×64 H.264 QuickTime movie (ffmpeg) whose `tkhd` (16.16) and `avc1` sample entry claim
+  /// 65535×65535, as Benchmarks/make-bombs.py makes `claimed.mov`.
+  static func claimedMovie(in folder: TemporaryDirectory) throws -> String {
+    let small = folder.at("small.mov")
+    try CompatibleExportTests.run(
+      "ffmpeg",
+      [
+        "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=10:duration=1", "-c:v", "libx264",
+        "-pix_fmt", "yuv420p", small,
+      ])
+    var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: small)))
+    func find(_ type: String) throws -> Int {
+      let name = Array(type.utf8)
+      let at = try #require((4..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == name })
+      return at - 4
+    }
+    let tkhd = try find("tkhd")
+    let tkhdEnd =
+      tkhd
+      + (Int(bytes[tkhd]) << 24 | Int(bytes[tkhd + 1]) << 16 | Int(bytes[tkhd + 2]) << 8
+        | Int(bytes[tkhd + 3]))
+    bytes.replaceSubrange((tkhdEnd - 8)..<tkhdEnd, with: [0xFF, 0xFF, 0, 0, 0xFF, 0xFF, 0, 0])
+    // stsd: header 8, version and flags 4, entry count 4; the entry: header 8, 24 bytes, width, height.
+    let entry = try find("stsd") + 16
+    bytes.replaceSubrange((entry + 32)..<(entry + 36), with: [0xFF, 0xFF, 0xFF, 0xFF])
+    return try folder.write("claimed.mov", bytes)
   }
 
   /// SOI, a frame header of 3 components sampled 1×1 (T.81 §B.2.2), a scan header and a few bytes of

@@ -101,6 +101,11 @@ import Testing
     let database = try Database.open(path: root + "/manifest.sqlite")
     try database.execute(
       """
+      DROP TABLE sync_settings;
+      DROP TABLE sync_accounts;
+      DROP TABLE sync_assets;
+      DROP TABLE sync_batches;
+      DROP TABLE sync_members;
       DROP TABLE writers;
       DROP TABLE intents;
       DROP INDEX assets_by_live_photo;
@@ -120,7 +125,7 @@ import Testing
     #expect(old.name == "old.jpg")
     #expect(old.metadata == nil)
     await library.close()
-    #expect(try Database.open(path: root + "/manifest.sqlite").userVersion == Schema.currentVersion)
+    #expect(try Database.open(path: root + "/manifest.sqlite").userVersion == Manifest.currentVersion)
     let reopened = try await Library.open(at: root)
     // New imports record their facts in the migrated manifest.
     let summary = await Importer(library: reopened).importItems([

@@ -101,7 +101,7 @@
         model.cut()
         try await expectIntact(
           root: root, acknowledged: acknowledged, context: "a power cut after effect \(point)")
-        try? FileManager.default.removeItem(atPath: root)
+        await remove(root)
       }
       expectBystanderUnchanged(bystander, "power cuts")
     }
@@ -112,14 +112,12 @@
       let directory = try Directory(opening: folder.at("m"), create: true)
       try Syscalls.injectedFaults.withValue(FaultInjector([], powerLoss: model)) {
         let synced = try directory.open("synced", O_WRONLY | O_CREAT | O_EXCL)
-        try write([1, 2, 3], to: synced)
-        try Syscalls.fsync(synced, path: "synced")
+        try write([1, 2, 3], to: synced.descriptor)
+        try synced.sync()
         try directory.sync()
-        try write([4, 5], to: synced)
-        Syscalls.close(synced)
+        try write([4, 5], to: synced.descriptor)
         let lost = try directory.open("unsynced-name", O_WRONLY | O_CREAT | O_EXCL)
-        try Syscalls.fsync(lost, path: "unsynced-name")
-        Syscalls.close(lost)
+        try lost.sync()
       }
       model.cut()
       #expect(FileManager.default.contents(atPath: folder.at("m/synced")).map(Array.init) == [1, 2, 3])
@@ -141,7 +139,7 @@
         let root = folder.at("fault-\(operation)-\(n)")
         let acknowledged = try await importUnder(injector, root: root, count: 20)
         try await expectIntact(root: root, acknowledged: acknowledged, context: "\(operation) #\(n) failing")
-        try? FileManager.default.removeItem(atPath: root)
+        await remove(root)
         if injector.firedCounts[0, default: 0] == 0 { break }
         n += stride
       }
@@ -175,6 +173,13 @@
       try bytes.withUnsafeBytes { buffer in try Syscalls.writeAll(descriptor, buffer, path: "test") }
     }
 
+    /// Removes a library the test is done with. A library is 260 folders and their files: removing it blocks,
+    /// so it happens on an I/O lane, not on one of the cooperative pool's threads, which every other suite of
+    /// the run needs (the seven fault sweeps run at once and would hold the pool's two threads for minutes).
+    func remove(_ root: String) async {
+      await BlockingLanes.io.run { try? FileManager.default.removeItem(atPath: root) }
+    }
+
     func keeperFolder(_ name: String) throws -> String {
       let path = folder.at("keepers/\(name)")
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -183,7 +188,14 @@
   }
 
   extension Library {
-    /// The connection's current values of `names`.
+    /// The writer connection's current values of `names`.
+    func pragmas(_ names: [String]) async throws -> [String?] {
+      try await manifest.pragmas(names)
+    }
+  }
+
+  extension Manifest {
+    /// The writer connection's current values of `names`.
     func pragmas(_ names: [String]) throws -> [String?] {
       try names.map { name in
         let statement = try database.prepare("PRAGMA \(name)")

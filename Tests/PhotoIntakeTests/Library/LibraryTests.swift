@@ -243,7 +243,7 @@ import Testing
       try await library.export(asset.id, to: folder.at("out.jpg"))
     }
     #expect(!FileManager.default.fileExists(atPath: folder.at("out.jpg")))
-    #expect(folder.files(under: "").filter { $0.contains(".intake-export") }.isEmpty)
+    #expect(folder.files(under: "").filter { $0.contains(".intake-") }.isEmpty)
     try await library.export(asset.id, to: folder.at("out.jpg"), force: true)
     #expect(FileManager.default.contents(atPath: folder.at("out.jpg")).map(Array.init) == bytes)
   }
@@ -272,7 +272,7 @@ import Testing
     let path = try folder.write("library/objects/\(digest.hex.prefix(2))/\(digest.hex)", bytes)
     var info = stat()
     #expect(lstat(path, &info) == 0)
-    _ = try await library.recordIntent(
+    _ = try await library.manifest.recordIntent(
       .place, digest: digest, device: UInt64(info.st_dev), inode: UInt64(info.st_ino) + 1)
     let report = try await library.recoverInterruptedWork()
     #expect(FileManager.default.contents(atPath: path).map(Array.init) == bytes)
@@ -289,7 +289,7 @@ import Testing
     let path = try folder.write("library/objects/\(digest.hex.prefix(2))/\(digest.hex)", bytes)
     var info = stat()
     #expect(lstat(path, &info) == 0)
-    _ = try await library.recordIntent(
+    _ = try await library.manifest.recordIntent(
       .place, digest: digest, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     let report = try await library.recoverInterruptedWork()
     #expect(report.undoneObjects == 1)
@@ -301,7 +301,7 @@ import Testing
     ])
     let asset = try #require(summary.items.first?.result.asset)
     #expect(lstat(library.objectPath(for: asset), &info) == 0)
-    _ = try await library.recordIntent(
+    _ = try await library.manifest.recordIntent(
       .place, digest: digest, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     #expect(try await library.recoverInterruptedWork().undoneObjects == 0)
     #expect(try await library.verify().isClean)

@@ -271,7 +271,9 @@ import Testing
         let faults = FaultInjector(
           [],
           beforeCall: { operation, path in
-            guard operation == .open, path.contains("/.intake-export-"), squatted.current == nil else {
+            guard operation == .open, path.contains("/.intake-"), path.hasSuffix(".tmp"),
+              squatted.current == nil
+            else {
               return
             }
             squatted.withLock { $0 = path }

@@ -1,4 +1,5 @@
 import PhotoMetadata
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -49,6 +50,14 @@ package enum ImageHeaders {
     }
     let usable = try usable(metadata)
     return (usable, try DecodeShape.read(file, type: usable.type, survey: survey))
+  }
+
+  /// The pixels of one coded picture of the movie or image sequence at `path`, from its codec configuration
+  /// (``PhotoMetadata/MediaMetadata/codedSize``): what a decoder allocates per frame, whatever the track header
+  /// claims. nil when the headers cannot be read or state no coded size (the backend then checks the size its
+  /// demuxer reports).
+  package static func codedPixels(ofMovieAt path: String) -> Int? {
+    (try? MetadataReader.read(fileAt: path, limits: limits))?.codedSize?.pixelCount
   }
 
   /// The in-memory form: for a file already read through a descriptor (a rendition), and for tests.

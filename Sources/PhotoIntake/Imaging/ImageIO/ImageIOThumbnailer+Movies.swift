@@ -28,8 +28,8 @@
     /// The generator is asynchronous (`image(at:)`); this call blocks its thread until it is done, like every
     /// ``ThumbnailGenerating`` call. Run it off the cooperative pool, as ``RenditionStore`` does.
     ///
-    /// - Throws: ``ImagingError/tooManyPixels(declared:limit:)`` before any decode when the video track's
-    ///   natural size is over the limit, ``ImagingError/unsupportedContent(type:)`` without a video track,
+    /// - Throws: ``ImagingError/tooManyPixels(declared:limit:)`` before any decode when the video's coded
+    ///   size (or, when the headers state none, the track's natural size) is over the limit, ``ImagingError/unsupportedContent(type:)`` without a video track,
     ///   ``ImagingError/malformed(reason:)`` when AVFoundation cannot read the movie,
     ///   ``ImagingError/decodeFailed(reason:)`` when no frame decodes.
     func posters(ofMovieAt path: String, type: MediaType, sizes: [Int], request: ThumbnailRequest)
@@ -43,13 +43,16 @@
       let url = URL(fileURLWithPath: path)
       let limit = request.maximumPixelCount
       let quality = request.quality
+      // The size the stream codes (its SPS), when the headers state one: the limit is checked against it, not
+      // against the track's natural size, which its header only claims.
+      let coded = ImageHeaders.codedPixels(ofMovieAt: path)
       let outcome = Protected<Result<[Thumbnail], ImagingError>?>(nil)
       let done = DispatchSemaphore(value: 0)
       // The generator's API is asynchronous; its work runs on AVFoundation's own queues, so waiting here does
       // not hold the task that finishes it.
       Task.detached {
         let made = await Self.posters(
-          url: url, type: type, largest: largest, sizes: sizes, limit: limit, quality: quality)
+          url: url, type: type, largest: largest, sizes: sizes, limit: limit, coded: coded, quality: quality)
         outcome.withLock { $0 = made }
         done.signal()
       }
@@ -73,7 +76,7 @@
     static let nearBlack = 24.0
 
     private static func posters(
-      url: URL, type: MediaType, largest: Int, sizes: [Int], limit: Int, quality: Int
+      url: URL, type: MediaType, largest: Int, sizes: [Int], limit: Int, coded: Int?, quality: Int
     ) async -> Result<[Thumbnail], ImagingError> {
       let asset = AVURLAsset(url: url, options: [AVURLAssetPreferPreciseDurationAndTimingKey: true])
       let track: AVAssetTrack
@@ -91,6 +94,10 @@
           .malformed(reason: "AVFoundation could not read the movie (\(error.localizedDescription))"))
       }
       let declared = Result.typed { () throws(ImagingError) in
+        if let coded {
+          if coded > limit { throw .tooManyPixels(declared: coded, limit: limit) }
+          return
+        }
         try ThumbnailPlan.checkPixelCount(
           width: Int(abs(natural.width)), height: Int(abs(natural.height)), limit: limit)
       }

@@ -97,7 +97,7 @@ public struct RenditionStore: Sendable {
       guard found.contains(where: { $0 == nil }) else { return found }
       // The decoders take a path: check first that the object is a regular file, so that a link or FIFO
       // planted in its place is neither followed nor opened (DESIGN.md invariant 8).
-      let info = try? library.fanOutFolder(for: digest).status(digest.hex)
+      let info = library.store.status(of: digest)
       guard let info, Platform.fileType(info.st_mode) == .regular else {
         throw ImagingError(SystemError(.open, info == nil ? ENOENT : ELOOP, path: original))
       }
@@ -135,7 +135,7 @@ public struct RenditionStore: Sendable {
   {
     let folder: Directory
     do {
-      folder = try library.renditions.subdirectory(String(digest.hex.prefix(2)), create: true)
+      folder = try library.store.renditions.subdirectory(String(digest.hex.prefix(2)), create: true)
     } catch {
       throw ImagingError(error)
     }
@@ -144,7 +144,12 @@ public struct RenditionStore: Sendable {
       let destination = path(for: digest, size: size)
       // Written beside its final name, relative to the folder's descriptor; a crash mid-write leaves a hidden
       // temporary file that repair removes (renditions are caches).
-      try AtomicFile.write(thumbnail.jpegData, in: folder, as: "\(digest.hex)-\(size).jpg")
+      do {
+        try DurableFile.write(
+          thumbnail.jpegData, in: folder, as: "\(digest.hex)-\(size).jpg", .replacing, syncFolder: false)
+      } catch {
+        throw ImagingError(error)
+      }
       made.append(
         Rendition(
           size: size, path: destination, width: thumbnail.width, height: thumbnail.height,
@@ -162,7 +167,7 @@ public struct RenditionStore: Sendable {
   /// ``largestRendition`` bytes is not one of ours.
   private func existing(_ digest: SHA256Digest, size: Int) -> Rendition? {
     let name = "\(digest.hex)-\(size).jpg"
-    guard let folder = try? library.renditions.subdirectory(String(digest.hex.prefix(2))),
+    guard let folder = try? library.store.renditions.subdirectory(String(digest.hex.prefix(2))),
       let file = try? HeaderFile(in: folder, name: name), file.count <= Self.largestRendition,
       let bytes = try? file.bytes(at: 0, length: file.count),
       let headers = try? ImageHeaders.read(bytes: bytes), headers.type == .jpeg,

@@ -110,7 +110,7 @@
       if metadata.type == .jpeg, let width = metadata.width, let height = metadata.height {
         // DCT scaling: a 4000 px photo asked at 1000 px decodes 1/16 of its pixels.
         let shrink = plan.maxPixelSize.map { ThumbnailPlan.jpegShrink(max(width, height), to: $0) } ?? 1
-        guard photointake_vips_jpegload_shrink(path, &output, Int32(shrink)) == 0, let output else {
+        guard photointake_vips_jpegload_shrink(path, &output, Int32(shrink), 1) == 0, let output else {
           throw .decodeFailed(reason: Vips.takeError(hiding: path))
         }
         var image = VipsImageRef(output)
@@ -123,7 +123,7 @@
       }
       // Other formats: libvips reads the header first, and its size passes the bomb guard before any decode
       // (libnsgif, for one, grows a GIF's screen to its largest frame).
-      guard let opened = photointake_vips_open_header(path) else {
+      guard let opened = photointake_vips_open_header(path, 1) else {
         throw .decodeFailed(reason: Vips.takeError(hiding: path))
       }
       let header = VipsImageRef(opened)
@@ -135,7 +135,8 @@
         return (plan.streams ? header : try header.materialized(hiding: path), nil, nil)
       }
       // WebP scales while it loads inside vips_thumbnail; the orientation is applied afterwards, by us.
-      guard photointake_vips_thumbnail_file(path, &output, size, size, plan.orientation == nil ? 0 : 1) == 0,
+      guard
+        photointake_vips_thumbnail_file(path, &output, size, size, plan.orientation == nil ? 0 : 1, 1) == 0,
         let output
       else { throw .decodeFailed(reason: Vips.takeError(hiding: path)) }
       return (try VipsImageRef(output).materialized(hiding: path), nil, nil)

@@ -29,6 +29,12 @@
       for size in sizes where size <= 0 { throw .invalidSize(size) }
       guard let largest = sizes.max() else { return [] }
       let file = try HeaderFile(path: path)
+      // The size the stream codes (its SPS), when the headers state one: the limit is checked against it, not
+      // against the track header's claim. Unreadable headers leave the check to FFmpeg's view of the track.
+      let coded = ImageHeaders.codedPixels(ofMovieAt: path)
+      if let coded, coded > request.maximumPixelCount {
+        throw .tooManyPixels(declared: coded, limit: request.maximumPixelCount)
+      }
       DecodeProbe.willDecode(.movieFrame(seconds: 0))
       // The demuxer's and decoder's buffers are freed before this returns; hand their pages back.
       defer { photointake_release_free_memory() }
@@ -36,7 +42,7 @@
       var reason = [CChar](repeating: 0, count: 400)
       let status = withExtendedLifetime(file) {
         (firstFrame ? photointake_sequence_first_frame : photointake_movie_poster)(
-          file.descriptor, Int32(clamping: largest), Int64(request.maximumPixelCount),
+          file.descriptor, Int32(clamping: largest), Int64(request.maximumPixelCount), Int64(coded ?? 0),
           Int32(Self.maximumPosterPackets), &poster, &reason, reason.count)
       }
       defer { photointake_movie_poster_free(&poster) }

@@ -74,7 +74,8 @@
       for indices in groups.values {
         let ordered = indices.sorted { sizes[$0] > sizes[$1] }
         let first = ordered[0]
-        let (decoded, source) = try decode(path, plan: plans[first], size: sizes[first], request: request)
+        let (decoded, source, partial) = try decode(
+          path, plan: plans[first], size: sizes[first], request: request)
         for index in ordered {
           let image =
             index == first
@@ -84,6 +85,7 @@
             }
           results[index] = try finish(
             image, orientation: plans[index].orientation, quality: request.quality, source: source)
+          results[index]?.isPartial = partial
         }
       }
       return results.map { $0! }
@@ -92,42 +94,62 @@
     /// Decodes the plan's source reduced to fit `size`, into memory. A damaged embedded preview is no reason to
     /// fail: the primary image is decoded instead.
     private func decode(_ path: String, plan: ThumbnailPlan, size: Int, request: ThumbnailRequest)
-      throws(ImagingError) -> (VipsImageRef, Thumbnail.Source)
+      throws(ImagingError) -> (VipsImageRef, Thumbnail.Source, partial: Bool)
     {
       if case .preview(let preview) = plan.source {
         if let image = try? decodePreview(path, preview: preview, size: size) {
-          return (image, .embeddedPreview(preview.kind))
+          return (image, .embeddedPreview(preview.kind), false)
         }
       }
-      return (try decodePrimary(path, plan: plan, size: size, request: request), .primaryImage)
+      let (image, partial) = try decodePrimary(path, plan: plan, size: size, request: request)
+      return (image, .primaryImage, partial)
     }
 
+    /// Decodes the primary image reduced to fit `size`; true when its data was cut short or damaged and the
+    /// picture is partial.
     private func decodePrimary(_ path: String, plan: ThumbnailPlan, size: Int, request: ThumbnailRequest)
-      throws(ImagingError) -> VipsImageRef
+      throws(ImagingError) -> (VipsImageRef, partial: Bool)
     {
       let metadata = plan.metadata
       DecodeProbe.willDecode(.primaryImage)
       if [.heic, .heif, .avif].contains(metadata.type) {
-        return try decodeHEIF(path, thumbnail: false, size: size, limit: request.maximumPixelCount)
+        return (try decodeHEIF(path, thumbnail: false, size: size, limit: request.maximumPixelCount), false)
       }
+      do {
+        return (try decodePrimary(path, plan: plan, size: size, request: request, strict: true), false)
+      } catch .decodeFailed(let reason) {
+        // Truncated or damaged data: decoded again as libvips does by default (and vipsthumbnail shows it),
+        // the part it cannot read filled in, and the result marked partial. The pixel checks run again.
+        guard let partial = try? decodePrimary(path, plan: plan, size: size, request: request, strict: false)
+        else { throw .decodeFailed(reason: reason) }
+        return (partial, true)
+      }
+    }
+
+    /// One decode of a non-HEIF primary image; `strict` fails on truncated data.
+    private func decodePrimary(
+      _ path: String, plan: ThumbnailPlan, size: Int, request: ThumbnailRequest, strict: Bool
+    ) throws(ImagingError) -> VipsImageRef {
+      let metadata = plan.metadata
       if metadata.type != .jpeg {
         // libvips reads only the header now, and the bomb guard checks the size the decoder itself will
         // allocate: for a format without a header reader here, and for any file whose headers tell libvips
         // something else than they told ours (libnsgif grows a GIF's screen to its largest frame while
         // scanning). A refusal here is a typed error; the same lie found by an allocation would end the
         // process (GLib aborts when g_malloc fails).
-        guard let opened = photointake_vips_open_header(path) else {
+        guard let opened = photointake_vips_open_header(path, strict ? 1 : 0) else {
           throw failure(path, type: metadata.type)
         }
         let header = VipsImageRef(opened)
         try ThumbnailPlan.checkPixelCount(
           width: header.width, height: header.height, limit: request.maximumPixelCount)
+        try ThumbnailPlan.checkReducible(width: header.width, height: header.height, to: size)
       }
       var output: UnsafeMutablePointer<CVips.VipsImage>?
       let loaded: Int32
       if metadata.type == .jpeg, let width = metadata.width, let height = metadata.height {
         loaded = photointake_vips_jpegload_shrink(
-          path, &output, Int32(ThumbnailPlan.jpegShrink(max(width, height), to: size)))
+          path, &output, Int32(ThumbnailPlan.jpegShrink(max(width, height), to: size)), strict ? 1 : 0)
         if loaded == 0, let image = output {
           output = nil
           let reduced = try VipsImageRef(image).apply({ _ in failure(path, type: metadata.type) }) {
@@ -140,7 +162,7 @@
         // WebP shrinks while loading inside vips_thumbnail; PNG, GIF and TIFF stream through it. The orientation
         // is ours to apply, except for formats read here without a header reader (libvips applies theirs).
         loaded = photointake_vips_thumbnail_file(
-          path, &output, Int32(size), Int32(size), plan.orientation == nil ? 0 : 1)
+          path, &output, Int32(size), Int32(size), plan.orientation == nil ? 0 : 1, strict ? 1 : 0)
       }
       guard loaded == 0, let output else { throw failure(path, type: metadata.type) }
       return try materialize(VipsImageRef(output), path: path, type: metadata.type)
@@ -173,6 +195,7 @@
         // (HEVC and AV1 have no reduced-resolution decode).
         try ThumbnailPlan.checkPixelCount(width: item.width, height: item.height, limit: limit)
       }
+      try ThumbnailPlan.checkReducible(width: item.width, height: item.height, to: size)
       let decoded = try item.decode()
       let reduced = try decoded.vipsImage(iccProfile: item.iccProfile).apply(ImagingError.decodeFailed) {
         input, output in

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What is at a library's root before it is opened — enough to refuse, without creating or deleting anything,
+/// a folder whose manifest is gone while photos are stored — and the opening of its parts.
+struct LibraryLayout {
+  /// What kind of file `manifest.sqlite` is; nil when there is none.
+  var manifestKind: FileKind?
+  /// The manifest is missing or has no bytes (a new library, or one whose manifest was lost).
+  var manifestIsEmpty: Bool
+  /// `objects/` holds at least one entry that is not an empty fan-out folder.
+  var holdsObjects: Bool
+  /// `objects/` exists: the folder was made a library, even if its creation was interrupted before the
+  /// manifest was written.
+  var hasObjectsFolder: Bool
+
+  /// Opens the parts of the library at `root`: its folder, checked (``refuseUnlessUsable(root:createIfNeeded:)``
+  /// unless `forRepair`), its object store and its manifest, making what a new library lacks. Blocks: on a lane.
+  static func open(at root: String, configuration: Library.Configuration, forRepair: Bool) throws(Library
+    .Error)
+    -> (root: String, manifest: Manifest, store: ObjectStore)
+  {
+    let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+    let folder: Directory
+    do {
+      folder = try Directory(opening: root, create: configuration.createIfNeeded || forRepair)
+    } catch  where error.code == ENOENT {
+      throw .notALibrary(root)
+    } catch {
+      throw .cannotOpen(reason: error.description)
+    }
+    let layout = try inspect(folder)
+    if !forRepair { try layout.refuseUnlessUsable(root: root, createIfNeeded: configuration.createIfNeeded) }
+    let store: ObjectStore
+    do {
+      store = try ObjectStore(root: folder)
+    } catch  where error.code == ELOOP || error.code == ENOTDIR {
+      throw .damagedLayout("\(error.path.map(lastComponent) ?? "a library folder") is not a folder")
+    } catch {
+      throw .cannotOpen(reason: error.description)
+    }
+    let manifest: Manifest
+    do {
+      manifest = try Manifest.open(
+        at: root + "/manifest.sqlite", maximumPages: configuration.maximumManifestPages)
+    } catch {
+      throw error.isNotADatabase
+        ? .manifestUnreadable(reason: error.description) : .database(reason: error.description)
+    }
+    if layout.manifestIsEmpty {
+      do { try store.makeFanOutFolders() } catch { throw .cannotOpen(reason: error.description) }
+    }
+    return (root, manifest, store)
+  }
+
+  /// What is at the root `root`.
+  static func inspect(_ root: Directory) throws(Library.Error) -> LibraryLayout {
+    do {
+      let manifest = try root.status("manifest.sqlite")
+      let kind = manifest.map { Platform.fileType($0.st_mode) }
+      let empty = manifest == nil || (kind == .regular && manifest!.st_size == 0)
+      // Only a missing manifest needs the look into objects/: at most 256 small folders, until the first file.
+      return LibraryLayout(
+        manifestKind: kind, manifestIsEmpty: empty, holdsObjects: empty ? try holdsObjects(root) : false,
+        hasObjectsFolder: try root.status("objects") != nil)
+    } catch {
+      throw .cannotOpen(reason: error.description)
+    }
+  }
+
+  /// Refuses to open what is not a usable library, without creating or changing anything: a manifest that is
+  /// not a file, a manifest gone while photos are stored, or (unless creating was asked) a stranger's folder.
+  func refuseUnlessUsable(root: String, createIfNeeded: Bool) throws(Library.Error) {
+    if let manifestKind, manifestKind != .regular {
+      throw .damagedLayout("the manifest is \(manifestKind.phrase)")
+    }
+    guard manifestIsEmpty else { return }
+    if holdsObjects { throw .manifestMissing }
+    // A library whose creation was interrupted (its folders exist, nothing was stored) is an empty library,
+    // not a stranger's folder: it is completed even when creating was not asked for.
+    if !createIfNeeded && !hasObjectsFolder { throw .notALibrary(root) }
+  }
+
+  /// The last component of a path, for messages that must not show the user's whole path.
+  static func lastComponent(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+  }
+
+  private static func holdsObjects(_ root: Directory) throws(SystemError) -> Bool {
+    guard let info = try root.status("objects") else { return false }
+    guard Platform.fileType(info.st_mode) == .directory else { return true }
+    let objects = try root.subdirectory("objects")
+    for name in try objects.entries() {
+      guard let text = Directory.utf8(name), let entry = try objects.status(text),
+        Platform.fileType(entry.st_mode) == .directory
+      else { return true }
+      let folder = try objects.subdirectory(text)
+      if try !folder.entries().isEmpty { return true }
+    }
+    return false
+  }
+}

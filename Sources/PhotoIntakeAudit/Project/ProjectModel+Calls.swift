@@ -1,0 +1,298 @@
+/// Resolving calls, and where the code inside a closure runs relative to the function around it.
+extension ProjectModel {
+  // MARK: Calls
+
+  /// Records the calls the identifier at `index` makes: a call (`start(at: 5)`, `load(asset) { … }`), a
+  /// read of a computed property, or a function named as an argument (`.onAppear(perform: loadImage)`),
+  /// matched by argument labels and narrowed by the receiver's type.
+  mutating func addCalls(
+    at index: Int, in file: SourceFile, _ fileNumber: Int, candidates: [Int], variables: [String: String],
+    facts: ProjectFacts
+  ) {
+    let before = file.word(index - 1)
+    // Declarations and argument labels are not calls.
+    if before == .func || before == .var || before == .let || before == .case
+      || file.kind(index + 1) == .colon
+    {
+      return
+    }
+    if file.kind(index - 1) == .identifier, file.word(index - 1).isModifier { return }
+    guard let callerScope = file.syntax.enclosing(index, [.function, .accessor]) else { return }
+    let caller = Int(functionOfScope[fileNumber][callerScope])
+    guard caller >= 0 else { return }
+    // Only a capitalised name can be a type's; the rest need no string at all (names match by hash).
+    let first = file.source.bytes[Int(file.tokens[index].start)]
+    let capitalised = first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")
+    let name = capitalised ? file.text(index) : ""
+    let isTypeName = capitalised && facts.types[name] != nil
+    let arguments = CallArguments(file, callee: index)
+    // `.onAppear(perform: loadImage)`, `queue.async(execute: work)`: the function runs where a closure
+    // passed there would.
+    var referenceContext: Local?
+    if arguments == nil, !file.isMember(index), !isTypeName,
+      file.kind(index - 1) == .colon || file.kind(index - 1) == .leftParen || file.kind(index - 1) == .comma,
+      file.kind(index + 1) == .rightParen || file.kind(index + 1) == .comma,
+      let paren = file.enclosingParen(of: index), file.kind(paren - 1) == .identifier
+    {
+      // Only where the callee runs what it is given at a known place; elsewhere a bare name is a value.
+      referenceContext = Self.argumentDecision(callee: paren - 1, paren: paren, in: file)
+    }
+    let isReference = referenceContext != nil
+    // Candidates share the name's hash: initializers are filed under their type's name, the rest under
+    // their own, so a type name reaches initializers and any other name the functions it names.
+    var matching = candidates.filter { candidate in
+      if isTypeName {
+        guard functions[candidate].isInitializer, functions[candidate].typeName == name, let arguments else {
+          return false
+        }
+        return Parameter.accepts(functions[candidate].parameters, arguments)
+      }
+      guard !functions[candidate].isInitializer else { return false }
+      let arity = functions[candidate].arity
+      guard let arguments else { return isReference ? arity >= 0 : arity < 0 }
+      return arity >= 0 && Parameter.accepts(functions[candidate].parameters, arguments)
+    }
+    // Both `f()` and `f(x: Int = 0)` accept `f()`; Swift picks the one without defaults.
+    if let arguments, matching.contains(where: { functions[$0].arity == arguments.count }) {
+      matching = matching.filter { functions[$0].arity == arguments.count }
+    }
+    guard !matching.isEmpty else { return }
+    let callerType = functions[caller].typeName
+    if !isTypeName {
+      if file.kind(index - 1) == .dot {
+        guard
+          let narrowed = narrow(
+            matching, receiverOf: index, in: file, callerType: callerType,
+            variables: variables, facts: facts)
+        else { return }
+        matching = narrowed
+      } else {
+        let own = matching.filter { functions[$0].typeName == callerType }
+        matching = own.isEmpty ? matching.filter { functions[$0].typeName == nil } : own
+      }
+    }
+    var local = Self.local(at: index, in: file, upTo: callerScope)
+    if let referenceContext, local == .inherit { local = referenceContext }
+    for callee in matching where callee != caller {
+      incoming[callee].append(calls.count)
+      outgoing[caller].append(calls.count)
+      callsAt[fileNumber][index, default: []].append(calls.count)
+      calls.append(Call(caller: caller, callee: callee, token: index, local: local))
+    }
+  }
+
+  /// The candidates a call on a receiver can reach (`camera.start()`, `self.loader.load()`,
+  /// `Loader.shared.go()`), or nil when the receiver is unknown and too many types declare the name.
+  private mutating func narrow(
+    _ matching: [Int], receiverOf index: Int, in file: SourceFile, callerType: String?,
+    variables: [String: String], facts: ProjectFacts
+  ) -> [Int]? {
+    var receiver = index - 2
+    // `manager?.stop()`, `manager!.stop()`
+    if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
+    var receiverType: String?
+    var known = false
+    if file.word(receiver) == .selfKeyword {
+      receiverType = callerType
+      known = true
+    } else if file.kind(receiver) == .identifier {
+      let text = file.text(receiver)
+      // `self.camera.stop()`: the property of the caller's type.
+      let owner = file.kind(receiver - 1) == .dot && file.word(receiver - 2) == .selfKeyword
+      // `ImageLoader.shared.load()`: a static property of a type of the project.
+      let staticOwner =
+        file.kind(receiver - 1) == .dot && file.kind(receiver - 2) == .identifier
+        ? memberTypes[file.text(receiver - 2) + "." + text] : nil
+      if let staticOwner {
+        receiverType = staticOwner
+        known = true
+      } else if facts.types[text] != nil {
+        receiverType = text
+        known = true
+      } else if !owner, let type = variables[text] {
+        receiverType = type
+        known = true
+      } else if let callerType, let type = memberTypes[callerType + "." + text] {
+        receiverType = type
+        known = true
+      }
+    }
+    guard known else {
+      return Set(matching.map { functions[$0].typeName ?? "" }).count > 3 ? nil : matching
+    }
+    // The receiver's type and what it inherits, or a type that conforms to it or subclasses it (a call
+    // on a protocol or base class may run any of their implementations).
+    let type = receiverType ?? ""
+    let accepted = ancestors(of: type, facts: facts)
+    return matching.filter { candidate in
+      let declaring = functions[candidate].typeName ?? ""
+      return accepted.contains(declaring) || ancestors(of: declaring, facts: facts).contains(type)
+    }
+  }
+
+  // MARK: Where closures run
+
+  /// The `(` of the call a trailing closure follows: `addObserver(forName: n, object: nil, queue: .main) {`.
+  static func argumentsBefore(_ scope: Scope, in file: SourceFile) -> Int? {
+    file.kind(scope.open - 1) == .rightParen ? file.match(scope.open - 1) : nil
+  }
+
+  /// `publisher.receive(on: DispatchQueue.main).sink { … }` (or `RunLoop.main`).
+  private static func receivesOnMain(_ file: SourceFile, sink: Int) -> Bool {
+    let chain = file.postfixStart(endingAt: sink)..<sink
+    guard let receive = chain.last(where: { file.word($0) == .receive }),
+      file.kind(receive + 1) == .leftParen,
+      let close = file.match(receive + 1)
+    else { return false }
+    return file.contains([.main], in: (receive + 1)..<close)
+  }
+
+  static let mainCallbacks: Set<Word> = [
+    .onAppear, .onDisappear, .task, .Button, .onChange, .onReceive,
+  ]
+  static let queueCalls: Set<Word> = [.async, .asyncAfter, .sync, .concurrentPerform]
+  static let ownQueueCallbacks: Set<Word> = [
+    .requestAccess, .requestAuthorization, .loadObject, .loadFileRepresentation, .loadDataRepresentation,
+    .loadTransferable, .loadItem, .dataTask, .downloadTask, .uploadTask, .requestRecordPermission,
+    // PhotoKit and AVFoundation call these back on queues of their own, not the caller's.
+    .requestAVAsset, .requestPlayerItem, .requestExportSession, .requestData, .writeData,
+    .loadValuesAsynchronously, .exportAsynchronously, .generateCGImagesAsynchronously,
+    .generateCGImageAsynchronously, .loadTracks, .loadMetadata, .loadMediaSelectionGroup, .performChanges,
+    .finishWriting,
+  ]
+
+  /// Where the code at `index` runs relative to the function or accessor scope `function`: the
+  /// innermost closure that decides wins (see ``closureDecision(_:in:)``). Closures nothing decides run
+  /// where the function runs.
+  static func local(at index: Int, in file: SourceFile, upTo function: Int) -> Local {
+    for scopeIndex in file.syntax.enclosingScopes(of: index) {
+      if scopeIndex == function { return .inherit }
+      let scope = file.scope(scopeIndex)
+      guard scope.kind == .closure else {
+        if scope.kind == .function || scope.kind == .type || scope.kind == .file { return .inherit }
+        continue
+      }
+      if let decided = closureDecision(scope, in: file) { return decided }
+    }
+    return .inherit
+  }
+
+  /// ``local(at:in:upTo:)``, also asking where the project's own functions call the closures they are
+  /// given (``closureContexts``): a completion handler that a helper calls inside a PhotoKit callback
+  /// runs on PhotoKit's queue.
+  func local(at index: Int, in file: SourceFile, upTo function: Int) -> Local {
+    for scopeIndex in file.syntax.enclosingScopes(of: index) {
+      if scopeIndex == function { return .inherit }
+      let scope = file.scope(scopeIndex)
+      guard scope.kind == .closure else {
+        if scope.kind == .function || scope.kind == .type || scope.kind == .file { return .inherit }
+        continue
+      }
+      if let decided = Self.closureDecision(scope, in: file) { return decided }
+      if let decided = projectClosureContext(scope, in: file), decided != .inherit { return decided }
+    }
+    return .inherit
+  }
+
+  /// Where a closure runs, when the call it is passed to decides: `DispatchQueue.main.async`,
+  /// `MainActor.run`, SwiftUI actions and `@MainActor` closures on main; other queues,
+  /// `OperationQueue().addOperation` and `Task.detached` elsewhere; an API's `queue:` argument (a delegate
+  /// or observer queue) main or elsewhere; a `DispatchWorkItem` where it is executed; callbacks of APIs
+  /// that call back on queues of their own (`requestAccess`, `loadObject`, `loadTracks`…) somewhere
+  /// unknown. Nil when the call does not decide.
+  static func closureDecision(_ scope: Scope, in file: SourceFile) -> Local? {
+    if scope.isMainActor { return .main }
+    let callee = file.word(scope.callee)
+    if callee == .DispatchWorkItem { return workItemContext(scope, in: file) }
+    let paren: Int?
+    switch file.kind(scope.open - 1) {
+    case .rightParen: paren = argumentsBefore(scope, in: file)
+    case .colon, .leftParen, .comma: paren = file.enclosingParen(of: scope.open)
+    default: paren = nil
+    }
+    if callee == .sink, receivesOnMain(file, sink: scope.callee) { return .main }
+    return argumentDecision(callee: scope.callee, paren: paren, in: file)
+  }
+
+  /// What the call named at `callee` decides for a closure or function passed to it.
+  static func argumentDecision(callee: Int, paren: Int?, in file: SourceFile) -> Local? {
+    let word = file.word(callee)
+    if queueCalls.contains(word) || word == .addOperation {
+      let receiver = file.postfixStart(endingAt: callee)..<callee
+      // `DispatchQueue.main.async`, `OperationQueue.main.addOperation`
+      return file.contains([.main], in: receiver)
+        && file.contains([.DispatchQueue, .OperationQueue], in: receiver) ? .main : .elsewhere
+    }
+    if word == .run, file.word(file.postfixStart(endingAt: callee)) == .MainActor { return .main }
+    if word == .detached { return .elsewhere }
+    if let paren, let queue = queueArgument(file, paren: paren) { return queue }
+    if mainCallbacks.contains(word) { return .main }
+    if ownQueueCallbacks.contains(word) { return .unknown }
+    return nil
+  }
+
+  /// The queue a call's `queue:` (`callbackQueue:`, `delegateQueue:`, or a queue given as `on:`) argument
+  /// names: main for `.main`, `DispatchQueue.main` or a name saying main; unknown for `nil` (the posting
+  /// thread); elsewhere for any other queue.
+  static func queueArgument(_ file: SourceFile, paren: Int) -> Local? {
+    guard let close = file.match(paren) else { return nil }
+    var start = paren + 1
+    while start < close {
+      let end = file.endOfArgument(from: start, close: close)
+      defer { start = end + 1 }
+      guard file.kind(start) == .identifier, file.kind(start + 1) == .colon else { continue }
+      let label = file.text(start)
+      let value = (start + 2)..<end
+      guard ["queue", "callbackQueue", "delegateQueue", "on"].contains(label), !value.isEmpty else {
+        continue
+      }
+      let names = value.filter { file.kind($0) == .identifier }.map { ASCII.lowercased(file.text($0)) }
+      if label == "on",
+        !names.contains(where: {
+          ASCII.contains($0, "queue") || ASCII.equals($0, "main") || ASCII.equals($0, "runloop")
+        })
+      {
+        continue
+      }
+      if file.contains([.main], in: value) || names.contains(where: { ASCII.hasPrefix($0, "main") }) {
+        return .main
+      }
+      if value.count == 1, file.word(value.lowerBound) == .nil { return .unknown }
+      return .elsewhere
+    }
+    return nil
+  }
+
+  /// Where a `DispatchWorkItem`'s block runs: where the item is executed (`queue.async(execute: item)`,
+  /// `asyncAfter(deadline:execute:)`, `group.notify(queue:execute:)`), or inline by `item.perform()`.
+  /// Main if any execution is on main; unknown when the file never executes it.
+  private static func workItemContext(_ scope: Scope, in file: SourceFile) -> Local {
+    // `let item = DispatchWorkItem { … }`, `self.item = DispatchWorkItem(block: { … })`
+    let item = scope.callee - 1
+    if file.word(item) == .opAssign, file.kind(item - 1) == .identifier {
+      let name = item - 1
+      var result: Local?
+      for use in 0..<file.count
+      where use != name && file.kind(use) == .identifier && file.source.sameText(use, name) {
+        var decided: Local?
+        if file.kind(use + 1) == .dot, file.text(use + 2) == "perform" {
+          decided = .inherit
+        } else if let paren = file.enclosingParen(of: use), file.kind(paren - 1) == .identifier {
+          decided = argumentDecision(callee: paren - 1, paren: paren, in: file)
+        }
+        switch decided {
+        case .main?: return .main
+        case .inherit?: result = .inherit
+        case .elsewhere?, .unknown?: if result == nil { result = decided }
+        case nil: break
+        }
+      }
+      return result ?? .unknown
+    }
+    // Passed straight to the call that executes it: `DispatchQueue.main.async(execute: DispatchWorkItem { … })`.
+    if let paren = file.enclosingParen(of: scope.callee), file.kind(paren - 1) == .identifier {
+      return argumentDecision(callee: paren - 1, paren: paren, in: file) ?? .unknown
+    }
+    return .unknown
+  }
+}
