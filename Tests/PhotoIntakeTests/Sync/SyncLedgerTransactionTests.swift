@@ -9,7 +9,7 @@
   /// The sync ledger is written in the same SQLite transactions as the rows it describes: whichever SQLite
   /// call fails during an import, a removal or a re-ordering, the rows and the ledger agree afterwards — both
   /// changed or neither. A ledger written in a transaction of its own fails these sweeps.
-  @Suite(.timeLimit(.minutes(2))) struct SyncLedgerTransactionTests {
+  @Suite(.timeLimit(.minutes(5))) struct SyncLedgerTransactionTests {
     let folder = TemporaryDirectory(inMemory: true)
 
     /// A library syncing with "alice" (as after her sign-in), with a batch of `count` photos.
