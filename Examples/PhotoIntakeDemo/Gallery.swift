@@ -1,3 +1,4 @@
+import CloudKit
 import Foundation
 import Observation
 import PhotoIntake
@@ -14,7 +15,10 @@ final class Gallery {
   let camera: CameraModel
   /// The assets the grid shows, by identifier (a Live Photo's movie included).
   private(set) var assets: [AssetID: Asset] = [:]
+  /// iCloud sync, made when the user first turns it on (`CKContainer.default()` needs the iCloud entitlement).
+  private(set) var sync: LibrarySyncModel?
   @ObservationIgnored private let selectionFile: URL
+  @ObservationIgnored private var following: Task<Void, Never>?
 
   /// Opens (or creates) the library in Application Support, and the selection saved with it.
   static func open() async throws(Library.Error) -> Gallery {
@@ -29,7 +33,36 @@ final class Gallery {
     let gallery = Gallery(
       library: library, selection: saved ?? PhotoSelection(), selectionFile: selectionFile)
     await gallery.loadAssets()
+    gallery.followLibrary()
     return gallery
+  }
+
+  /// The "iCloud" switch: the library syncs with the user's private database, or stops (keeping everything).
+  func setICloud(_ enabled: Bool) {
+    if enabled && sync == nil {
+      sync = LibrarySyncModel(library: library, database: CKContainer.default().privateCloudDatabase)
+    }
+    sync?.setEnabled(enabled)
+  }
+
+  /// Photos that arrive from the user's other devices join the grid (those imported here join it through the
+  /// picker's selection).
+  private func followLibrary() {
+    let library = self.library
+    following = Task { [weak self] in
+      for await change in await library.changes() where !change.inserted.isEmpty {
+        guard let self, let sync = self.sync?.sync else { continue }
+        var arrived: [Asset] = []
+        for id in change.inserted { if let asset = try? await library.asset(id) { arrived.append(asset) } }
+        let states = await sync.states(of: arrived)
+        let known = Set(self.picking.selection.items.map(\.asset))
+        let new = arrived.filter { states[$0.id] == .synced && !known.contains($0.id) }
+          .map { PhotoSelection.Item(assetIdentifier: nil, asset: $0.id) }
+        guard !new.isEmpty else { continue }
+        self.picking.setSelection(PhotoSelection(items: self.picking.selection.items + new))
+        await self.loadAssets()
+      }
+    }
   }
 
   private init(library: Library, selection: PhotoSelection, selectionFile: URL) {
@@ -69,6 +102,7 @@ final class Gallery {
     }
     assets = found
     saveSelection()
+    await sync?.refreshBadges(for: Array(found.values))
   }
 
   /// Adds a captured photo to the selection.

@@ -8,6 +8,8 @@ struct GalleryView: View {
   let gallery: Gallery
   @State private var showCamera = false
   @State private var showLibrary = false
+  /// The "iCloud" switch, kept across launches.
+  @AppStorage("iCloud") private var iCloud = false
 
   private let columns = [GridItem(.adaptive(minimum: 100), spacing: 2)]
 
@@ -29,6 +31,9 @@ struct GalleryView: View {
                   if entry.item.pairedVideo != nil {
                     Image(systemName: "livephoto").padding(4).foregroundStyle(.white)
                   }
+                }
+                .overlay(alignment: .bottomTrailing) {
+                  if let state = gallery.sync?.badges[entry.asset.id] { SyncBadge(state: state) }
                 }
             }
           }
@@ -65,10 +70,20 @@ struct GalleryView: View {
             Label("Camera", systemImage: "camera")
           }
         }
+        ToolbarItem(placement: .bottomBar) {
+          Toggle(isOn: $iCloud) { Label("iCloud", systemImage: "icloud") }
+            .toggleStyle(.button)
+        }
       }
       .sheet(isPresented: $showCamera) { CameraView(gallery: gallery) }
       .sheet(isPresented: $showLibrary) { LibraryView(gallery: gallery) }
       .onChange(of: gallery.picking.selection) { _, _ in Task { await gallery.loadAssets() } }
+      .onChange(of: iCloud, initial: true) { _, enabled in gallery.setICloud(enabled) }
+      .safeAreaInset(edge: .top) {
+        if let status = gallery.sync?.status, gallery.sync?.isEnabled == true {
+          SyncStatusLine(status: status)
+        }
+      }
     }
   }
 }
@@ -88,5 +103,31 @@ struct FailureList: View {
       }
     }
     .padding(.horizontal)
+  }
+}
+
+/// One line about iCloud when it needs the user's attention.
+@MainActor
+struct SyncStatusLine: View {
+  let status: SyncStatus
+
+  var body: some View {
+    switch status.condition {
+    case .offline:
+      Label("Offline: changes will sync later.", systemImage: "icloud.slash").font(.footnote).padding(4)
+    case .quotaExceeded:
+      Label("iCloud storage is full: photos stay on this device.", systemImage: "exclamationmark.icloud")
+        .font(.footnote).padding(4)
+    case .zoneDeleted:
+      Label(
+        "You removed this app's data from iCloud: photos stay on this device.", systemImage: "icloud.slash"
+      )
+      .font(.footnote).padding(4)
+    case .signedOut:
+      Label("Sign in to iCloud to sync your photos.", systemImage: "person.crop.circle.badge.exclamationmark")
+        .font(.footnote).padding(4)
+    default:
+      EmptyView()
+    }
   }
 }

@@ -6,7 +6,8 @@ import SwiftUI
 /// the user picked them, look at one's metadata, share it without its location, save it to Photos (add-only),
 /// and take photos with the camera.
 ///
-/// Add the package to an iOS 17 app target, copy these files and `Info.plist`'s keys, and run.
+/// Add the package to an iOS 17 app target, copy these files and `Info.plist`'s keys, and run. For the "iCloud"
+/// switch, also give the target `PhotoIntakeDemo.entitlements` (iCloud with CloudKit, your own container, push).
 @main
 struct PhotoIntakeDemoApp: App {
   var body: some Scene {

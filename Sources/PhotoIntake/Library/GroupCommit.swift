@@ -1,3 +1,4 @@
+import Foundation
 import PhotoMetadata
 
 /// One staged item to commit: the file and everything its row records.
@@ -9,6 +10,12 @@ struct CommitRequest: Sendable {
   var position: Int
   var metadata: MediaMetadata?
   var locationStripped: Bool
+  /// The id a new asset gets, when it must be a given one (a download keeps the id its record carries).
+  var assetID: AssetID? = nil
+  /// When a new asset counts as imported (a download keeps its first import's time).
+  var importedAt: Date? = nil
+  /// Sync ledger work written in the same transaction as the row (see `SyncLedger.noteCommitted`).
+  var sync: SyncCommitNote? = nil
 }
 
 /// What committing a staged file did.
@@ -123,7 +130,7 @@ struct GroupCommit: Sendable {
         digest: request.staged.digest, size: request.staged.size, type: request.type, name: request.name,
         metadata: request.metadata, locationStripped: request.locationStripped, batch: request.batch,
         position: request.position, existing: existing[index], placed: needs[index].isPlacing,
-        intent: intents[index])
+        intent: intents[index], assetID: request.assetID, importedAt: request.importedAt, sync: request.sync)
     }
     let outcomes = going.isEmpty ? [] : await manifest.commitRows(rows)
     if outcomes.contains(where: { if case .success = $0 { true } else { false } }) {

@@ -33,6 +33,10 @@ extension Library {
     /// A compatible copy of the asset could not be made (a bomb, a damaged or unsupported picture); nothing
     /// was written.
     case cannotConvert(AssetID, ImagingError)
+    /// No batch has this identifier.
+    case batchNotFound(BatchID)
+    /// A new order for a batch must hold each of its assets once, and nothing else.
+    case notAReordering(BatchID)
 
     public var description: String {
       switch self {
@@ -69,6 +73,10 @@ extension Library {
         "The destination already exists; nothing was overwritten. Choose another name or remove it first."
       case .cannotConvert(_, let error):
         "No compatible copy could be made, so nothing was written: \(error.description)"
+      case .batchNotFound(let id):
+        "No batch with the identifier \(id) is in the library."
+      case .notAReordering:
+        "The new order must list each photo of the batch exactly once; nothing was changed."
       }
     }
 

@@ -6,8 +6,17 @@ extension Library {
   /// they are still that inode and no row references them). A link, FIFO or folder where the object belongs
   /// is not removed: it is left for repair to move aside.
   ///
+  /// When the library syncs, the removal reaches the user's other devices: the sync ledger records its
+  /// tombstone in the transaction that deletes the row.
+  ///
   /// - Throws: ``Error/notFound(_:)``, ``Error/busy`` when another process keeps writing.
   public func remove(_ id: AssetID) async throws(Error) {
+    try await remove(id, tombstone: true)
+  }
+
+  /// Removes an asset as ``remove(_:)`` does; without `tombstone` the sync ledger records nothing (a removal
+  /// that came from another device, which the ledger already holds as removed).
+  func remove(_ id: AssetID, tombstone: Bool) async throws(Error) {
     try await whileWriting { () throws(Error) in
       let found: Asset?
       do throws(DatabaseError) { found = try await manifest.asset(id) } catch { throw Error(error) }
@@ -18,7 +27,7 @@ extension Library {
       let intent: Intent?
       do throws(DatabaseError) {
         intent = try await manifest.remove(
-          id, digest: asset.sha256, object: object, token: writerTokenOrUnowned)
+          id, digest: asset.sha256, object: object, token: writerTokenOrUnowned, tombstone: tombstone)
       } catch {
         throw Error(error)
       }

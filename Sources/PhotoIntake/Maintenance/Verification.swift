@@ -5,6 +5,9 @@ extension Library {
   /// mark of assets found intact again, and lists what `objects/` holds that no row references. Deletes
   /// nothing, and never blocks on what it finds (a FIFO is reported, not opened for a read that would wait).
   ///
+  /// Cancelling the task stops the verification: the assets it did not reach keep their marks and are not
+  /// counted in ``VerificationReport/checked``.
+  ///
   /// Hashing runs on the I/O lanes, never on the cooperative pool.
   public func verify(progress: (@Sendable (_ checked: Int, _ total: Int) -> Void)? = nil) async throws(Error)
     -> VerificationReport
@@ -31,9 +34,11 @@ struct Verification: Sendable {
     }
     let found = await check(assets.map(\.sha256), progress: progress)
     var report = VerificationReport()
-    report.checked = assets.count
     var changes: [(id: AssetID, damage: Asset.Damage?)] = []
     for (asset, found) in zip(assets, found) {
+      // Not reached (the task was cancelled): nothing is known of its bytes, so its mark stays as it is.
+      guard let found else { continue }
+      report.checked += 1
       let damage: Asset.Damage? =
         switch found {
         case .missing: .missing
@@ -69,11 +74,11 @@ struct Verification: Sendable {
   /// Objects are read two at a time, so that reading one overlaps hashing the other.
   private static let queue = WorkQueue(label: "PhotoIntake.Verification", width: 2)
 
-  /// What each object is now, read on the I/O lanes.
+  /// What each object is now, read on the I/O lanes; nil for those a cancellation left unread.
   private func check(_ digests: [SHA256Digest], progress: (@Sendable (Int, Int) -> Void)?) async
-    -> [ObjectCheck]
+    -> [ObjectCheck?]
   {
-    var results = [ObjectCheck](repeating: .missing, count: digests.count)
+    var results = [ObjectCheck?](repeating: nil, count: digests.count)
     var done = 0
     await Self.queue.forEach(count: digests.count) { [store] index, _ in
       await BlockingLanes.io.run { store.check(digests[index]) }

@@ -32,6 +32,12 @@ struct RowRequest: Sendable {
   var placed: Bool
   /// The committed intent of the placement, deleted with the row.
   var intent: Intent?
+  /// The id a new asset gets, when it must be a given one (a download keeps the id its record carries).
+  var assetID: AssetID? = nil
+  /// When a new asset counts as imported (nil: now; a download keeps its first import's time).
+  var importedAt: Date? = nil
+  /// What the sync ledger records with the row, in its transaction (nil: an import made here).
+  var sync: SyncCommitNote? = nil
 }
 
 /// What an item's row did.
@@ -100,10 +106,19 @@ extension Manifest {
   }
 
   /// Writes one item's row or listing and deletes its intent, inside the caller's transaction.
-  private func writeRow(_ row: RowRequest) throws(DatabaseError) -> Written {
+  private func writeRow(_ request: RowRequest) throws(DatabaseError) -> Written {
+    var row = request
+    let ledger = SyncLedger(database: database)
+    // Sync may have re-ordered this batch meanwhile (another device's edit arrived): the item's place is then
+    // after the others rather than on top of one.
+    row.position = try ledger.freePosition(batchSequence: row.batch.sequence, preferred: row.position)
+    // Each branch notes the item in the sync ledger inside this transaction: an import to upload, a download
+    // synced.
     if let existing = row.existing {
       // Listed in this batch too; its damage mark goes when its object is intact again (a new copy placed).
       try insertListing(batch: row.batch, position: row.position, asset: existing.id)
+      try ledger.noteCommitted(
+        sha256: row.digest.hex, batch: row.batch, position: row.position, note: row.sync)
       if row.placed || existing.damage != nil {
         try database.prepare("DELETE FROM damage WHERE asset_id = ?1").bind(.text(existing.id.rawValue)).run()
       }
@@ -115,14 +130,17 @@ extension Manifest {
     // Another writer may have committed the same bytes since the group looked.
     if let other = try database.assetID(withSHA256: row.digest) {
       try insertListing(batch: row.batch, position: row.position, asset: other)
+      try ledger.noteCommitted(
+        sha256: row.digest.hex, batch: row.batch, position: row.position, note: row.sync)
       if let intent = row.intent { try deleteIntent(intent) }
       return .listedEarlier(other)
     }
     let asset = Asset(
-      id: .make(), sha256: row.digest, size: row.size, type: row.type, name: row.name, importedAt: Date(),
-      batch: row.batch.id, position: row.position, damage: nil, metadata: row.metadata,
-      locationStripped: row.locationStripped)
+      id: row.assetID ?? .make(), sha256: row.digest, size: row.size, type: row.type, name: row.name,
+      importedAt: row.importedAt ?? Date(), batch: row.batch.id, position: row.position, damage: nil,
+      metadata: row.metadata, locationStripped: row.locationStripped)
     try insertRow(asset, batch: row.batch)
+    try ledger.noteCommitted(sha256: row.digest.hex, batch: row.batch, position: row.position, note: row.sync)
     if let intent = row.intent { try deleteIntent(intent) }
     return .done(.inserted(asset))
   }
@@ -164,16 +182,52 @@ extension Manifest {
   /// records an intent to remove that inode, in one transaction: a crash after it leaves the intent, which
   /// the next writer finishes.
   ///
+  /// With `tombstone`, the sync ledger records the removal in the same transaction, for every account that
+  /// holds the asset (a removal stamp and its tombstone to upload); without, as for a removal that came from
+  /// another device, it records nothing (the ledger said so first).
+  ///
   /// - Returns: the intent, for the caller to carry out with ``undo(_:removing:)``.
-  func remove(_ id: AssetID, digest: SHA256Digest, object: (device: UInt64, inode: UInt64)?, token: String)
-    throws(DatabaseError) -> Intent?
-  {
+  func remove(
+    _ id: AssetID, digest: SHA256Digest, object: (device: UInt64, inode: UInt64)?, token: String,
+    tombstone: Bool = true
+  ) throws(DatabaseError) -> Intent? {
     try database.transaction { () throws(DatabaseError) -> Intent? in
       try database.prepare("DELETE FROM batch_items WHERE asset_id = ?1").bind(.text(id.rawValue)).run()
       try database.prepare("DELETE FROM assets WHERE id = ?1").bind(.text(id.rawValue)).run()
+      if tombstone { try SyncLedger(database: database).noteRemoval(sha256: digest.hex) }
       guard let object else { return nil }
       return try insertIntent(
         .remove, digest: digest, device: object.device, inode: object.inode, token: token)
+    }
+  }
+
+  /// What re-ordering a batch did.
+  enum Reordering: Sendable {
+    case reordered
+    /// The batch is already in that order: nothing was written.
+    case unchanged
+    case batchNotFound
+    /// `order` is not the batch's assets, each once.
+    case notAReordering
+  }
+
+  /// Lists a batch's assets in `order` (positions 0, 1, …) and, in the same transaction, gives the assets that
+  /// moved new keys in the sync ledger (see `SyncLedger.noteReorder`).
+  func reorder(_ batch: BatchID, to order: [AssetID]) throws(DatabaseError) -> Reordering {
+    try database.transaction { () throws(DatabaseError) -> Reordering in
+      let ledger = SyncLedger(database: database)
+      guard let found = try ledger.libraryBatch(batch.rawValue) else { return .batchNotFound }
+      let ids = order.map(\.rawValue)
+      let current = try ledger.listings(batchSequence: found.sequence)
+      guard current.count == ids.count, Set(current.map(\.assetID)) == Set(ids) else {
+        return .notAReordering
+      }
+      if current.map(\.assetID) == ids { return .unchanged }
+      var shas: [String: String] = [:]
+      for listing in current where shas[listing.assetID] == nil { shas[listing.assetID] = listing.sha256 }
+      try ledger.rewriteListings(batchSequence: found.sequence, ids)
+      try ledger.noteReorder(batch: batch.rawValue, order: ids.map { shas[$0] ?? "" })
+      return .reordered
     }
   }
 

@@ -90,6 +90,63 @@ extension Manifest {
         );
         """
     ),
+    Migration(
+      version: 4,
+      // The sync ledger (issue 28; see `SyncLedger`): tables of its own beside the library's rows, written in the
+      // same transactions as the rows they describe. Per iCloud account (ledgers never mix): each asset's and
+      // batch's sync state and its record's server system fields, each batch's membership entries, the engine's
+      // serialized state. Opaque bytes (system fields, the engine's state) are stored as base64 text. Only new
+      // tables: a manifest of version 3 gains them empty, and syncing adopts its rows when it is turned on.
+      sql: """
+        CREATE TABLE sync_settings (
+          key TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE sync_accounts (
+          account TEXT PRIMARY KEY,
+          engine_state TEXT,
+          zone TEXT NOT NULL DEFAULT 'unknown',
+          census INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+        CREATE TABLE sync_assets (
+          account TEXT NOT NULL,
+          sha256 TEXT NOT NULL,
+          state TEXT NOT NULL,
+          system_fields TEXT,
+          home_batch TEXT,
+          home_key TEXT,
+          record TEXT,
+          census INTEGER NOT NULL DEFAULT 0,
+          added_stamp INTEGER NOT NULL DEFAULT 0,
+          added_device TEXT NOT NULL DEFAULT '',
+          removed_stamp INTEGER NOT NULL DEFAULT 0,
+          removed_device TEXT NOT NULL DEFAULT '',
+          PRIMARY KEY (account, sha256)
+        ) WITHOUT ROWID;
+        CREATE INDEX sync_assets_by_state ON sync_assets(account, state);
+        CREATE TABLE sync_batches (
+          account TEXT NOT NULL,
+          batch_id TEXT NOT NULL,
+          state TEXT NOT NULL,
+          system_fields TEXT,
+          revision INTEGER NOT NULL DEFAULT 0,
+          created_at REAL NOT NULL,
+          PRIMARY KEY (account, batch_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX sync_batches_by_state ON sync_batches(account, state);
+        CREATE TABLE sync_members (
+          account TEXT NOT NULL,
+          batch_id TEXT NOT NULL,
+          sha256 TEXT NOT NULL,
+          key TEXT NOT NULL,
+          stamp INTEGER NOT NULL,
+          device TEXT NOT NULL,
+          removed INTEGER NOT NULL DEFAULT 0,
+          PRIMARY KEY (account, batch_id, sha256)
+        ) WITHOUT ROWID;
+        CREATE INDEX sync_members_by_asset ON sync_members(account, sha256);
+        """
+    ),
   ]
 
   /// The version a manifest has once every migration ran.

@@ -20,6 +20,9 @@ public enum SimulationScenario: String, Sendable, Hashable, CaseIterable {
   case twoDevices = "two-devices"
   /// Import library assets: a naive full-size `requestImage` vs a streamed resource write; offline, then retry.
   case assetImport = "asset-import"
+  /// Three devices import, remove and re-order through iCloud while the iPad is offline and the Mac's iCloud
+  /// storage is full; afterwards every device holds the same photos in the same order.
+  case sync
 
   /// One line for help text.
   public var summary: String {
@@ -36,6 +39,8 @@ public enum SimulationScenario: String, Sendable, Hashable, CaseIterable {
       "Cloud identifiers find the same photos on a second device."
     case .assetImport:
       "Import a 48 MP library photo: naive requestImage vs streamed write; offline, retry."
+    case .sync:
+      "Three devices sync through iCloud; one goes offline, one's storage is full."
     }
   }
 
@@ -54,6 +59,7 @@ public enum SimulationScenario: String, Sendable, Hashable, CaseIterable {
     case .limitedAccess: (outcome, succeeded) = try await context.limitedAccess()
     case .twoDevices: (outcome, succeeded) = try await context.twoDevices()
     case .assetImport: (outcome, succeeded) = try await context.assetImport()
+    case .sync: (outcome, succeeded) = try await context.sync()
     }
     return ScenarioReport(scenario: self, timeline: timeline.all, outcome: outcome, succeeded: succeeded)
   }

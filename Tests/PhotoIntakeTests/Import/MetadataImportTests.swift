@@ -101,6 +101,11 @@ import Testing
     let database = try Database.open(path: root + "/manifest.sqlite")
     try database.execute(
       """
+      DROP TABLE sync_settings;
+      DROP TABLE sync_accounts;
+      DROP TABLE sync_assets;
+      DROP TABLE sync_batches;
+      DROP TABLE sync_members;
       DROP TABLE writers;
       DROP TABLE intents;
       DROP INDEX assets_by_live_photo;

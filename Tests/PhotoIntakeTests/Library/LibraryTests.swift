@@ -52,6 +52,24 @@ import Testing
     #expect(try await reopened.verify().damaged.isEmpty)
   }
 
+  @Test func aCancelledVerificationMarksNothingDamaged() async throws {
+    let library = try await Library.open(at: root)
+    let assets = await importSeeds([6, 7, 8], into: library).items.compactMap(\.result.asset)
+    #expect(assets.count == 3)
+    // Cancelled before it reads any object: what it did not read is not "missing".
+    let verification = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await library.verify()
+    }
+    let stopped = try await verification.value
+    #expect(stopped.damaged.isEmpty)
+    #expect(stopped.checked < assets.count)
+    for asset in assets { #expect(try await library.asset(asset.id)?.damage == nil) }
+    let full = try await library.verify()
+    #expect(full.checked == 3)
+    #expect(full.isClean)
+  }
+
   @Test func verifyFindsAlteredBytesAndClearsTheMarkWhenRestored() async throws {
     let library = try await Library.open(at: root)
     let asset = try #require(await importSeeds([5], into: library).items[0].result.asset)
