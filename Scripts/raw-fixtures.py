@@ -18,6 +18,9 @@ vipsthumbnail, which renders a NEF's or DNG's first directory (the small RGB thu
   raw-orf.orf   Olympus ORF (magic "IIRO"): IFD0 the 96x64 sensor, no preview at all
   raw-raf.raf   Fujifilm RAF: header, a 192x128 JPEG whose EXIF says FUJIFILM and orientation 6, the RAF
                 directory (RawImageFullSize 200x136, RawImageCroppedSize 192x128), sensor bytes
+  raw-crw.crw   Canon CRW (CIFF 1.0r4, little-endian): the root heap holds the sensor bytes, JpgFromRaw (0x2007, a
+                192x128 JPEG) and ImageProps (0x300A), a heap with ImageInfo (0x1810: 192x128, rotation 270),
+                TimeStamp (0x180E) and CameraObject (0x2807), a heap with the make and model (0x080A)
 """
 import os
 import struct
@@ -213,6 +216,32 @@ def raf():
     return write("raw-raf.raf", bytes(header) + preview + directory + bytes(64))
 
 
+def ciff_heap(records):
+    """A CIFF heap: the values, then the table (a count, records of tag, size, offset), then the table's offset.
+    A record whose value is bytes is stored in the heap; a heap is a list of records, laid out the same way."""
+    body = bytearray()
+    table = []
+    for tag, value in records:
+        data = ciff_heap(value) if isinstance(value, list) else value
+        if len(body) % 2:
+            body += b"\0"
+        table.append(struct.pack("<HII", tag, len(data), len(body)))
+        body += data
+    at = len(body)
+    return bytes(body) + struct.pack("<H", len(table)) + b"".join(table) + struct.pack("<I", at)
+
+
+def crw():
+    preview = open(jpeg(192, 128, "crw-preview"), "rb").read()
+    info = struct.pack("<IIfiIII", 192, 128, 1.0, 270, 8, 24, 257)
+    # 2021-02-03 04:05:06 on the camera's clock
+    stamp = struct.pack("<IiI", 1612325106, 0, 0)
+    props = [(0x1810, info), (0x180E, stamp), (0x2807, [(0x080A, b"Canon\0Canon EOS D30\0")])]
+    heap = ciff_heap([(0x2005, bytes(64)), (0x2007, preview), (0x300A, props)])
+    header = b"II" + struct.pack("<I", 26) + b"HEAPCCDR" + struct.pack("<I", 0x00010002) + bytes(8)
+    return write("raw-crw.crw", header + heap)
+
+
 def check(path, size, vips_renders):
     line = subprocess.run(["exiftool", "-q", "-q", "-m", "-s3", "-ImageSize", path], capture_output=True,
                           text=True).stdout.strip()
@@ -230,3 +259,4 @@ check(dng(), "198x132", True)
 check(rw2(), "192x128", False)
 check(orf(), "96x64", False)
 check(raf(), "192x128", False)
+check(crw(), "192x128", False)

@@ -6,7 +6,8 @@ import Testing
 
 /// Camera raws (issue 26): sniffed by their own magic or IFD0, sized as exiftool sizes them, and their
 /// embedded previews found — never their sensor data. The fixtures are made by `Scripts/raw-fixtures.py`
-/// (JPEGs by libvips, a lossless JPEG by FFmpeg, the containers as the formats lay them out).
+/// (JPEGs by libvips, a lossless JPEG by FFmpeg, the containers as the formats lay them out), except two
+/// cut-down camera files from ExifTool's test images (RawFixtures/README.md).
 struct RawTests {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("RawFixtures")
@@ -43,6 +44,18 @@ struct RawTests {
     Expected(
       file: "raw-raf.raf", type: .raf, size: (192, 128), orientation: .right, make: "FUJIFILM",
       previews: [(192, 128, .jpeg)]),
+    // CIFF: ImageInfo's size and rotation (270°: shown turned back, as libraw turns it), JpgFromRaw the preview.
+    Expected(
+      file: "raw-crw.crw", type: .crw, size: (192, 128), orientation: .left, make: "Canon",
+      previews: [(192, 128, .jpeg)]),
+    // PRD's image size (not the sensor's 3272×2456); the EXIF is the TTW block's TIFF structure.
+    Expected(
+      file: "exiftool-minolta.mrw", type: .mrw, size: (3264, 2448), orientation: .up,
+      make: "Konica Minolta Camera, Inc.", previews: []),
+    // The header's size (version 2.x); make and model from the properties (UTF-16).
+    Expected(
+      file: "exiftool-sigma.x3f", type: .x3f, size: (2268, 1512), orientation: .up, make: "SIGMA",
+      previews: []),
   ]
 
   @Test(arguments: expected) func readsRaw(_ expected: Expected) throws {
@@ -96,8 +109,28 @@ struct RawTests {
     #expect(MediaType.sniff(Array("FUJIFILMCCD-RAW 0201".utf8)) == .raf)
     #expect(MediaType(hint: "RWL") == .rw2)
     #expect(MediaType(hint: "nrw") == .nef)
+    #expect(MediaType.sniff(Array("II".utf8) + [26, 0, 0, 0] + Array("HEAPCCDR".utf8)) == .crw)
+    #expect(MediaType.sniff(Array("MM".utf8) + [0, 0, 0, 26] + Array("HEAPCCDR".utf8)) == .crw)
+    #expect(MediaType.sniff([0, 0x4D, 0x52, 0x4D, 0, 0, 0, 8]) == .mrw)
+    #expect(MediaType.sniff(Array("FOVb".utf8) + [0, 0, 2, 0]) == .x3f)
     #expect(
-      MediaType.allCases.filter(\.isRaw) == [.dng, .cr2, .nef, .arw, .cr3, .orf, .rw2, .pef, .raf, .srw])
+      MediaType.allCases.filter(\.isRaw) == [
+        .dng, .cr2, .nef, .arw, .cr3, .orf, .rw2, .pef, .raf, .srw, .crw, .mrw, .x3f,
+      ])
+  }
+
+  /// Raws that keep their date outside EXIF: CIFF's TimeStamp and X3F's TIME are seconds on the camera's
+  /// clock, shown as they are (no zone), as exiftool shows them; MRW's is its TTW block's EXIF.
+  @Test(arguments: [
+    ("raw-crw.crw", "2021-02-03T04:05:06", "Canon EOS D30"),
+    ("exiftool-sigma.x3f", "2001-01-01T00:36:35", "SIGMA SD10"),
+    ("exiftool-minolta.mrw", "2004-11-18T23:14:58", "DiMAGE A2"),
+  ])
+  func datesAndModelsOutsideEXIF(_ file: String, _ date: String, _ model: String) throws {
+    let metadata = try MetadataReader.read(fileAt: Self.path(file))
+    #expect(metadata.captureDate?.local == date)
+    #expect(metadata.captureDate?.offsetSeconds == nil)
+    #expect(metadata.model == model)
   }
 
   /// A NEF whose Make lies past the first 4 KiB sniffs as a TIFF; the reader decides from the whole of IFD0.
@@ -120,14 +153,19 @@ struct RawTests {
     }
   }
 
-  /// A raw's GPS is stripped like a TIFF's (the same in-place erase), except RAF's, kept in its embedded JPEG.
+  /// A raw's GPS is stripped like a TIFF's (the same in-place erase), except where it lies in blocks PhotoIntake
+  /// does not rewrite (RAF's embedded JPEG, CIFF, MRW, X3F): those are refused, never passed on as stripped.
   @Test func stripsTIFFBasedRawsAndRefusesRAF() throws {
     for file in ["raw-nef.nef", "raw-dng.dng", "raw-rw2.rw2", "raw-orf.orf"] {
       let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.path(file))))
       let stripped = try LocationStripper.strip(bytes: bytes)
       #expect(stripped.bytes.count == bytes.count, Comment(rawValue: file))
     }
-    let raf = Array(try Data(contentsOf: URL(fileURLWithPath: Self.path("raw-raf.raf"))))
-    #expect(throws: MetadataError.self) { try LocationStripper.strip(bytes: raf) }
+    for file in ["raw-raf.raf", "raw-crw.crw", "exiftool-minolta.mrw", "exiftool-sigma.x3f"] {
+      let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.path(file))))
+      #expect(throws: MetadataError.self, Comment(rawValue: file)) {
+        try LocationStripper.strip(bytes: bytes)
+      }
+    }
   }
 }

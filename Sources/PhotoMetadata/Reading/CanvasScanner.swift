@@ -88,7 +88,7 @@ public enum CanvasScanner {
     case .tiff, .dng, .cr2, .nef, .arw, .orf, .rw2, .pef, .srw:
       return Survey(largestCanvas: try tiff(input, limits: limits))
     case .heic, .heif, .heics, .avif: return try heif(input, limits: limits)
-    case .jpeg, .mov, .mp4, .m4v, .cr3, .raf: return Survey(largestCanvas: nil)
+    case .jpeg, .mov, .mp4, .m4v, .cr3, .raf, .crw, .mrw, .x3f: return Survey(largestCanvas: nil)
     }
   }
 

@@ -76,6 +76,9 @@ public enum MetadataReader {
     case .tiff, .dng, .cr2, .nef, .arw, .orf, .rw2, .pef, .srw:
       metadata = try TIFFFileReader.read(input, type: type, limits: limits)
     case .raf: metadata = try RAFReader.read(input, limits: limits)
+    case .crw: metadata = try CRWReader.read(input, limits: limits)
+    case .mrw: metadata = try MRWReader.read(input, limits: limits)
+    case .x3f: metadata = try X3FReader.read(input, limits: limits)
     case .heic, .heif, .heics, .avif: metadata = try HEIFReader.read(input, type: type, limits: limits)
     case .mov, .mp4, .m4v, .cr3: metadata = try QuickTimeReader.read(input, type: type, limits: limits)
     }

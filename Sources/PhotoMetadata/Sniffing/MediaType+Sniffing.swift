@@ -36,6 +36,15 @@ extension MediaType {
     if bytes.starts(with: [0x49, 0x49, 0x55, 0x00]) { return .rw2 }
     // Fujifilm RAF: a 16-byte magic, then its version and the camera's name.
     if bytes.starts(with: Array("FUJIFILMCCD-RAW ".utf8)) { return .raf }
+    // Canon CRW: a CIFF heap ("II" or "MM", the header's length, "HEAPCCDR"; CIFF 1.0r4 §2.1).
+    if bytes.count >= 14, bytes[0] == bytes[1], bytes[0] == 0x49 || bytes[0] == 0x4D,
+      Array(bytes[6..<14]) == Array("HEAPCCDR".utf8)
+    {
+      return .crw
+    }
+    // Minolta MRW: its block list, big-endian ("\0MRM"); Sigma X3F: "FOVb".
+    if bytes.starts(with: [0x00, 0x4D, 0x52, 0x4D]) { return .mrw }
+    if bytes.starts(with: Array("FOVb".utf8)) { return .x3f }
     // BigTIFF (magic 43, libtiff 4): scanners and microscopes write it, cameras do not; read as TIFF.
     if bytes.starts(with: [0x49, 0x49, 0x2B, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) {
       return .tiff

@@ -42,6 +42,13 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
   case raf
   /// Samsung SRW raw.
   case srw
+  /// Canon CRW raw, the Camera Image File Format (CIFF) of Canon's cameras before the CR2: a heap of records of
+  /// its own, not TIFF.
+  case crw
+  /// Konica Minolta MRW raw: blocks of Minolta's own, one of them a TIFF structure with the EXIF.
+  case mrw
+  /// Sigma / Foveon X3F raw: a header with the image's size, sections listed by a directory at the end.
+  case x3f
   /// QuickTime movie.
   case mov
   /// MPEG-4 video.
@@ -64,7 +71,7 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
   /// keeps raws byte for byte and shows the preview the camera embedded in them; it never develops one.
   public var isRaw: Bool {
     switch self {
-    case .dng, .cr2, .cr3, .nef, .arw, .orf, .rw2, .pef, .raf, .srw: true
+    case .dng, .cr2, .cr3, .nef, .arw, .orf, .rw2, .pef, .raf, .srw, .crw, .mrw, .x3f: true
     default: false
     }
   }
@@ -100,6 +107,9 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case .pef: "com.pentax.raw-image"
     case .raf: "com.fuji.raw-image"
     case .srw: "com.samsung.raw-image"
+    case .crw: "com.canon.crw-raw-image"
+    case .mrw: "com.konicaminolta.raw-image"
+    case .x3f: "com.sigma.raw-image"
     case .mov: "com.apple.quicktime-movie"
     case .mp4: "public.mpeg-4"
     case .m4v: "com.apple.m4v-video"
@@ -124,6 +134,9 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case .pef: "image/x-pentax-pef"
     case .raf: "image/x-fuji-raf"
     case .srw: "image/x-samsung-srw"
+    case .crw: "image/x-canon-crw"
+    case .mrw: "image/x-minolta-mrw"
+    case .x3f: "image/x-sigma-x3f"
     case .mov: "video/quicktime"
     case .mp4: "video/mp4"
     case .m4v: "video/x-m4v"
@@ -156,6 +169,9 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case "pef", "com.pentax.raw-image": self = .pef
     case "raf", "com.fuji.raw-image": self = .raf
     case "srw", "com.samsung.raw-image": self = .srw
+    case "crw", "com.canon.crw-raw-image": self = .crw
+    case "mrw", "com.konicaminolta.raw-image", "com.minolta.raw-image": self = .mrw
+    case "x3f", "com.sigma.raw-image", "com.sigma.x3f-raw-image": self = .x3f
     case "mov", "qt", "com.apple.quicktime-movie", "video/quicktime": self = .mov
     case "mp4", "public.mpeg-4", "video/mp4": self = .mp4
     case "m4v", "com.apple.m4v-video", "video/x-m4v": self = .m4v

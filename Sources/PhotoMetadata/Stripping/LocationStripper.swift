@@ -83,6 +83,10 @@ public enum LocationStripper {
     case .cr3: throw .cannotStrip("Canon CR3 keeps GPS in a box PhotoIntake does not rewrite")
     case .raf:
       throw .cannotStrip("Fujifilm RAF keeps GPS in its embedded JPEG, which PhotoIntake does not rewrite")
+    case .crw, .mrw, .x3f:
+      // Their metadata lies in records of the maker's own (CIFF, MRW blocks, X3F properties); a file that cannot
+      // be shown to hold no location is refused rather than passed on as stripped.
+      throw .cannotStrip("\(type.rawValue.uppercased()) raws are not rewritten by PhotoIntake")
     }
   }
 

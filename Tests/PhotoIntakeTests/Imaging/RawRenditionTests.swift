@@ -35,6 +35,8 @@ import Testing
       // Orientation 3: to the bottom right.
       Case(file: "raw-rw2.rw2", size: 96, width: 96, height: 64, red: (0.75, 0.75)),
       Case(file: "raw-raf.raf", size: 96, width: 64, height: 96, red: (0.75, 0.25)),
+      // CIFF rotation 270 (orientation 8): to the bottom left.
+      Case(file: "raw-crw.crw", size: 96, width: 64, height: 96, red: (0.25, 0.75)),
     ]
 
     @Test(arguments: cases) func rendersTheEmbeddedPreviewUpright(_ c: Case) throws {
@@ -88,7 +90,9 @@ import Testing
     }
 
     /// `export --as jpeg` of a raw says what it is instead of passing the preview off as the photo.
-    @Test(arguments: ["raw-nef.nef", "raw-dng.dng", "raw-rw2.rw2", "raw-raf.raf", "raw-orf.orf"])
+    @Test(arguments: [
+      "raw-nef.nef", "raw-dng.dng", "raw-rw2.rw2", "raw-raf.raf", "raw-crw.crw", "raw-orf.orf",
+    ])
     func exportAsJPEGRefusesRaws(_ file: String) throws {
       var options = ExportOptions()
       options.format = .jpeg
