@@ -62,13 +62,21 @@ extension MediaType {
   /// bytes after it. A few damaged bytes right after SOI are skipped by libjpeg, which reads on to the next
   /// marker ("Corrupt JPEG data: N extraneous bytes before marker") and decodes the picture; the JPEG reader
   /// then confirms that marker's segment before it reads on.
+  ///
+  /// Further on, only a marker whose segment the JPEG reader confirms (a frame header in T.81's ranges, a
+  /// segment that ends on the next marker) counts: libjpeg skips any number of bytes to it (a writer that
+  /// padded its segments, a file with a run of every byte value after SOI), and random bytes after 0xFF 0xD8
+  /// hold no such segment.
   private static func hasEarlyMarker(_ bytes: [UInt8]) -> Bool {
     let window = bytes.dropFirst(2).prefix(33)
-    return zip(window, window.dropFirst()).contains { first, code in
+    let early = zip(window, window.dropFirst()).contains { first, code in
       first == 0xFF
         && ((0xC0...0xCF).contains(code) || (0xD0...0xD7).contains(code) || (0xDA...0xEF).contains(code)
           || code == 0xFE)
     }
+    if early { return true }
+    let prefix = Input(bytes: bytes)
+    return ((try? JPEGSegments.confirmedMarker(prefix, after: 2, within: bytes.count - 2)) ?? nil) != nil
   }
 
   /// TIFF and the raw formats built on it (CR2, NEF, ARW, DNG, PEF, SRW).
