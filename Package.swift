@@ -73,7 +73,7 @@ let package = Package(
     // Test fixtures are read where they lie in the repository (found by #filePath), not bundled.
     .testTarget(
       name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "PhotoIntakeTesting"],
-      exclude: ["Fixtures", "GainMapFixtures"]),
+      exclude: ["Fixtures", "GainMapFixtures", "RawFixtures"]),
     .testTarget(
       name: "PhotoIntakeTests",
       dependencies: ["PhotoIntake", "PhotoMetadata", "PhotoIntakeTesting"], exclude: ["Fixtures"]),

@@ -80,4 +80,50 @@ struct JPEGExtraneousBytesTests {
       try MetadataReader.read(bytes: runs(9))
     }
   }
+
+  /// After the frame header, bytes that lead to no marker (tables overwritten, a DHT whose length runs into
+  /// garbage: Apache Commons Imaging's IMAGING-215 file has this shape) cost only the image data: the size and
+  /// the metadata before them are kept with a `remainder` warning, as exiftool keeps them. Before the frame
+  /// header the same bytes leave no size, and the file is damaged.
+  @Test func bytesAfterTheFrameHeaderThatLeadToNoMarkerKeepTheFacts() throws {
+    let plain = try TestSupport.bytes("jpeg-orientation-6.jpg")
+    let twin = try MetadataReader.read(bytes: plain)
+    let frame = try #require(
+      try JPEGSegments.read(Input(bytes: plain), limits: MetadataReader.Limits()).first(
+        where: \.isStartOfFrame))
+    let end = frame.payload.upperBound
+    let garbage = [UInt8](repeating: 0x46, count: 600)
+    let metadata = try MetadataReader.read(bytes: Array(plain[..<end]) + garbage)
+    #expect(metadata.width == 64 && metadata.height == 48)
+    #expect(metadata.make == twin.make && metadata.captureDate == twin.captureDate)
+    #expect(metadata.orientation == twin.orientation)
+    #expect(metadata.warnings.map(\.part) == [.remainder])
+    #expect(metadata.warnings.first?.reason.contains("lead to no JPEG marker") == true)
+    let early = Array(plain[..<0x210]) + garbage
+    #expect(throws: MetadataError.corrupt("no marker at offset 528")) {
+      try MetadataReader.read(bytes: early)
+    }
+    // The location stripper copies whole files: it still refuses the damaged one.
+    #expect(throws: MetadataError.self) { try LocationStripper.strip(bytes: Array(plain[..<end]) + garbage) }
+  }
+
+  /// A run of every byte value right after SOI (Apache Commons Imaging's "0x00-to-0xFF-between-segments.jpg"
+  /// has this shape; libjpeg decodes it) puts the first marker past the 32 bytes sniffing looks at: a confirmed
+  /// marker further on still makes it a JPEG. Random bytes after 0xFF 0xD8 hold none.
+  @Test func aLongRunAfterSOIStillSniffsAsJPEG() throws {
+    let plain = try TestSupport.bytes("jpeg-orientation-6.jpg")
+    let file = [0xFF, 0xD8] + (0...255).map { UInt8($0) } + Array(plain[2...])
+    #expect(MediaType.sniff(file) == .jpeg)
+    let metadata = try MetadataReader.read(bytes: file)
+    #expect(metadata.width == 64 && metadata.height == 48)
+    #expect(metadata.warnings.map(\.part) == [.extraneousBytes])
+    var generator = SeededGenerator(seed: 26)
+    for _ in 0..<200 {
+      var bytes: [UInt8] = [0xFF, 0xD8]
+      for _ in 0..<512 { withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0) } }
+      // No marker in the first 32 bytes, so that only the confirmed-marker rule can call it a JPEG.
+      for index in 2..<40 where bytes[index] == 0xFF { bytes[index] = 0 }
+      #expect(MediaType.sniff(bytes) != .jpeg)
+    }
+  }
 }

@@ -15,6 +15,11 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The bytes are not a format this platform can decode (unknown content, raw formats without a decoder, a
   /// movie without a video track or whose codec has no decoder here). `type` is what the bytes are, when known.
   case unsupportedContent(type: MediaType?)
+  /// A camera raw (``PhotoMetadata/MediaType/isRaw``) whose picture was asked for where only its own could do
+  /// (an export, a rendition without embedded previews), or that has no embedded preview that can be shown.
+  /// PhotoIntake never develops raw sensor data: a raw's renditions show the largest preview the camera
+  /// embedded, and its export is the original file.
+  case rawNotDeveloped(type: MediaType, hasPreview: Bool)
   /// The image declares more pixels than the limit; it was refused before any decode.
   case tooManyPixels(declared: Int, limit: Int)
   /// Decoding the image would cost more memory or work than the ``DecodeLimit`` allows (a grid reusing one
@@ -59,6 +64,13 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
       } else {
         "The content is not a picture format that can be decoded. Check that the file is a photo."
       }
+    case .rawNotDeveloped(let type, true):
+      "This is a raw photo (\(type.rawValue)): its picture is made by developing the sensor data, which "
+        + "PhotoIntake does not do. Its thumbnails show the preview the camera embedded; to share the photo, "
+        + "export the original and develop it in a raw converter."
+    case .rawNotDeveloped(let type, false):
+      "This raw photo (\(type.rawValue)) has no embedded preview that can be shown, and PhotoIntake does not "
+        + "develop sensor data; open the original in a raw converter. The original is kept as it is."
     case .tooManyPixels(let declared, let limit):
       "The image declares \(Self.megapixels(declared)) megapixels, more than the \(Self.megapixels(limit)) MP "
         + "limit; it was not decoded, so that it cannot exhaust memory. Raise the limit only for files you trust."
@@ -99,6 +111,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
   public var code: String {
     switch self {
     case .unsupportedContent: "unsupported-content"
+    case .rawNotDeveloped: "raw-not-developed"
     case .tooManyPixels: "too-many-pixels"
     case .overDecodeBudget: "over-decode-budget"
     case .extremeAspectRatio: "extreme-aspect-ratio"

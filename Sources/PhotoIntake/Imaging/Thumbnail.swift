@@ -36,6 +36,7 @@ public struct Thumbnail: Sendable, Hashable {
       case .embeddedPreview(.exifThumbnail): "EXIF thumbnail"
       case .embeddedPreview(.mpfImage): "MPF preview"
       case .embeddedPreview(.heifThumbnail): "HEIF thumbnail item"
+      case .embeddedPreview(.rawPreview): "raw file's embedded preview"
       case .movieFrame(let seconds):
         "movie frame at \(Double((seconds * 100).rounded()) / 100) s"
       }

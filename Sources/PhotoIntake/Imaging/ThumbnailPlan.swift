@@ -33,6 +33,7 @@ struct ThumbnailPlan: Sendable, Hashable {
     throws(ImagingError) -> ThumbnailPlan
   {
     guard request.maxPixelSize > 0 else { throw .invalidSize(request.maxPixelSize) }
+    if metadata.type.isRaw { return try rawPlan(metadata, request: request) }
     if let width = metadata.width, let height = metadata.height {
       try checkPixelCount(width: width, height: height, limit: request.maximumPixelCount)
       try checkReducible(width: width, height: height, to: request.maxPixelSize)
@@ -61,6 +62,53 @@ struct ThumbnailPlan: Sendable, Hashable {
     return plan
   }
 
+  /// A raw's plan: the camera's embedded preview, never the sensor data (PhotoIntake develops no raw; a
+  /// decoder that reads a raw's first directory shows a thumbnail or undemosaiced samples, not the photo).
+  ///
+  /// Of the previews whose shape matches the sensor's (a raw's 160×120 EXIF thumbnail of a 3:2 sensor has
+  /// black bars), the smallest that reaches the requested size, else the largest; without a matching one, the
+  /// same choice among the others. Each must pass the pixel limit itself; the sensor's size is not decoded and
+  /// is not checked. The preview is stored unturned, as the sensor data is: the file's orientation applies.
+  ///
+  /// - Throws: ``ImagingError/rawNotDeveloped(type:hasPreview:)`` when previews are not allowed or none can
+  ///   be shown.
+  private static func rawPlan(_ metadata: MediaMetadata, request: ThumbnailRequest) throws(ImagingError)
+    -> ThumbnailPlan
+  {
+    let usable = metadata.previews.filter { preview in
+      guard preview.isDisplayPreview, let width = preview.width, let height = preview.height, width > 0,
+        height > 0, preview.offset != nil, preview.length != nil,
+        [.jpeg, .tiff].contains(preview.type),
+        (try? checkPixelCount(
+          width: width, height: height, limit: request.maximumPixelCount)) != nil,
+        (try? checkReducible(width: width, height: height, to: request.maxPixelSize)) != nil
+      else { return false }
+      return preview.type == .jpeg || preview.kind == .rawPreview
+    }
+    guard request.allowsEmbeddedPreview, !usable.isEmpty else {
+      throw .rawNotDeveloped(type: metadata.type, hasPreview: !usable.isEmpty)
+    }
+    func ratio(_ width: Int, _ height: Int) -> Double {
+      Double(min(width, height)) / Double(max(width, height))
+    }
+    let matching = usable.filter { preview in
+      guard let width = metadata.width, let height = metadata.height, width > 0, height > 0 else {
+        return true
+      }
+      return abs(ratio(preview.width ?? 0, preview.height ?? 0) - ratio(width, height)) <= rawAspectTolerance
+    }
+    let candidates = matching.isEmpty ? usable : matching
+    func pixels(_ preview: EmbeddedPreview) -> Int { (preview.width ?? 0) * (preview.height ?? 0) }
+    let large = candidates.filter { max($0.width ?? 0, $0.height ?? 0) >= request.maxPixelSize }
+    let chosen = large.min { pixels($0) < pixels($1) } ?? candidates.max { pixels($0) < pixels($1) }
+    guard let chosen else { throw .rawNotDeveloped(type: metadata.type, hasPreview: false) }
+    return ThumbnailPlan(metadata: metadata, source: .preview(chosen), orientation: metadata.orientation)
+  }
+
+  /// A raw's sensor has borders its previews leave out (a D70's 3040×2014 sensor, its 3008×2000 JPEG), so
+  /// shapes are compared more loosely than ``aspectTolerance``; black bars (4:3 for 3:2) still differ.
+  static let rawAspectTolerance = 0.05
+
   /// The largest DCT scaling (8, 4, 2 or 1) that keeps the longest side at least `size`.
   ///
   /// More than vipsthumbnail dares (it keeps a factor of 2 for the final reduction, so a 1024 px thumbnail of
@@ -77,6 +125,15 @@ struct ThumbnailPlan: Sendable, Hashable {
   /// 0 when the size is not known.
   static func decodedPixels(_ metadata: MediaMetadata?, size: Int) -> Int {
     guard let metadata, let width = metadata.width, let height = metadata.height else { return 0 }
+    if metadata.type.isRaw {
+      // Only a preview is decoded (JPEG previews reduced while decoding); the plan picks it.
+      let request = ThumbnailRequest(maxPixelSize: max(1, size))
+      guard case .preview(let preview)? = try? make(metadata, request: request).source,
+        let pw = preview.width, let ph = preview.height
+      else { return 0 }
+      let shrink = preview.type == .jpeg ? jpegShrink(max(pw, ph), to: size) : 1
+      return pw * ph / (shrink * shrink)
+    }
     let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
     if overflow { return Int.max }
     switch metadata.type {
@@ -124,6 +181,8 @@ struct ThumbnailPlan: Sendable, Hashable {
       case .heifThumbnail: return true
       case .exifThumbnail, .mpfImage:
         return preview.type == .jpeg && preview.offset != nil && preview.length != nil
+      // Only a raw has raw previews, and ``rawPlan(_:request:)`` chooses among them.
+      case .rawPreview: return false
       }
     }.min { ($0.width ?? 0) * ($0.height ?? 0) < ($1.width ?? 0) * ($1.height ?? 0) }
   }

@@ -27,10 +27,7 @@ public enum RepresentationChoice {
 
   /// Whether a type identifier names a RAW photo format.
   public static func isRAW(_ typeIdentifier: String) -> Bool {
-    switch MediaType(hint: typeIdentifier) {
-    case .dng, .cr2, .cr3, .nef, .arw: true
-    default: false
-    }
+    MediaType(hint: typeIdentifier)?.isRaw ?? false
   }
 
   /// The type identifier to pass to `loadFileRepresentation(forTypeIdentifier:completionHandler:)`; nil when
@@ -48,7 +45,7 @@ public enum RepresentationChoice {
   /// come last.
   static func rank(_ type: MediaType) -> Int {
     switch type {
-    case .dng, .cr2, .cr3, .nef, .arw: 0
+    case .dng, .cr2, .cr3, .nef, .arw, .orf, .rw2, .pef, .raf, .srw, .crw, .mrw, .x3f: 0
     case .heic, .heif, .heics, .avif: 1
     case .tiff, .png, .gif, .webp: 2
     case .jpeg: 3

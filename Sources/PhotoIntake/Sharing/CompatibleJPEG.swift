@@ -29,8 +29,10 @@ package enum CompatibleJPEG {
     }
   }
 
-  /// The formats converted (raw formats are not: a decoder here reads their preview, not the photo). An image
-  /// sequence or burst (``MediaType/heics``) becomes its first frame, as its rendition does.
+  /// The formats converted. Raw formats are not: their picture is made by developing the sensor data, which
+  /// PhotoIntake does not do, and the preview the camera embedded (what their renditions show) is not the
+  /// photo; an export of a raw is its original. An image sequence or burst (``MediaType/heics``) becomes its
+  /// first frame, as its rendition does.
   static let convertibleTypes: Set<MediaType> = [
     .jpeg, .png, .gif, .webp, .heic, .heif, .heics, .avif, .tiff,
   ]
@@ -41,10 +43,15 @@ package enum CompatibleJPEG {
   ///   JPEG that needs neither turning nor resizing.
   /// - Throws: ``ImagingError/tooManyPixels(declared:limit:)`` before any decode,
   ///   ``ImagingError/overDecodeBudget(reason:)`` when the decode would cost more than
-  ///   ``ExportOptions/decodeLimit``, ``ImagingError/unsupportedContent(type:)`` for movies and formats not
-  ///   converted here, ``ImagingError/invalidSize(_:)``.
+  ///   ``ExportOptions/decodeLimit``, ``ImagingError/rawNotDeveloped(type:hasPreview:)`` for a raw (never
+  ///   passed off as a JPEG of its preview), ``ImagingError/unsupportedContent(type:)`` for movies and formats
+  ///   not converted here, ``ImagingError/invalidSize(_:)``.
   package static func plan(fileAt path: String, options: ExportOptions) throws(ImagingError) -> Plan? {
     let (metadata, shape) = try ImageHeaders.survey(fileAt: path)
+    if metadata.type.isRaw {
+      throw .rawNotDeveloped(
+        type: metadata.type, hasPreview: metadata.previews.contains { $0.kind == .rawPreview })
+    }
     guard convertibleTypes.contains(metadata.type) else { throw .unsupportedContent(type: metadata.type) }
     if let size = options.maxPixelSize, size <= 0 { throw .invalidSize(size) }
     if let width = metadata.width, let height = metadata.height {

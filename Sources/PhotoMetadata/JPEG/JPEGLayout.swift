@@ -25,6 +25,8 @@ struct JPEGLayout {
   var extraneous: [Range<Int>] = []
   /// Where the file ends before its scan header is whole, when read with `toleratingCut`.
   var cutAt: Int?
+  /// Whether the walk stopped at ``cutAt`` on damage rather than at the end of the file.
+  var cutIsDamage = false
 
   /// Reads the segments before the image data of the JPEG stream at `start`.
   ///
@@ -35,6 +37,7 @@ struct JPEGLayout {
     let walk = try JPEGSegments.walk(input, from: start, limits: limits, toleratingCut: toleratingCut)
     extraneous = walk.extraneous
     cutAt = walk.cutAt
+    cutIsDamage = walk.cutIsDamage
     for segment in walk.segments {
       if segment.isStartOfFrame, frame == nil {
         let header = try JPEGFrameHeader(input, segment)

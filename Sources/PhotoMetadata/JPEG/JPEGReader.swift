@@ -6,10 +6,11 @@ enum JPEGReader {
     var metadata = MediaMetadata(type: .jpeg, width: layout.width, height: layout.height)
     metadata.hasICCProfile = layout.hasICCProfile
     if let cut = layout.cutAt {
-      metadata.warnings.append(
-        MetadataWarning(
-          part: .remainder,
-          reason: "the file ends at offset \(input.size), inside the segment at offset \(cut)"))
+      let reason =
+        layout.cutIsDamage
+        ? "the bytes at offset \(cut), after the frame header, lead to no JPEG marker"
+        : "the file ends at offset \(input.size), inside the segment at offset \(cut)"
+      metadata.warnings.append(MetadataWarning(part: .remainder, reason: reason))
     }
     for run in layout.extraneous {
       metadata.warnings.append(

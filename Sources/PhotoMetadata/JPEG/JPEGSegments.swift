@@ -27,6 +27,8 @@ enum JPEGSegments {
     /// Where the file ends inside a segment, or before the next one, after the frame header (a download cut
     /// in its scan header or image data); nil when the walk reached the scan header whole.
     var cutAt: Int?
+    /// Whether the walk stopped at ``cutAt`` on bytes that lead to no marker, rather than at the end of the file.
+    var cutIsDamage = false
   }
 
   static func isStartOfFrame(_ marker: UInt8) -> Bool {
@@ -55,10 +57,11 @@ enum JPEGSegments {
   /// (§B.2.2, §B.2.3). At most ``maxResyncs`` runs and ``maxExtraneousBytes`` bytes in all are skipped;
   /// past that, or with no confirmed marker, the stream is damaged as before ("no marker at offset N").
   ///
-  /// With `toleratingCut`, a file that ends inside a segment or before the next one, once a frame header has
-  /// been read, gives the segments before the cut and its position (``Walk/cutAt``) instead of
-  /// ``MetadataError/truncated``: the size and the metadata segments are all there, as exiftool and libjpeg
-  /// read them. Readers pass true; the location stripper passes false, as it must copy a whole file.
+  /// With `toleratingCut`, once a frame header has been read, a file that ends inside a segment or before the
+  /// next one, or whose bytes lead to no confirmed marker when none were skipped before
+  /// (``Walk/cutIsDamage``), gives the segments before the cut and its position (``Walk/cutAt``) instead of
+  /// ``MetadataError/truncated`` or `.corrupt`: the size and the metadata segments are all there, as exiftool
+  /// and libjpeg read them. Readers pass true; the location stripper passes false, as it must copy a whole file.
   static func walk(
     _ input: Input, from start: Int = 0, limits: MetadataReader.Limits, toleratingCut: Bool = false
   ) throws(MetadataError) -> Walk {
@@ -82,7 +85,18 @@ enum JPEGSegments {
       guard head[0] == 0xFF, head[1] != 0x00 else {
         guard walk.extraneous.count < maxResyncs,
           let next = try confirmedMarker(input, after: position, within: maxExtraneousBytes - skippedBytes)
-        else { throw .corrupt("no marker at offset \(position)") }
+        else {
+          // After a frame header reached through whole segments, what leads to no marker is damage to the
+          // tables or the image data, not to the size and metadata read before it: those are kept (as exiftool
+          // keeps them), and the decoder decides what it can show. Before the frame header, the file has no
+          // size; after a resync, the frame header may be a chance find in random bytes: damaged.
+          guard tolerates(walk), walk.extraneous.isEmpty else {
+            throw .corrupt("no marker at offset \(position)")
+          }
+          walk.cutAt = position
+          walk.cutIsDamage = true
+          return walk
+        }
         walk.extraneous.append(position..<next)
         skippedBytes += next - position
         position = next

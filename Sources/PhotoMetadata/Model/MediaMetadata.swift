@@ -235,11 +235,18 @@ public struct EmbeddedPreview: Sendable, Hashable, Codable {
     case mpfImage
     /// A HEIF thumbnail item (`thmb` reference, ISO/IEC 23008-12 §6.4.2).
     case heifThumbnail
+    /// A picture a camera stored in a raw file beside its sensor data (``RawPreviews``): a JPEG in a TIFF
+    /// directory, a maker note, RW2's JpgFromRaw, RAF's header or CR3's `PRVW` box, or 8-bit RGB samples in a
+    /// TIFF directory (``EmbeddedPreview/type`` `.tiff`). Stored unturned, like the raw: the file's orientation
+    /// applies to it.
+    case rawPreview
   }
 
   /// Where the preview is stored.
   public var kind: Kind
-  /// The preview's coded format (`.jpeg` for EXIF/MPF; `.heic` or `.avif` for HEIF thumbnail items).
+  /// The preview's coded format (`.jpeg` for EXIF/MPF; `.heic` or `.avif` for HEIF thumbnail items). A raw
+  /// file's ``Kind/rawPreview`` is `.jpeg`, or `.tiff` for uncompressed samples: `width` × `height` pixels of
+  /// 8-bit RGB, row after row, in the `length` bytes at `offset`.
   public var type: MediaType
   /// The preview's width in pixels, when declared.
   public var width: Int?
@@ -260,7 +267,7 @@ public struct EmbeddedPreview: Sendable, Hashable, Codable {
   /// MPF large thumbnails. Gain maps and disparity images are not.
   public var isDisplayPreview: Bool {
     switch kind {
-    case .exifThumbnail, .heifThumbnail: true
+    case .exifThumbnail, .heifThumbnail, .rawPreview: true
     case .mpfImage: mpfTypeCode == 0x01_0001 || mpfTypeCode == 0x01_0002
     }
   }

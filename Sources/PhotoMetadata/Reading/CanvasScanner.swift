@@ -85,9 +85,10 @@ public enum CanvasScanner {
       return try gif(input, limits: limits)
     case .png: return try png(input, limits: limits)
     case .webp: return try webp(input, limits: limits)
-    case .tiff, .dng, .cr2, .nef, .arw: return Survey(largestCanvas: try tiff(input, limits: limits))
+    case .tiff, .dng, .cr2, .nef, .arw, .orf, .rw2, .pef, .srw:
+      return Survey(largestCanvas: try tiff(input, limits: limits))
     case .heic, .heif, .heics, .avif: return try heif(input, limits: limits)
-    case .jpeg, .mov, .mp4, .m4v, .cr3: return Survey(largestCanvas: nil)
+    case .jpeg, .mov, .mp4, .m4v, .cr3, .raf, .crw, .mrw, .x3f: return Survey(largestCanvas: nil)
     }
   }
 

@@ -73,7 +73,12 @@ public enum MetadataReader {
     case .png: metadata = try PNGReader.read(input, limits: limits)
     case .gif: metadata = try GIFReader.read(input, limits: limits)
     case .webp: metadata = try WebPReader.read(input, limits: limits)
-    case .tiff, .dng, .cr2, .nef, .arw: metadata = try TIFFFileReader.read(input, type: type, limits: limits)
+    case .tiff, .dng, .cr2, .nef, .arw, .orf, .rw2, .pef, .srw:
+      metadata = try TIFFFileReader.read(input, type: type, limits: limits)
+    case .raf: metadata = try RAFReader.read(input, limits: limits)
+    case .crw: metadata = try CRWReader.read(input, limits: limits)
+    case .mrw: metadata = try MRWReader.read(input, limits: limits)
+    case .x3f: metadata = try X3FReader.read(input, limits: limits)
     case .heic, .heif, .heics, .avif: metadata = try HEIFReader.read(input, type: type, limits: limits)
     case .mov, .mp4, .m4v, .cr3: metadata = try QuickTimeReader.read(input, type: type, limits: limits)
     }

@@ -26,6 +26,25 @@ extension MediaType {
     if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
       return sniffTIFF(bytes)
     }
+    // Raws with a TIFF structure under a magic of their own: Olympus ORF ("IIRO", "IIRS", "MMOR") and
+    // Panasonic RW2 / Leica RWL ("IIU\0"), as libraw and exiftool identify them.
+    if bytes.starts(with: Array("IIRO".utf8)) || bytes.starts(with: Array("IIRS".utf8))
+      || bytes.starts(with: Array("MMOR".utf8))
+    {
+      return .orf
+    }
+    if bytes.starts(with: [0x49, 0x49, 0x55, 0x00]) { return .rw2 }
+    // Fujifilm RAF: a 16-byte magic, then its version and the camera's name.
+    if bytes.starts(with: Array("FUJIFILMCCD-RAW ".utf8)) { return .raf }
+    // Canon CRW: a CIFF heap ("II" or "MM", the header's length, "HEAPCCDR"; CIFF 1.0r4 §2.1).
+    if bytes.count >= 14, bytes[0] == bytes[1], bytes[0] == 0x49 || bytes[0] == 0x4D,
+      Array(bytes[6..<14]) == Array("HEAPCCDR".utf8)
+    {
+      return .crw
+    }
+    // Minolta MRW: its block list, big-endian ("\0MRM"); Sigma X3F: "FOVb".
+    if bytes.starts(with: [0x00, 0x4D, 0x52, 0x4D]) { return .mrw }
+    if bytes.starts(with: Array("FOVb".utf8)) { return .x3f }
     // BigTIFF (magic 43, libtiff 4): scanners and microscopes write it, cameras do not; read as TIFF.
     if bytes.starts(with: [0x49, 0x49, 0x2B, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) {
       return .tiff
@@ -43,16 +62,24 @@ extension MediaType {
   /// bytes after it. A few damaged bytes right after SOI are skipped by libjpeg, which reads on to the next
   /// marker ("Corrupt JPEG data: N extraneous bytes before marker") and decodes the picture; the JPEG reader
   /// then confirms that marker's segment before it reads on.
+  ///
+  /// Further on, only a marker whose segment the JPEG reader confirms (a frame header in T.81's ranges, a
+  /// segment that ends on the next marker) counts: libjpeg skips any number of bytes to it (a writer that
+  /// padded its segments, a file with a run of every byte value after SOI), and random bytes after 0xFF 0xD8
+  /// hold no such segment.
   private static func hasEarlyMarker(_ bytes: [UInt8]) -> Bool {
     let window = bytes.dropFirst(2).prefix(33)
-    return zip(window, window.dropFirst()).contains { first, code in
+    let early = zip(window, window.dropFirst()).contains { first, code in
       first == 0xFF
         && ((0xC0...0xCF).contains(code) || (0xD0...0xD7).contains(code) || (0xDA...0xEF).contains(code)
           || code == 0xFE)
     }
+    if early { return true }
+    let prefix = Input(bytes: bytes)
+    return ((try? JPEGSegments.confirmedMarker(prefix, after: 2, within: bytes.count - 2)) ?? nil) != nil
   }
 
-  /// TIFF and the raw formats built on it (CR2, NEF, ARW, DNG).
+  /// TIFF and the raw formats built on it (CR2, NEF, ARW, DNG, PEF, SRW).
   private static func sniffTIFF(_ bytes: [UInt8]) -> MediaType {
     // CR2: "CR" and major version 2 right after the TIFF header (Canon CR2 spec, byte 8).
     if bytes.count >= 11, bytes[8] == 0x43, bytes[9] == 0x52, bytes[10] == 0x02 { return .cr2 }
@@ -70,6 +97,7 @@ extension MediaType {
     var make = ""
     var hasSubIFDs = false
     var isReduced = false
+    var photometric: Int?
     for index in 0..<count {
       let entry = ifd + 2 + index * 12
       guard let tag = u16(entry) else { break }
@@ -82,17 +110,31 @@ extension MediaType {
       {
         isReduced = value & 1 == 1
       }
+      if tag == 0x0106, let value = u16(entry + 8) { photometric = value }
       if tag == 0x010F, let length = u32(entry + 4), let offset = u32(entry + 8), length > 4,
         offset + length <= bytes.count
       {
         make = String(decoding: bytes[offset..<(offset + length)], as: UTF8.self).uppercased()
       }
     }
+    return rawTIFFType(make: make, hasSubIFDs: hasSubIFDs, isReduced: isReduced, photometric: photometric)
+  }
+
+  /// Which raw a TIFF structure is, from IFD0's Make, whether it has SubIFDs, whether it is a reduced image
+  /// (NewSubfileType bit 0) and its PhotometricInterpretation; `.tiff` when it is none. Sniffing decides from
+  /// the first 4 KiB, and the TIFF reader again from the whole of IFD0 (a Make whose value lies further).
+  static func rawTIFFType(make: String, hasSubIFDs: Bool, isReduced: Bool, photometric: Int?) -> MediaType {
+    let make = make.uppercased()
     // A TIFF exported from a Nikon or Sony photo keeps the Make; only raws have the raw image in a SubIFD.
     // A Nikon scanner's TIFF may have SubIFDs too (a reduced copy), but its IFD0 is the full image; a NEF's
     // IFD0 is its small preview.
     if make.hasPrefix("NIKON"), hasSubIFDs, isReduced { return .nef }
     if make.hasPrefix("SONY"), hasSubIFDs { return .arw }
+    // Pentax and Samsung raws keep the sensor data in IFD0 (PhotometricInterpretation 32803, a colour filter
+    // array) or behind SubIFDs; a TIFF those cameras' software exported is RGB without SubIFDs.
+    let isSensorData = photometric == 32803 || hasSubIFDs
+    if make.hasPrefix("PENTAX") || make.hasPrefix("ASAHI"), isSensorData || isReduced { return .pef }
+    if make.hasPrefix("SAMSUNG"), isSensorData { return .srw }
     return .tiff
   }
 

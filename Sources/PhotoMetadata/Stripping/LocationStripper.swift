@@ -77,10 +77,16 @@ public enum LocationStripper {
     case .png: return (type, try png(input, limits: limits))
     case .gif: return (type, try gif(input, limits: limits))
     case .webp: return (type, try webp(input, limits: limits))
-    case .tiff, .dng, .cr2, .nef, .arw: return (type, try tiff(input, limits: limits))
+    case .tiff, .dng, .cr2, .nef, .arw, .orf, .rw2, .pef, .srw: return (type, try tiff(input, limits: limits))
     case .heic, .heif, .avif: return (type, try heif(input, limits: limits))
     case .mov, .mp4, .m4v, .heics: return (type, try quickTime(input, limits: limits))
     case .cr3: throw .cannotStrip("Canon CR3 keeps GPS in a box PhotoIntake does not rewrite")
+    case .raf:
+      throw .cannotStrip("Fujifilm RAF keeps GPS in its embedded JPEG, which PhotoIntake does not rewrite")
+    case .crw, .mrw, .x3f:
+      // Their metadata lies in records of the maker's own (CIFF, MRW blocks, X3F properties); a file that cannot
+      // be shown to hold no location is refused rather than passed on as stripped.
+      throw .cannotStrip("\(type.rawValue.uppercased()) raws are not rewritten by PhotoIntake")
     }
   }
 

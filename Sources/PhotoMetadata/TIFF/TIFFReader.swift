@@ -31,7 +31,9 @@ struct TIFFReader {
     }
     let magic = header.u16(at: 2, bigEndian: bigEndian)
     switch magic {
-    case 42:
+    // 42 is TIFF's; Olympus ORF writes "RO" or "RS" (0x4F52, 0x5352) and Panasonic RW2 0x55 in its place, with
+    // TIFF's layout otherwise (libraw and exiftool read them so).
+    case 42, 0x4F52, 0x5352, 0x55:
       isBig = false
       firstIFDOffset = Int(header.u32(at: 4, bigEndian: bigEndian))
     case 43:
@@ -48,6 +50,20 @@ struct TIFFReader {
     default:
       throw .corrupt("TIFF header magic is \(magic), not 42 or 43")
     }
+  }
+
+  /// A reader of directories whose offsets count from `base`, without a TIFF header there: the IFDs of a
+  /// maker note, which some cameras write with a signature and byte order of their own instead (Olympus,
+  /// Pentax).
+  init(
+    input: Input, base: Int, bigEndian: Bool, firstIFDOffset: Int, limits: MetadataReader.Limits
+  ) {
+    self.input = input
+    self.base = base
+    self.bigEndian = bigEndian
+    self.firstIFDOffset = firstIFDOffset
+    self.limits = limits
+    isBig = false
   }
 
   /// An 8-byte offset as an `Int`, capped at 2^62 so that adding it to a file position cannot overflow; an

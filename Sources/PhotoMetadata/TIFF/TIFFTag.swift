@@ -4,6 +4,15 @@ enum TIFFTag {
   static let newSubfileType: UInt16 = 0x00FE
   static let imageWidth: UInt16 = 0x0100
   static let imageLength: UInt16 = 0x0101
+  static let bitsPerSample: UInt16 = 0x0102
+  static let compression: UInt16 = 0x0103
+  static let photometricInterpretation: UInt16 = 0x0106
+  static let stripOffsets: UInt16 = 0x0111
+  static let samplesPerPixel: UInt16 = 0x0115
+  static let stripByteCounts: UInt16 = 0x0117
+  static let planarConfiguration: UInt16 = 0x011C
+  static let tileOffsets: UInt16 = 0x0144
+  static let tileByteCounts: UInt16 = 0x0145
   static let make: UInt16 = 0x010F
   static let model: UInt16 = 0x0110
   static let orientation: UInt16 = 0x0112
@@ -16,6 +25,15 @@ enum TIFFTag {
   static let exifIFD: UInt16 = 0x8769
   static let gpsIFD: UInt16 = 0x8825
   static let dngVersion: UInt16 = 0xC612
+  // Panasonic RW2 IFD0 (exiftool's PanasonicRaw table): the sensor's size and the borders of its image area,
+  // and the full-size JPEG the camera made.
+  static let rw2SensorWidth: UInt16 = 0x0002
+  static let rw2SensorHeight: UInt16 = 0x0003
+  static let rw2SensorTopBorder: UInt16 = 0x0004
+  static let rw2SensorLeftBorder: UInt16 = 0x0005
+  static let rw2SensorBottomBorder: UInt16 = 0x0006
+  static let rw2SensorRightBorder: UInt16 = 0x0007
+  static let rw2JpgFromRaw: UInt16 = 0x002E
   // Exif IFD (EXIF 2.32 §4.6.5 Table 7)
   static let dateTimeOriginal: UInt16 = 0x9003
   static let dateTimeDigitized: UInt16 = 0x9004

@@ -52,6 +52,15 @@ enum DateParsing {
     return make([y, m, d, rest / 3600, rest / 60 % 60, rest % 60], fraction: "", offsetSeconds: 0)
   }
 
+  /// Seconds since 1970-01-01 counted on the camera's clock, with no time zone: Canon CRW's TimeStamp and
+  /// Sigma X3F's TIME property (exiftool shows both as they are, without conversion to a zone). Zero is unset.
+  static func cameraClock(_ seconds: Int) -> CaptureDate? {
+    guard seconds > 0, seconds < 253_402_300_800 else { return nil }
+    let (y, m, d) = civil(fromDays: seconds / 86_400)
+    let rest = seconds % 86_400
+    return make([y, m, d, rest / 3600, rest / 60 % 60, rest % 60], fraction: "", offsetSeconds: nil)
+  }
+
   /// "+HH:MM", "+HHMM", "+HH" or "Z" as seconds east of UTC.
   static func offsetSeconds(_ text: String) -> Int? {
     let bytes = Array(text.trimmingSpaces().utf8)

@@ -32,6 +32,7 @@
         return try posters(ofMovieAt: path, type: type, sizes: [request.maxPixelSize], request: request)[0]
       }
       let plan = try ThumbnailPlan.make(metadata, shape: shape, request: request)
+      if metadata.type.isRaw { return try rawPreview(path, plan: plan, request: request) }
       // Without kCGImageSourceShouldCache the source reads headers only; nothing is decoded yet.
       let sourceOptions = [kCGImageSourceShouldCache: false] as CFDictionary
       guard let source = CGImageSourceCreateWithURL(URL(fileURLWithPath: path) as CFURL, sourceOptions),
@@ -82,6 +83,24 @@
         source: decoded)
     }
 
+    /// A raw's rendition: the camera's embedded preview that the plan chose, decoded on its own and turned by
+    /// the file's orientation. ImageIO reads DNG and most raws natively, but its image at index 0 is the
+    /// developed sensor data (a full-size demosaic, the cost of a raw developer); PhotoIntake never develops a
+    /// raw, on either platform, so both backends show the same preview.
+    private func rawPreview(_ path: String, plan: ThumbnailPlan, request: ThumbnailRequest)
+      throws(ImagingError) -> Thumbnail
+    {
+      guard case .preview(let preview) = plan.source else {
+        throw .rawNotDeveloped(type: plan.metadata.type, hasPreview: false)
+      }
+      DecodeProbe.willDecode(.embeddedPreview(preview.kind))
+      let image = try Self.previewImage(path, preview: preview, size: request.maxPixelSize)
+      let flat = try Self.oriented(image, plan.orientation ?? .up, fitting: request.maxPixelSize)
+      return Thumbnail(
+        jpegData: try Self.jpeg(flat, quality: request.quality), width: flat.width, height: flat.height,
+        source: .embeddedPreview(preview.kind))
+    }
+
     private static func primary(_ source: CGImageSource, size: Int) throws(ImagingError) -> CGImage {
       try thumbnail(
         source,
@@ -104,7 +123,8 @@
       return image
     }
 
-    /// Decodes an EXIF or MPF preview (a JPEG inside the file), reduced to `size`, without orientation.
+    /// Decodes an EXIF, MPF or raw preview (a JPEG inside the file), reduced to `size`, without orientation; a
+    /// raw's uncompressed RGB preview is wrapped as it is (``oriented(_:_:fitting:)`` reduces it).
     private static func previewImage(_ path: String, preview: EmbeddedPreview, size: Int) throws(ImagingError)
       -> CGImage
     {
@@ -112,7 +132,20 @@
         throw .malformed(reason: "the embedded preview has no byte range")
       }
       let bytes = try HeaderFile(path: path).bytes(at: offset, length: length)
-      guard bytes.count == length, let source = CGImageSourceCreateWithData(Data(bytes) as CFData, nil) else {
+      guard bytes.count == length else { throw .malformed(reason: "the embedded preview is cut short") }
+      if preview.type == .tiff {
+        guard let width = preview.width, let height = preview.height, width > 0, height > 0,
+          length == width * height * 3, let provider = CGDataProvider(data: Data(bytes) as CFData),
+          let space = CGColorSpace(name: CGColorSpace.sRGB),
+          let image = CGImage(
+            width: width, height: height, bitsPerComponent: 8, bitsPerPixel: 24, bytesPerRow: width * 3,
+            space: space, bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.none.rawValue),
+            provider: provider,
+            decode: nil, shouldInterpolate: true, intent: .defaultIntent)
+        else { throw .malformed(reason: "the embedded preview's samples do not fill its size") }
+        return image
+      }
+      guard let source = CGImageSourceCreateWithData(Data(bytes) as CFData, nil) else {
         throw .malformed(reason: "the embedded preview is cut short")
       }
       return try thumbnail(
@@ -123,9 +156,16 @@
         ])
     }
 
-    /// Draws `image` upright (EXIF 2.32 §4.6.5) into an opaque 8-bit sRGB bitmap on white.
-    static func oriented(_ image: CGImage, _ orientation: Orientation) throws(ImagingError) -> CGImage {
-      let stored = CGSize(width: image.width, height: image.height)
+    /// Draws `image` upright (EXIF 2.32 §4.6.5) into an opaque 8-bit sRGB bitmap on white, reduced to fit
+    /// `size` when given (never enlarged).
+    static func oriented(_ image: CGImage, _ orientation: Orientation, fitting size: Int? = nil)
+      throws(ImagingError) -> CGImage
+    {
+      let longest = max(image.width, image.height, 1)
+      let scale = size.map { min(1, Double($0) / Double(longest)) } ?? 1
+      let stored = CGSize(
+        width: max(1, (Double(image.width) * scale).rounded()),
+        height: max(1, (Double(image.height) * scale).rounded()))
       let upright = orientation.swapsDimensions ? CGSize(width: stored.height, height: stored.width) : stored
       guard let space = CGColorSpace(name: CGColorSpace.sRGB),
         let context = CGContext(

@@ -20,7 +20,8 @@
     public init() {}
 
     /// Formats libvips decodes faithfully here. Raw formats are left out: libvips would read a TIFF-based raw
-    /// file's first IFD (a tiny preview or undebayered sensor data), not the photo.
+    /// file's first IFD (a tiny preview or undebayered sensor data), not the photo. A raw's rendition is made
+    /// from the preview the camera embedded (``ThumbnailPlan``), decoded on its own.
     static let decodableTypes: Set<MediaType> = [.jpeg, .png, .gif, .webp, .heic, .heif, .avif, .tiff]
 
     public func thumbnail(ofFileAt path: String, request: ThumbnailRequest) throws(ImagingError) -> Thumbnail
@@ -49,7 +50,7 @@
         }
         return try posters(ofMovieAt: path, type: .heics, sizes: sizes, request: request, firstFrame: true)
       }
-      guard Self.decodableTypes.contains(metadata.type) else {
+      guard Self.decodableTypes.contains(metadata.type) || metadata.type.isRaw else {
         throw .unsupportedContent(type: metadata.type)
       }
       var plans: [ThumbnailPlan] = []
@@ -92,11 +93,16 @@
     }
 
     /// Decodes the plan's source reduced to fit `size`, into memory. A damaged embedded preview is no reason to
-    /// fail: the primary image is decoded instead.
+    /// fail: the primary image is decoded instead, except a raw's, which has no primary image to decode here.
     private func decode(_ path: String, plan: ThumbnailPlan, size: Int, request: ThumbnailRequest)
       throws(ImagingError) -> (VipsImageRef, Thumbnail.Source, partial: Bool)
     {
       if case .preview(let preview) = plan.source {
+        if plan.metadata.type.isRaw {
+          return (
+            try decodePreview(path, preview: preview, size: size), .embeddedPreview(preview.kind), false
+          )
+        }
         if let image = try? decodePreview(path, preview: preview, size: size) {
           return (image, .embeddedPreview(preview.kind), false)
         }
@@ -219,6 +225,17 @@
       }
       var bytes = try HeaderFile(path: path).bytes(at: offset, length: length)
       guard bytes.count == length else { throw .malformed(reason: "the embedded preview is cut short") }
+      if preview.type == .tiff, let width = preview.width, let height = preview.height {
+        // A raw's uncompressed RGB preview: rows of width × 3 bytes, wrapped as they are (copied, since the
+        // buffer does not outlive this call) and reduced.
+        guard width > 0, height > 0, length == width * height * 3,
+          let wrapped = photointake_vips_image_new_from_memory_copy(
+            bytes, length, Int32(width), Int32(height), 3)
+        else { throw .malformed(reason: "the embedded preview's samples do not fill its size") }
+        return try VipsImageRef(wrapped).apply(ImagingError.decodeFailed) { input, output in
+          photointake_vips_thumbnail_image(input, output, Int32(size), Int32(size))
+        }.materialized(hiding: nil)
+      }
       // libvips reads the buffer in place, so the pixels are computed before it goes out of scope.
       let result = bytes.withUnsafeMutableBytes { buffer -> Result<VipsImageRef, ImagingError> in
         var output: UnsafeMutablePointer<CVips.VipsImage>?
