@@ -53,15 +53,18 @@ struct Reachability: Sendable {
       where scope.kind == .function && !Self.isRequirement(file, scopeIndex) {
         declared.insert(scope.name)
       }
+      // The innermost function around each scope, worked out once per scope (a parent is opened, so
+      // numbered, before its children) so that deep nesting costs nothing per token.
+      var owners = ids
+      for (scopeIndex, scope) in file.syntax.scopes.enumerated() where owners[scopeIndex] < 0 {
+        let parent = scope.parent
+        if parent >= 0, parent < scopeIndex { owners[scopeIndex] = owners[parent] }
+      }
       for index in 0..<file.count where file.kind(index) == .identifier && file.isActive(index) {
         guard !declared.contains(index), file.word(index).rawValue == 0 || file.word(index).isMentionable
         else { continue }
         let hash = ProjectModel.hash(file, index)
-        var owner = -1
-        for scope in file.syntax.enclosingScopes(of: index) where ids[scope] >= 0 {
-          owner = Int(ids[scope])
-          break
-        }
+        let owner = Int(owners[file.syntax.scope(of: index)])
         if owner >= 0 { mentions[owner].append(hash) } else { roots.append(hash) }
       }
     }
