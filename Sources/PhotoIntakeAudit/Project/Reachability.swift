@@ -48,10 +48,11 @@ struct Reachability: Sendable {
     var roots: [UInt64] = []
     for (fileNumber, file) in files.enumerated() {
       let ids = idOfScope[fileNumber]
-      var declared = Set<Int>()
+      // Per token, whether it is the name in a function's own declaration (not a mention).
+      var declared = [Bool](repeating: false, count: file.count)
       for (scopeIndex, scope) in file.syntax.scopes.enumerated()
       where scope.kind == .function && !Self.isRequirement(file, scopeIndex) {
-        declared.insert(scope.name)
+        if scope.name >= 0, scope.name < file.count { declared[scope.name] = true }
       }
       // The innermost function around each scope, worked out once per scope (a parent is opened, so
       // numbered, before its children) so that deep nesting costs nothing per token.
@@ -61,7 +62,7 @@ struct Reachability: Sendable {
         if parent >= 0, parent < scopeIndex { owners[scopeIndex] = owners[parent] }
       }
       for index in 0..<file.count where file.kind(index) == .identifier && file.isActive(index) {
-        guard !declared.contains(index), file.word(index).rawValue == 0 || file.word(index).isMentionable
+        guard !declared[index], file.word(index).rawValue == 0 || file.word(index).isMentionable
         else { continue }
         let hash = ProjectModel.hash(file, index)
         let owner = Int(owners[file.syntax.scope(of: index)])
