@@ -54,6 +54,20 @@ struct TargetMembershipTests {
     #expect(TargetMembership.compiledNames(in: Array(text.utf8)) == ["Camera.swift"])
   }
 
+  /// The reader keeps a stack of its own, so no nesting in a hostile project file exhausts the thread's.
+  @Test func deeplyNestedProjectFileIsRead() {
+    let depth = 200_000
+    let text =
+      "{ objects = " + String(repeating: "(", count: depth) + String(repeating: ")", count: depth) + "; }"
+    #expect(TargetMembership.compiledNames(in: Array(text.utf8)) == nil)
+    let phase = Self.project(compiled: [["Camera.swift"]])
+    let nested = phase.replacingOccurrences(
+      of: "isa = PBXSourcesBuildPhase;",
+      with: "isa = PBXSourcesBuildPhase; deep = " + String(repeating: "{a=", count: depth)
+        + String(repeating: "};", count: depth))
+    #expect(TargetMembership.compiledNames(in: Array(nested.utf8)) == ["Camera.swift"])
+  }
+
   @Test func staleCopiesAreSkippedAndListed() throws {
     let root = TemporaryDirectory()
     try root.write("App/App.xcodeproj/project.pbxproj", Self.project(compiled: [["Picker.swift"]]))
