@@ -78,7 +78,8 @@ struct Repair: Sendable {
             report.adoptedBatch = batch?.id
           }
           let asset = Asset(
-            id: .make(), sha256: digest, size: size, type: metadata?.type ?? type, name: nil, importedAt: Date(),
+            id: .make(), sha256: digest, size: size, type: metadata?.type ?? type, name: nil,
+            importedAt: Date(),
             batch: batch!.id, position: report.adopted.count, damage: nil, metadata: metadata,
             locationStripped: false)
           try await manifest.adopt(asset, batch: batch!)
