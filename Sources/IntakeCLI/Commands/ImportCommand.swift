@@ -67,7 +67,7 @@ struct ImportRun {
       configuration.renditions = renditions
     }
     let paths = parsed.positionals.map(context.absolute)
-    let sources = FileItemSource.walk(paths)
+    let sources = await FileItemSource.walking(paths)
     guard let library = await LibraryLocation.open(parsed, context, create: true) else { return 3 }
     let json = parsed.isSet(Flag.json)
     let bar = context.stderrIsTerminal && !json ? ProgressBar(sink: context.stderr) : nil
