@@ -10,7 +10,8 @@ import Foundation
 ///
 /// The audit reads every Swift file (lexing it with its own lexer, so comments and string literals never
 /// trigger a rule), every `Info.plist`, and `INFOPLIST_KEY_*` build settings; it skips `.build`, `Pods`,
-/// `Carthage`, `DerivedData` and `.git`. Findings on a line with, or right after, a
+/// `Carthage`, `DerivedData` and `.git`, and Swift files that an Xcode project beside them compiles in no
+/// target (see ``AuditReport/skipped``). Findings on a line with, or right after, a
 /// `// intake-audit:disable rule-id` comment are dropped.
 public struct Auditor: Sendable {
   /// The rules this auditor runs.
@@ -38,7 +39,8 @@ public struct Auditor: Sendable {
   /// - Parameter displayName: how findings name the folder, joined with each file's path inside it
   ///   (default: `folder` as given; `.` names files by their path inside it alone).
   /// - Throws: ``Error/notAFolder(_:)`` if `folder` is not a readable folder. Unreadable files inside it
-  ///   are skipped, not fatal; files too deeply nested to lex are listed in ``AuditReport/skipped``.
+  ///   are skipped, not fatal; files too deeply nested to lex, and files no target of the project compiles,
+  ///   are listed in ``AuditReport/skipped``.
   public func audit(folder: String, displayName: String? = nil) throws(Auditor.Error) -> AuditReport {
     let root = URL(fileURLWithPath: folder).standardizedFileURL.path
     let shown = displayName ?? folder
@@ -50,23 +52,39 @@ public struct Auditor: Sendable {
       }
     }
     var conditions = CompilationConditions()
+    var membership = TargetMembership()
     for settings in inventory.buildSettings {
       if let data = FileManager.default.contents(atPath: root + "/" + settings) {
         facts.usageKeys.addBuildSettings(data)
         conditions.addBuildSettings(data)
+        if settings.hasSuffix("project.pbxproj") {
+          membership.addProjectFile(at: settings, bytes: [UInt8](data))
+        }
       }
     }
     for manifest in inventory.swiftFiles
     where manifest == "Package.swift" || manifest.hasSuffix("/Package.swift") {
+      membership.addManifest(at: manifest)
       if let data = FileManager.default.contents(atPath: root + "/" + manifest) {
         conditions.addPackageManifest([UInt8](data))
       }
     }
+    for podspec in inventory.podspecs { membership.addManifest(at: podspec) }
     let prefix = shown.hasSuffix("/") ? shown : shown + "/"
     var files: [SourceFile] = []
     var skipped: [SkippedFile] = []
     files.reserveCapacity(inventory.swiftFiles.count)
     for path in inventory.swiftFiles {
+      if let project = membership.excludingProject(of: path) {
+        // Never built, so never run: a stale copy left beside the file the target compiles.
+        skipped.append(
+          SkippedFile(
+            file: shown == "." || shown == "./" ? path : prefix + path,
+            reason:
+              "No target of \(project) compiles it (no Sources build phase lists it), so it was not audited."
+          ))
+        continue
+      }
       guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
       let file = SourceFile(path: path, bytes: [UInt8](data), conditions: conditions)
       if file.source.tooDeep {
@@ -82,14 +100,20 @@ public struct Auditor: Sendable {
       files.append(file)
     }
     if facts.words.containsAny(ListContext.words) { facts.addCallsOfCreatedViews(files) }
+    let reachability = Reachability(files: files, facts: facts)
+    facts.reachability = reachability
     if Self.needsModel.contains(where: facts.words.contains) {
       facts.model = ProjectModel(files: files, facts: facts)
     }
     var findings: [Finding] = []
-    for file in files {
+    for (fileNumber, file) in files.enumerated() {
       for rule in enabled where rule.triggers.contains(where: { file.source.words.contains($0) }) {
+        // Code that never runs harms nobody: a helper nothing calls, a service nobody creates.
         for var finding in rule.check(file, project: facts)
-        where !Self.isSuppressed(finding, in: file) && !file.isInactive(line: finding.line) {
+        where !Self.isSuppressed(finding, in: file) && !file.isInactive(line: finding.line)
+          && reachability.runs(
+            file.token(atLine: finding.line, column: finding.column), inFile: fileNumber, file)
+        {
           finding.pathInRoot = file.path
           finding.file = shown == "." || shown == "./" ? file.path : prefix + file.path
           for step in finding.contextPath.indices {

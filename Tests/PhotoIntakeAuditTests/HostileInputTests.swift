@@ -8,20 +8,22 @@ import Testing
 /// sizes that crashed or stalled earlier versions. Speed and memory are measured by `Benchmarks/audit.sh`;
 /// these tests check that the audit finishes with the right answer.
 struct HostileInputTests {
-  static func audit(_ files: [String: String]) throws -> AuditReport {
-    let folder = TemporaryDirectory()
-    for (path, text) in files { try folder.write(path, text) }
-    return try Auditor().audit(folder: folder.path, displayName: ".")
+  static func audit(_ files: [String: String]) async throws -> AuditReport {
+    try await offThePool {
+      let folder = TemporaryDirectory()
+      for (path, text) in files { try folder.write(path, text) }
+      return try Auditor().audit(folder: folder.path, displayName: ".")
+    }
   }
 
   /// 30,000 nested interpolations (a 300 KB file) overflowed the lexer's recursion: now the file is one
   /// skipped item, and the project's other files are still audited.
-  @Test func deeplyNestedInterpolationIsSkippedNotFatal() throws {
+  @Test func deeplyNestedInterpolationIsSkippedNotFatal() async throws {
     let depth = 30_000
     let nested =
       "let s = \"" + String(repeating: "\\(\"", count: depth) + "x"
       + String(repeating: "\")", count: depth) + "\"\n"
-    let report = try Self.audit([
+    let report = try await Self.audit([
       "Nested.swift": nested,
       "Picker.swift": "import UIKit\nlet picker = UIImagePickerController()\n",
     ])
@@ -48,7 +50,7 @@ struct HostileInputTests {
 
   /// 8,000 `.wait()` calls in one function took 19 s (each re-scanned the function and the file's
   /// declarations); every one of them is still judged: a wait for a picked item's load is reported.
-  @Test func thousandsOfWaitsInOneFunctionAreEachJudged() throws {
+  @Test func thousandsOfWaitsInOneFunctionAreEachJudged() async throws {
     let count = 8_000
     let waits = String(repeating: "    semaphore.wait()\n", count: count)
     let source = """
@@ -61,23 +63,23 @@ struct HostileInputTests {
       }
 
       """
-    let report = try Self.audit(["Loader.swift": source])
+    let report = try await Self.audit(["Loader.swift": source])
     #expect(report.findings.count == count)
     #expect(report.findings.allSatisfy { $0.rule == "sync-load" })
   }
 
   /// A 48 MB one-line string literal is one token; the file is audited and nothing in it is code.
-  @Test func hugeOneLineLiteralIsOneToken() throws {
+  @Test func hugeOneLineLiteralIsOneToken() async throws {
     let literal = "let big = \"" + String(repeating: "UIImagePickerController ", count: 2_000_000) + "\"\n"
     let file = SourceFile(path: "Big.swift", bytes: Array(literal.utf8))
     #expect(file.count == 4)
-    let report = try Self.audit(["Big.swift": literal])
+    let report = try await Self.audit(["Big.swift": literal])
     #expect(report.findings.isEmpty)
     #expect(report.swiftFiles == 1)
   }
 
   /// Thousands of persisted identifiers and assignments in one file: every store is found once.
-  @Test func thousandsOfStoresAreEachFound() throws {
+  @Test func thousandsOfStoresAreEachFound() async throws {
     let count = 4_000
     var body = ""
     for index in 0..<count {
@@ -93,7 +95,7 @@ struct HostileInputTests {
       }
 
       """
-    let report = try Self.audit(["Store.swift": source])
+    let report = try await Self.audit(["Store.swift": source])
     #expect(report.findings.count == count)
   }
 }

@@ -7,15 +7,17 @@ import Testing
 /// `// expect:` markers: no fewer (the rule fires on `bad-…` cases) and no more (near misses and other
 /// rules stay quiet).
 struct RuleFixtureTests {
-  static func audit(_ fixture: Fixture, hiding: Hiding? = nil) throws -> [Finding] {
-    let folder = TemporaryDirectory()
-    try fixture.write(to: folder) { hiding?.apply($0) ?? $0 }
-    return try Auditor().audit(folder: folder.path).findings
+  static func audit(_ fixture: Fixture, hiding: Hiding? = nil) async throws -> [Finding] {
+    try await offThePool {
+      let folder = TemporaryDirectory()
+      try fixture.write(to: folder) { hiding?.apply($0) ?? $0 }
+      return try Auditor().audit(folder: folder.path).findings
+    }
   }
 
   @Test(arguments: Fixture.all)
-  func findingsMatchMarkers(_ fixture: Fixture) throws {
-    let findings = try Self.audit(fixture)
+  func findingsMatchMarkers(_ fixture: Fixture) async throws {
+    let findings = try await Self.audit(fixture)
     let actual = findings.map { "\($0.pathInRoot):\($0.line) \($0.rule)" }.sorted()
     #expect(
       actual == fixture.expected,
@@ -36,8 +38,8 @@ struct RuleFixtureTests {
 
   /// The same trigger text inside comments, string literals and multi-line strings must not fire.
   @Test(arguments: Fixture.all.filter(\.isTrigger), Hiding.allCases)
-  func hiddenTriggersAreSilent(_ fixture: Fixture, _ hiding: Hiding) throws {
-    let findings = try Self.audit(fixture, hiding: hiding)
+  func hiddenTriggersAreSilent(_ fixture: Fixture, _ hiding: Hiding) async throws {
+    let findings = try await Self.audit(fixture, hiding: hiding)
     #expect(findings.isEmpty, "\(findings.map { "\($0.pathInRoot):\($0.line) \($0.rule)" })")
   }
 

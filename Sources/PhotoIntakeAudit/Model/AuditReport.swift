@@ -8,7 +8,8 @@ public struct AuditReport: Sendable {
   public var rules: [RuleDescriptor]
   /// The audited folder, absolute.
   public var root: String
-  /// Swift files read but not audited, with the reason (string interpolations nested too deep to lex).
+  /// Swift files found but not audited, with the reason: string interpolations nested too deep to lex, or
+  /// no target of the Xcode project that holds the file compiles it.
   public var skipped: [SkippedFile] = []
 
   /// A report of `findings` after reading `swiftFiles` Swift files under `root` with `rules`.

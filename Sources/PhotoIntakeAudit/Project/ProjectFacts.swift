@@ -43,6 +43,8 @@ struct ProjectFacts: Sendable {
   /// The call graph and execution contexts, built after every file is read when a rule that needs
   /// them can fire (see ``Auditor``).
   var model: ProjectModel?
+  /// Which functions can run at all (see ``Reachability``), built after every file is read.
+  var reachability: Reachability?
 
   /// Types whose code runs on the main actor by declaration: UIKit and SwiftUI make them `@MainActor`.
   static let mainActorBases: Set<String> = [

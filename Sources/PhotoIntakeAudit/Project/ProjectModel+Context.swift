@@ -32,11 +32,18 @@ extension ProjectModel {
   mutating func inferContexts(facts: ProjectFacts) -> [Origin] {
     var origins = Array(repeating: Origin(), count: functions.count)
     var blocked = Array(repeating: false, count: functions.count)
+    var dead = Array(repeating: false, count: functions.count)
     var queue: [Int] = []
     for (id, function) in functions.enumerated() {
       let file = files[function.file]
       let scope = file.scope(function.scope)
       var origin = Origin()
+      if facts.reachability?.neverRuns(scope: function.scope, inFile: function.file) == true {
+        // Nothing calls it: it runs nowhere, and calls it makes spread nothing.
+        blocked[id] = true
+        dead[id] = true
+        continue
+      }
       if !scope.isMainActor, let typeName = function.typeName,
         let queue = delegateQueues[typeName + "." + function.name]
       {
@@ -64,7 +71,9 @@ extension ProjectModel {
     }
     // Calls made inside `DispatchQueue.main.async` blocks run on main wherever their caller runs.
     for (number, call) in calls.enumerated()
-    where call.local == .main && origins[call.callee].context != .main && !blocked[call.callee] {
+    where call.local == .main && origins[call.callee].context != .main && !blocked[call.callee]
+      && !dead[call.caller]
+    {
       origins[call.callee] = Origin(context: .main, call: number)
       queue.append(call.callee)
     }

@@ -1,13 +1,16 @@
 import Foundation
 
 /// Finds what an audit reads in a folder: every `.swift` file, every `Info.plist` (`Info.plist` or
-/// `*-Info.plist`), `project.pbxproj` and `.xcconfig` files, skipping build products and dependencies.
+/// `*-Info.plist`), `project.pbxproj` and `.xcconfig` files, and podspecs, skipping build products and
+/// dependencies.
 struct ProjectScanner {
   struct Inventory: Sendable {
     /// Paths relative to the root, sorted, with `/` separators.
     var swiftFiles: [String] = []
     var propertyLists: [String] = []
     var buildSettings: [String] = []
+    /// Podspecs (`.podspec`, `.podspec.json`): CocoaPods builds the files below them without a project file.
+    var podspecs: [String] = []
   }
 
   /// Folders never worth reading: build output, dependency checkouts, version control.
@@ -32,6 +35,8 @@ struct ProjectScanner {
         inventory.propertyLists.append(next)
       } else if name == "project.pbxproj" || name.hasSuffix(".xcconfig") {
         inventory.buildSettings.append(next)
+      } else if name.hasSuffix(".podspec") || name.hasSuffix(".podspec.json") {
+        inventory.podspecs.append(next)
       }
     }
     inventory.swiftFiles.sort()

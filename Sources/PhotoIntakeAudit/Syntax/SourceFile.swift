@@ -218,6 +218,26 @@ struct SourceFile: Sendable {
     syntax.scopes[scope].inheritance.clamped(to: 0..<count).map { word($0) }.filter { $0 != .none }
   }
 
+  /// The token that starts at 1-based `line` and `column` (in Unicode scalars, as findings count them),
+  /// or the last token before that place; -1 when the place is before every token.
+  func token(atLine line: Int, column: Int) -> Int {
+    guard line >= 1, line <= source.lineStarts.count else { return -1 }
+    var offset = Int(source.lineStarts[line - 1])
+    var scalars = 1
+    while scalars < column, offset < source.bytes.count {
+      offset += 1
+      while offset < source.bytes.count, source.bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+      scalars += 1
+    }
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if Int(source.tokens[middle].start) <= offset { low = middle + 1 } else { high = middle }
+    }
+    return low - 1
+  }
+
   func finding(_ rule: RuleDescriptor, at index: Int, message: String? = nil) -> Finding {
     let (line, column) = source.location(ofByte: source.tokens[index].start)
     return Finding(

@@ -10,7 +10,8 @@
 #   severity   found mistakes whose reported severity matches the judged one
 # then every missed mistake, every reported look-alike and every report no judgment covers (to be judged and
 # added; they count in neither figure until then). A report is one (file, line, rule); a mistake whose line
-# column lists several lines is found by a report on any of them.
+# column lists several lines is found by a report on any of them. `#group NAME` lines inside a set (reset by
+# `#set`) add an "all rules" row per group, e.g. `held-out:round3`, for sets judged at different times.
 # INTAKE defaults to the release build of Scripts/build-release.sh.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +30,7 @@ mkdir -p "$CACHE"
 # `git archive` fails on a pathspec that matches nothing, and on a blob the snapshot lacks (files of 4 MiB and
 # more, such as a Pods project file), so list the paths whose blobs are present first.
 sources() {
-  git "$@" ls-tree -r "$commit" | awk -F'\t' '$2 ~ /\.(swift|plist|pbxproj|xcconfig)$/ { split($1, m, " "); print m[3] "\t" $2 }' \
+  git "$@" ls-tree -r "$commit" | awk -F'\t' '$2 ~ /\.(swift|plist|pbxproj|xcconfig|podspec)$/ { split($1, m, " "); print m[3] "\t" $2 }' \
     >"$WORK/list"
   cut -f1 "$WORK/list" | git "$@" cat-file --batch-check='%(objecttype)' | paste - "$WORK/list" |
     awk -F'\t' '$1 == "blob" { print $3 }'
@@ -62,14 +63,21 @@ import collections, json, os, sys
 judgments, work, only = sys.argv[1], sys.argv[2], sys.argv[3]
 places = []  # (set, slug, path, lines, rule, verdict, severity)
 repo_set = {}
+repo_group = {}
 current = "tuning"
+group = ""
 for line in open(judgments, encoding="utf-8"):
     line = line.rstrip("\n")
     if line.startswith("#set "):
         current = line.split()[1]
+        group = ""
+        continue
+    if line.startswith("#group "):
+        group = line.split()[1]
         continue
     if line.startswith("#repo\t"):
         repo_set[line.split("\t")[1].replace("/", "+")] = current
+        repo_group[line.split("\t")[1].replace("/", "+")] = group
         continue
     if not line or line.startswith("#"):
         continue
@@ -94,13 +102,14 @@ for name in sorted(os.listdir(work)):
         reported[(slug, path, finding["line"], finding["rule"])] = finding["severity"]
 # rows: [found, mistakes, severity agreed, reports on mistakes, reports on look-alikes, look-alikes judged]
 table = collections.defaultdict(lambda: [0, 0, 0, 0, 0, 0])
-def rows(which, rule):
-    return (table[(which, rule)], table[(which, "all rules")])
+def rows(which, rule, slug):
+    both = (table[(which, rule)], table[(which, "all rules")])
+    return both + ((table[(which + ":" + repo_group[slug], "all rules")],) if repo_group.get(slug) else ())
 missed, flagged = [], []
 for place in places:
     which, slug, path, lines, rule, verdict, severity = place
     hits = [reported[(slug, path, n, rule)] for n in sorted(lines) if (slug, path, n, rule) in reported]
-    for row in rows(which, rule):
+    for row in rows(which, rule, slug):
         if verdict == "mistake":
             row[1] += 1
             if hits:
@@ -118,10 +127,10 @@ for key, severity in sorted(reported.items()):
         continue
     verdicts = {p[5] for p in judged.get(key, [])}
     if "mistake" in verdicts:
-        for row in rows(which, rule):
+        for row in rows(which, rule, slug):
             row[3] += 1
     elif "lookalike" in verdicts:
-        for row in rows(which, rule):
+        for row in rows(which, rule, slug):
             row[4] += 1
         flagged.append((which, key))
     elif not verdicts:

@@ -1,0 +1,304 @@
+/// Which functions of an app can run at all: code that nothing calls harms nobody, so findings in it are
+/// look-alikes (a helper no screen calls, a service nobody creates, a second copy of a function the app
+/// replaced). Such findings are dropped, not lowered: nobody can meet the mistake until a call is written,
+/// and the call's own place is then reported.
+///
+/// Only a whole app can say what nothing calls: the folder must hold its entry point (an `@main`,
+/// `@UIApplicationMain` or `@NSApplicationMain` type, or `main.swift`). A library, a snippet or part of a
+/// project is called from code the audit cannot see, so there every function runs, and so does every
+/// `public` or `open` function of an app's folder (a framework target's API).
+///
+/// A function runs when the system may call it — an `override`, anything with an attribute such as
+/// `@objc`, `@IBAction` or a property wrapper, initializers and `deinit`, members of `@main` or
+/// `@objcMembers` types, and members of a type with protocol conformances that are shaped like a
+/// requirement (a first parameter without a label, as delegate and data source methods have; `body`,
+/// `makeUIView` and the other well-known requirement names; computed properties) — or when code that runs
+/// names it. Names, not resolved calls, decide the second part: any mention of a function's name (a
+/// call, `#selector(name)`, a function passed as a value, a key path) from top-level code, a stored
+/// property's initializer or a running function keeps every function of that name running. This errs
+/// towards "runs": only a function whose name no running code mentions is left out.
+struct Reachability: Sendable {
+  /// Per file, per scope: whether that function or computed property (or an accessor or nested
+  /// function inside one) never runs.
+  private var unreachable: [[Bool]]
+
+  init(files: [SourceFile], facts: ProjectFacts) {
+    var conformances = Conformances(facts: facts, files: files)
+    guard
+      conformances.hasAppEntry
+        || files.contains(where: { $0.path == "main.swift" || $0.path.hasSuffix("/main.swift") })
+    else {
+      unreachable = []
+      return
+    }
+    var functions: [(file: Int, scope: Int)] = []
+    var byName: [UInt64: [Int]] = [:]
+    var idOfScope: [[Int32]] = []
+    for (fileNumber, file) in files.enumerated() {
+      var ids = Array(repeating: Int32(-1), count: file.syntax.scopes.count)
+      for (scopeIndex, scope) in file.syntax.scopes.enumerated() where scope.kind == .function {
+        ids[scopeIndex] = Int32(functions.count)
+        byName[Self.nameHash(file, scopeIndex), default: []].append(functions.count)
+        functions.append((fileNumber, scopeIndex))
+      }
+      idOfScope.append(ids)
+    }
+    // Names each function mentions, and names mentioned where no function encloses the code.
+    var mentions = Array(repeating: [UInt64](), count: functions.count)
+    var roots: [UInt64] = []
+    for (fileNumber, file) in files.enumerated() {
+      let ids = idOfScope[fileNumber]
+      // Per token, whether it is the name in a function's own declaration (not a mention).
+      var declared = [Bool](repeating: false, count: file.count)
+      for (scopeIndex, scope) in file.syntax.scopes.enumerated()
+      where scope.kind == .function && !Self.isRequirement(file, scopeIndex) {
+        if scope.name >= 0, scope.name < file.count { declared[scope.name] = true }
+      }
+      // The innermost function around each scope, worked out once per scope (a parent is opened, so
+      // numbered, before its children) so that deep nesting costs nothing per token.
+      var owners = ids
+      for (scopeIndex, scope) in file.syntax.scopes.enumerated() where owners[scopeIndex] < 0 {
+        let parent = scope.parent
+        if parent >= 0, parent < scopeIndex { owners[scopeIndex] = owners[parent] }
+      }
+      for index in 0..<file.count where file.kind(index) == .identifier && file.isActive(index) {
+        guard !declared[index], file.word(index).rawValue == 0 || file.word(index).isMentionable
+        else { continue }
+        let hash = ProjectModel.hash(file, index)
+        let owner = Int(owners[file.syntax.scope(of: index)])
+        if owner >= 0 { mentions[owner].append(hash) } else { roots.append(hash) }
+      }
+    }
+    var runs = Array(repeating: false, count: functions.count)
+    var queue: [Int] = []
+    for (id, place) in functions.enumerated()
+    where Self.isEntry(files[place.file], place.scope, conformances: &conformances) {
+      runs[id] = true
+      queue.append(id)
+    }
+    func mark(_ hash: UInt64) {
+      for id in byName[hash] ?? [] where !runs[id] {
+        runs[id] = true
+        queue.append(id)
+      }
+    }
+    for hash in roots { mark(hash) }
+    var head = 0
+    while head < queue.count {
+      let id = queue[head]
+      head += 1
+      for hash in mentions[id] { mark(hash) }
+    }
+    unreachable = files.map { Array(repeating: false, count: $0.syntax.scopes.count) }
+    for (id, place) in functions.enumerated() where !runs[id] {
+      unreachable[place.file][place.scope] = true
+    }
+    // Accessors and scopes nested in a function that never runs never run either, unless they are
+    // functions of their own that something else names.
+    for (fileNumber, file) in files.enumerated() {
+      for (scopeIndex, scope) in file.syntax.scopes.enumerated()
+      where scope.parent > 0 && idOfScope[fileNumber][scopeIndex] < 0
+        && unreachable[fileNumber][scope.parent]
+      {
+        unreachable[fileNumber][scopeIndex] = true
+      }
+    }
+  }
+
+  /// Whether the code at token `index` of file number `fileNumber` can run: the innermost function around
+  /// it (through closures and blocks) runs, or no function encloses it.
+  func runs(_ index: Int, inFile fileNumber: Int, _ file: SourceFile) -> Bool {
+    guard fileNumber < unreachable.count, index >= 0, index < file.count else { return true }
+    return !unreachable[fileNumber][file.syntax.scope(of: index)]
+  }
+
+  /// Whether the function declared by scope `scope` of file number `fileNumber` never runs.
+  func neverRuns(scope: Int, inFile fileNumber: Int) -> Bool {
+    fileNumber < unreachable.count && scope < unreachable[fileNumber].count && unreachable[fileNumber][scope]
+  }
+
+  // MARK: Entries
+
+  /// Functions are filed under their name; initializers under `init`, which every mention of a type
+  /// reaches through ``isEntry`` anyway.
+  private static func nameHash(_ file: SourceFile, _ scope: Int) -> UInt64 {
+    ProjectModel.hash(file, file.scope(scope).name)
+  }
+
+  /// A requirement declared in a protocol of the project (`var title: String { get }`): its name is a
+  /// mention, since calls through the protocol reach every implementation.
+  private static func isRequirement(_ file: SourceFile, _ scope: Int) -> Bool {
+    let parent = file.scope(scope).parent
+    return parent > 0 && file.scope(parent).kind == .type && file.word(file.scope(parent).head) == .protocol
+  }
+
+  /// Attributes that say nothing about who calls a declaration.
+  private static let inertAttributes: Set<String> = [
+    "@MainActor", "@discardableResult", "@available", "@inlinable", "@usableFromInline", "@ViewBuilder",
+    "@preconcurrency", "@Sendable", "@nonobjc", "@inline", "@warn_unqualified_access", "@_disfavoredOverload",
+  ]
+
+  /// Names of requirements of the SDK's protocols that take no unlabeled first parameter.
+  private static let requirementNames: Set<String> = [
+    "body", "previews", "makeUIView", "updateUIView", "makeUIViewController", "updateUIViewController",
+    "makeNSView", "updateNSView", "makeNSViewController", "updateNSViewController", "makeCoordinator",
+    "dismantleUIView", "dismantleUIViewController", "sizeThatFits", "makeBody", "encode", "hash",
+    "makeIterator", "next", "reduce", "callAsFunction", "main", "handle", "confirm", "resolve",
+    "transferRepresentation", "defaultValue", "object", "writableTypeIdentifiersForItemProvider",
+    "readableTypeIdentifiersForItemProvider", "loadData", "itemProviderVisibility", "start", "stop",
+  ]
+
+  /// `public extension Photo { … }`: its members are public.
+  private static func isPublicExtension(_ file: SourceFile, _ type: Int) -> Bool {
+    let head = file.scope(type).head
+    guard file.word(head) == .extension else { return false }
+    var cursor = head - 1
+    while cursor >= 0, file.kind(cursor) == .identifier, file.word(cursor).isModifier {
+      if file.word(cursor) == .public || file.word(cursor) == .open { return true }
+      cursor -= 1
+    }
+    return false
+  }
+
+  private static func isEntry(_ file: SourceFile, _ scopeIndex: Int, conformances: inout Conformances) -> Bool
+  {
+    let scope = file.scope(scopeIndex)
+    let head = file.word(scope.head)
+    if head == .initKeyword || head == .deinit || head == .subscript { return true }
+    if isRequirement(file, scopeIndex) { return true }
+    // Operators (`static func ==`) are used by their symbol, which no mention records.
+    if file.kind(scope.name) != .identifier { return true }
+    var cursor = scope.head - 1
+    var isPrivate = false
+    while cursor >= 0 {
+      if file.kind(cursor) == .attribute {
+        if !inertAttributes.contains(file.text(cursor)) { return true }
+      } else if file.kind(cursor) == .rightParen, let open = file.match(cursor),
+        file.kind(open - 1) == .attribute
+      {
+        if !inertAttributes.contains(file.text(open - 1)) { return true }
+        cursor = open - 1
+      } else if file.kind(cursor) == .identifier, file.word(cursor).isModifier {
+        switch file.word(cursor) {
+        // API of a framework or package target: its callers are outside the folder.
+        case .override, .dynamic, .public, .open: return true
+        case .private, .fileprivate: isPrivate = true
+        default: break
+        }
+      } else {
+        break
+      }
+      cursor -= 1
+    }
+    guard let type = file.syntax.enclosing(scope.head, [.type]) else { return false }
+    if conformances.isEntryType(file, type) || isPublicExtension(file, type) { return true }
+    guard !isPrivate, let typeName = file.name(of: type), conformances.hasProtocols(typeName) else {
+      return false
+    }
+    let name = file.text(scope.name)
+    if requirementNames.contains(name) { return true }
+    // A computed property may be a requirement of any protocol (`var id`, `var description`).
+    if head == .var || head == .let { return true }
+    if name.hasPrefix("test"), conformances.inheritsTests(typeName) { return true }
+    // Delegate and data source methods pass their sender first, without a label.
+    var paren = scope.head + 1
+    while paren < scope.open, file.kind(paren) != .leftParen { paren += 1 }
+    guard paren < scope.open else { return false }
+    return file.word(paren + 1) == .none && file.text(paren + 1) == "_"
+  }
+}
+
+/// The protocols each type of the project adopts, in any of its declarations or extensions or through a
+/// base class of the project; and the types the system creates (`@main`, `@objcMembers`).
+private struct Conformances {
+  let facts: ProjectFacts
+  /// Per type name: its superclass's name, when a class declaration names one first.
+  private var superclass: [String: String] = [:]
+  private var protocolsKnown: [String: Bool] = [:]
+  private var entryTypes: Set<String> = []
+  /// Whether a type is the app's entry point (`@main`, `@UIApplicationMain`, `@NSApplicationMain`).
+  private(set) var hasAppEntry = false
+
+  init(facts: ProjectFacts, files: [SourceFile]) {
+    self.facts = facts
+    for file in files {
+      for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
+        guard let name = file.name(of: index) else { continue }
+        var cursor = scope.head - 1
+        while cursor >= 0, file.kind(cursor) == .attribute || file.word(cursor).isModifier {
+          let text = file.text(cursor)
+          if text == "@main" || text == "@objcMembers" || text == "@UIApplicationMain"
+            || text == "@NSApplicationMain"
+          {
+            entryTypes.insert(name)
+            hasAppEntry = hasAppEntry || text != "@objcMembers"
+          }
+          cursor -= 1
+        }
+        guard file.word(scope.head) == .class,
+          let first = scope.inheritance.clamped(to: 0..<file.count).first(where: {
+            file.kind($0) == .identifier
+          })
+        else { continue }
+        let base = file.text(first)
+        if Self.isClassName(base, facts: facts) { superclass[name] = base }
+      }
+    }
+  }
+
+  /// A name a class declaration may inherit first: a class of the project, or an SDK name that does not
+  /// read as a protocol.
+  private static func isClassName(_ name: String, facts: ProjectFacts) -> Bool {
+    let protocolSuffixes = [
+      "Delegate", "DataSource", "Protocol", "able", "ible", "Observer", "Representable", "Type", "ing",
+      "Provider", "Convertible", "Reading", "Writing", "Error",
+    ]
+    if ["View", "App", "Scene", "ObservableObject", "Sendable", "Hashable", "Equatable"].contains(name) {
+      return false
+    }
+    return !protocolSuffixes.contains { name.hasSuffix($0) }
+  }
+
+  func isEntryType(_ file: SourceFile, _ type: Int) -> Bool {
+    guard let name = file.name(of: type) else { return false }
+    return entryTypes.contains(name)
+  }
+
+  /// Whether the type, or a base class of the project it inherits from, adopts any protocol.
+  mutating func hasProtocols(_ name: String) -> Bool {
+    if let known = protocolsKnown[name] { return known }
+    var answer = false
+    var current: String? = name
+    var seen: Set<String> = []
+    while let type = current, seen.insert(type).inserted {
+      let inherits = facts.types[type]?.inherits ?? []
+      if inherits.contains(where: { $0 != superclass[type] }) {
+        answer = true
+        break
+      }
+      current = superclass[type]
+    }
+    protocolsKnown[name] = answer
+    return answer
+  }
+
+  /// Whether the type descends from `XCTestCase`.
+  func inheritsTests(_ name: String) -> Bool {
+    ProjectModel.ancestors(of: name, facts: facts).contains("XCTestCase")
+  }
+}
+
+extension Word {
+  /// Keywords are never names of the project's functions; every other interned word may be one.
+  fileprivate var isMentionable: Bool {
+    switch self {
+    case .func, .initKeyword, .deinit, .subscript, .class, .struct, .enum, .actor, .extension, .protocol,
+      .var, .let, .if, .guard, .else, .for, .while, .repeat, .do, .catch, .defer, .switch, .case, .default,
+      .return, .in, .try, .await, .selfKeyword, .selfType, .where, .throws, .rethrows, .import, .typealias,
+      .someKeyword, .anyKeyword, .inout, .throw, .break, .continue, .fallthrough, .is, .as, .nil, .true,
+      .false:
+      false
+    default: !isModifier
+    }
+  }
+}

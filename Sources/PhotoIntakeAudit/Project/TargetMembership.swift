@@ -1,0 +1,208 @@
+/// Which Swift files the folder's Xcode projects compile: a file that no target's Sources build phase lists
+/// (a stale `View copy 2.swift`, a file removed from the target but left on disk) is never built, so the
+/// audit skips it and says so, rather than report mistakes no user can meet.
+///
+/// It errs towards auditing. A file is skipped only when every project whose folder holds it has readable
+/// Sources build phases and none of them lists a file of that name, and no `Package.swift` or podspec in
+/// its folders could compile it instead. Projects with folders Xcode compiles whole
+/// (`PBXFileSystemSynchronizedRootGroup`, Xcode 16) and build-settings-only project files decide nothing.
+/// Files are matched by name, not by resolved group path: a stale file that shares its name with a compiled
+/// one is audited.
+struct TargetMembership: Sendable {
+  private struct Project: Sendable {
+    /// The folder the `.xcodeproj` sits in, relative to the audit root (`""` for the root itself).
+    var folder: String
+    /// The `.xcodeproj` (or the project file itself), as the skip reason names it.
+    var name: String
+    /// Names of the files its Sources build phases compile.
+    var compiled: Set<String>
+  }
+
+  private var projects: [Project] = []
+  /// Folders of `Package.swift` manifests and podspecs: their sources are built without any project file.
+  private var manifestFolders: [String] = []
+
+  /// Reads the Sources build phases of the project file at `path` (relative to the audit root).
+  mutating func addProjectFile(at path: String, bytes: [UInt8]) {
+    guard let compiled = Self.compiledNames(in: bytes) else { return }
+    var folder = Self.folder(of: path)
+    var name = path
+    if folder.hasSuffix(".xcodeproj") {
+      name = folder
+      folder = Self.folder(of: folder)
+    }
+    projects.append(Project(folder: folder, name: name, compiled: compiled))
+  }
+
+  /// Notes a `Package.swift` or podspec at `path`: files below its folder are always audited.
+  mutating func addManifest(at path: String) {
+    manifestFolders.append(Self.folder(of: path))
+  }
+
+  /// The project that holds the Swift file at `path` but compiles it in no target, or nil when a target
+  /// compiles it or nothing says.
+  func excludingProject(of path: String) -> String? {
+    let governing = projects.filter { Self.isInside(path, $0.folder) }
+    guard let first = governing.first,
+      !manifestFolders.contains(where: { Self.isInside(path, $0) })
+    else { return nil }
+    let name = Self.lastComponent(path)
+    return governing.contains { $0.compiled.contains(name) } ? nil : first.name
+  }
+
+  // MARK: Paths
+
+  private static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    return String(path[..<slash])
+  }
+
+  private static func lastComponent(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return path }
+    return String(path[path.index(after: slash)...])
+  }
+
+  private static func isInside(_ path: String, _ folder: String) -> Bool {
+    folder.isEmpty || path.hasPrefix(folder + "/")
+  }
+
+  // MARK: Project files
+
+  /// One object of a project file's `objects` dictionary: its string fields and its `files` list.
+  private struct Object {
+    var fields: [String: String] = [:]
+    var files: [String] = []
+  }
+
+  /// Names of the files listed in the project file's `PBXSourcesBuildPhase`s (through each
+  /// `PBXBuildFile`'s `fileRef` to the `PBXFileReference`'s `path` or `name`), or nil when the file has
+  /// no Sources build phase, compiles synchronized folders, or cannot be read.
+  static func compiledNames(in bytes: [UInt8]) -> Set<String>? {
+    guard let objects = objects(in: bytes) else { return nil }
+    var compiled: Set<String> = []
+    var phases = 0
+    for object in objects.values {
+      switch object.fields["isa"] {
+      case "PBXFileSystemSynchronizedRootGroup": return nil
+      case "PBXSourcesBuildPhase":
+        phases += 1
+        for id in object.files {
+          guard let reference = objects[id]?.fields["fileRef"], let file = objects[reference],
+            let path = file.fields["path"] ?? file.fields["name"]
+          else { continue }
+          compiled.insert(lastComponent(path))
+        }
+      default: break
+      }
+    }
+    return phases > 0 ? compiled : nil
+  }
+
+  /// The `objects` of an old-style property list project file, read in one pass with a stack of open
+  /// containers (no recursion, so no nesting can exhaust the stack); nil when the brackets do not balance.
+  private static func objects(in bytes: [UInt8]) -> [String: Object]? {
+    var objects: [String: Object] = [:]
+    // The key each open container is the value of (`""` for the root and array items); `true` for arrays.
+    var containers: [(key: String, isArray: Bool)] = []
+    var key: String?
+    var expectsValue = false
+    var reader = PropertyListReader(bytes: bytes)
+    while let token = reader.next() {
+      switch token {
+      case .open(let isArray):
+        containers.append((expectsValue ? key ?? "" : "", isArray))
+        key = nil
+        expectsValue = false
+      case .close:
+        guard containers.popLast() != nil else { return nil }
+      case .equals:
+        expectsValue = true
+      case .separator:
+        key = nil
+        expectsValue = false
+      case .string(let text):
+        // root (0) → objects (1) → one object (2) → its `files` list (3)
+        if containers.last?.isArray == true {
+          if containers.count == 4, containers[1].key == "objects", containers[3].key == "files" {
+            objects[containers[2].key, default: Object()].files.append(text)
+          }
+        } else if expectsValue {
+          if containers.count == 3, containers[1].key == "objects", let key {
+            objects[containers[2].key, default: Object()].fields[key] = text
+          }
+          expectsValue = false
+        } else {
+          key = text
+        }
+      }
+    }
+    return containers.isEmpty ? objects : nil
+  }
+}
+
+/// The tokens of an old-style (OpenStep) property list, as `project.pbxproj` files are written: brackets,
+/// `=`, `;` and `,`, and strings bare or quoted; comments skipped.
+private struct PropertyListReader {
+  enum Token {
+    case open(isArray: Bool)
+    case close
+    case equals
+    case separator
+    case string(String)
+  }
+
+  let bytes: [UInt8]
+  var offset = 0
+
+  mutating func next() -> Token? {
+    while offset < bytes.count {
+      let byte = bytes[offset]
+      switch byte {
+      case 0x20, 0x09, 0x0A, 0x0D:
+        offset += 1
+      case 0x2F where offset + 1 < bytes.count && bytes[offset + 1] == 0x2A:  // /* … */
+        offset += 2
+        while offset + 1 < bytes.count, !(bytes[offset] == 0x2A && bytes[offset + 1] == 0x2F) { offset += 1 }
+        offset += 2
+      case 0x2F where offset + 1 < bytes.count && bytes[offset + 1] == 0x2F:  // // …
+        while offset < bytes.count, bytes[offset] != 0x0A { offset += 1 }
+      case 0x7B, 0x28:  // { (
+        offset += 1
+        return .open(isArray: byte == 0x28)
+      case 0x7D, 0x29:  // } )
+        offset += 1
+        return .close
+      case 0x3D:  // =
+        offset += 1
+        return .equals
+      case 0x3B, 0x2C:  // ; ,
+        offset += 1
+        return .separator
+      case 0x22:  // "…", with backslash escapes
+        offset += 1
+        var text: [UInt8] = []
+        while offset < bytes.count, bytes[offset] != 0x22 {
+          if bytes[offset] == 0x5C, offset + 1 < bytes.count { offset += 1 }
+          text.append(bytes[offset])
+          offset += 1
+        }
+        offset += 1
+        return .string(String(decoding: text, as: UTF8.self))
+      default:
+        let start = offset
+        while offset < bytes.count, !Self.ends(bytes[offset]) { offset += 1 }
+        if offset == start { offset += 1 }
+        return .string(String(decoding: bytes[start..<offset], as: UTF8.self))
+      }
+    }
+    return nil
+  }
+
+  /// Bytes that end a bare string.
+  private static func ends(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x20, 0x09, 0x0A, 0x0D, 0x7B, 0x7D, 0x28, 0x29, 0x3D, 0x3B, 0x2C, 0x22: true
+    default: false
+    }
+  }
+}
