@@ -67,7 +67,7 @@ struct ImportRun {
       configuration.renditions = renditions
     }
     let paths = parsed.positionals.map(context.absolute)
-    let sources = FileItemSource.walk(paths)
+    let sources = await FileItemSource.walking(paths)
     guard let library = await LibraryLocation.open(parsed, context, create: true) else { return 3 }
     do {
       // Nothing is imported into a damaged manifest (issue 24): refused up front, naming repair, rather than

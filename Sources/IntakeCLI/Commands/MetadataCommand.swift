@@ -17,8 +17,10 @@ let metadataCommand = CommandSpec(
   run: { parsed, context in
     let json = parsed.isSet(Flag.json)
     var failed = false
-    // Files are read on every core, and printed in the order given as soon as those before them are done.
-    let paths = parsed.positionals
+    // Files are read on every core (on the blocking lanes), and printed in the order given as soon as those
+    // before them are done.
+    let paths = parsed.positionals.map { context.absolute($0) }
+    let shown = parsed.positionals
     // Only headers are read and nothing is decoded, so a declared size over the decode limit is a fact to
     // print (as exiftool prints it), not a bomb to refuse; thumbnail, import and export still refuse it.
     let limits = {
@@ -26,12 +28,14 @@ let metadataCommand = CommandSpec(
       limits.maxPixels = .max
       return limits
     }()
-    await OrderedWork.run(count: paths.count) { index in
-      Result.typed { () throws(MetadataError) in
-        try MetadataReader.read(fileAt: context.absolute(paths[index]), limits: limits)
+    await WorkQueue.files.forEach(count: paths.count, ordered: true) { index, _ in
+      await BlockingLanes.io.run {
+        Result.typed { () throws(MetadataError) in
+          try MetadataReader.read(fileAt: paths[index], limits: limits)
+        }
       }
-    } deliver: { index, result in
-      let path = paths[index]
+    } each: { index, result in
+      let path = shown[index]
       switch result {
       case .success(let metadata):
         context.stdout.lines(
@@ -43,6 +47,7 @@ let metadataCommand = CommandSpec(
           context.stdout.line(JSON.object([("path", .string(path)), ("error", .string(error.description))]))
         }
       }
+      return true
     }
     return failed ? 1 : 0
   })

@@ -83,7 +83,7 @@ struct SheetRun {
 
   /// Renditions (made if missing) and headers of every asset, a few at a time, in the given order.
   static func entries(for assets: [Asset], store: RenditionStore) async -> [Entry] {
-    await OrderedWork.map(count: assets.count) { index in
+    await WorkQueue.files.map(count: assets.count) { index in
       let asset = assets[index]
       let rendition: Result<Rendition, ImagingError>
       do throws(ImagingError) {
@@ -96,7 +96,7 @@ struct SheetRun {
       let metadata =
         asset.metadata ?? (try? MetadataReader.read(fileAt: store.library.objectPath(for: asset)))
       return Entry(asset: asset, rendition: rendition, metadata: metadata)
-    }
+    }.compactMap { $0 }
   }
 
   /// Copies a rendition (a cache file) next to the sheet.

@@ -123,16 +123,20 @@ struct ThumbnailRun {
     -> [Result<Rendered, ImagingError>]
   {
     let thumbnailer = PlatformThumbnailer()
-    return await OrderedWork.map(count: inputs.count, width: min(jobs, max(1, inputs.count))) { index in
-      Result.typed { () throws(ImagingError) in
-        let thumbnail = try thumbnailer.thumbnail(ofFileAt: inputs[index], request: request)
-        try thumbnail.write(toFile: outputs[index])
-        // Only the facts are kept: holding every JPEG until the end would grow with the number of files.
-        return Rendered(
-          width: thumbnail.width, height: thumbnail.height, bytes: thumbnail.jpegData.count,
-          source: thumbnail.source, duration: thumbnail.duration, isPartial: thumbnail.isPartial)
+    let queue = WorkQueue(label: "intake thumbnail", width: min(jobs, max(1, inputs.count)))
+    // Each file holds a core while it decodes: a decode lane, never a thread of Swift's cooperative pool.
+    return await queue.map(count: inputs.count) { index in
+      await BlockingLanes.shared.run {
+        Result.typed { () throws(ImagingError) in
+          let thumbnail = try thumbnailer.thumbnail(ofFileAt: inputs[index], request: request)
+          try thumbnail.write(toFile: outputs[index])
+          // Only the facts are kept: holding every JPEG until the end would grow with the number of files.
+          return Rendered(
+            width: thumbnail.width, height: thumbnail.height, bytes: thumbnail.jpegData.count,
+            source: thumbnail.source, duration: thumbnail.duration, isPartial: thumbnail.isPartial)
+        }
       }
-    }
+    }.compactMap { $0 }
   }
 
   /// What was written for one file.

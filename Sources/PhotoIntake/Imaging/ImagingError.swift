@@ -45,6 +45,8 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// installed, or not a version this build can use. `package` is the system package that provides it; `reason` is the loader's words.
   /// Only pictures that need the library are affected; importing and reading metadata never load it.
   case libraryUnavailable(library: String, package: String, reason: String)
+  /// The request was cancelled while it waited for its turn to decode; nothing was decoded or written.
+  case cancelled
 
   public var description: String {
     switch self {
@@ -87,6 +89,9 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     case .libraryUnavailable(let library, let package, let reason):
       "\(library) could not be loaded (\(reason)), so the picture cannot be decoded here. Install it "
         + "(apt-get install \(package)); importing and reading metadata do not need it."
+    case .cancelled:
+      "The rendition was not made: its request was cancelled before its turn to decode came. Ask again when it "
+        + "is wanted."
     }
   }
 
@@ -106,6 +111,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     case .ioError: "io-error"
     case .invalidSize: "invalid-size"
     case .libraryUnavailable: "library-unavailable"
+    case .cancelled: "cancelled"
     }
   }
 

@@ -16,7 +16,8 @@ public struct Thumbnail: Sendable, Hashable {
   /// Whether the picture's data is cut short or damaged, so that the decoder filled what it could not read
   /// (grey or black), as vipsthumbnail and image viewers show such a file.
   ///
-  /// Fit for display, with a note; never the picture itself: exports (``CompatibleJPEG``) refuse such files.
+  /// Fit for display, with a note; never the picture itself: exports (`intake export --as jpeg`,
+  /// `PreparedFile`) refuse such files.
   public var isPartial = false
 
   /// The image a thumbnail was decoded from.

@@ -67,6 +67,8 @@ public struct FileItemSource: ItemSource, Hashable {
   /// read (``Importer/Error/permissionDenied``) and folders deeper than `maximumDepth`
   /// (``Importer/Error/folderTooDeep(limit:)``): nothing is skipped without a word. A path given explicitly
   /// that is itself a symbolic link is resolved once, since the user named it.
+  ///
+  /// This blocks while it reads the folders: from async code, call ``walking(_:)``.
   public static func walk(_ paths: [String]) -> [FileItemSource] {
     var result: [FileItemSource] = []
     var visited = Set<DirectoryIdentity>()
@@ -82,6 +84,12 @@ public struct FileItemSource: ItemSource, Hashable {
       walk(Array(resolved.utf8), into: &result, visited: &visited, depth: 0)
     }
     return result
+  }
+
+  /// The items under `paths`, as ``walk(_:)`` lists them, walked on a thread of PhotoIntake's own: listing a large
+  /// or slow folder blocks, and an async caller must not block a thread of Swift's cooperative pool.
+  public static func walking(_ paths: [String]) async -> [FileItemSource] {
+    await BlockingLanes.io.run { walk(paths) }
   }
 
   /// Deeper than this, a folder is treated as a loop or an attack and not entered.

@@ -2,7 +2,7 @@ import Foundation
 
 /// One batch being imported: an `AsyncSequence` of ``ImportEvent``s, cancellable, in the user's order.
 ///
-/// Items are received with bounded concurrency and committed in groups (the items received while one group
+/// Items are received with bounded concurrency (one ``WorkQueue``) and committed in groups (the items received while one group
 /// waits on the disk share the next group's flushes); events of different items interleave, and each carries
 /// the item's index. An item is reported imported only once its group is committed. Cancelling stops items that have not been committed: their staging files are deleted and
 /// they report ``Importer/Error/cancelled``. Items already reported as imported stay imported.
@@ -67,61 +67,39 @@ public final class ImportSession: AsyncSequence, Sendable {
     async let renditionsDone: Void? = renditions?.run()
     let tracker = ProgressTracker(total: items.count, continuation: continuation)
     var reports = [ItemReport?](repeating: nil, count: items.count)
+    // Items are received (copied, hashed, fsynced, checked) `maximumConcurrentItems` at a time: each holds a
+    // place in the work queue while it is received and gives it back before it waits for its group commit, so
+    // that the next items are received (and join the next group) while a group waits on the disk. At most
+    // `window` items are under way, which bounds how far receiving runs ahead of committing.
     let width = Swift.max(1, importer.configuration.maximumConcurrentItems)
-    // Items staged and waiting for their group commit hold no staging slot, so that the next items are
-    // received (and join the next group) while a group waits on the disk; at most this many wait, which
-    // bounds how far receiving runs ahead of committing.
-    let waitingLimit = width + CommitQueue.maximumGroupSize
+    let receiving = WorkQueue(label: "PhotoIntake.Import", width: width)
     // The first full disk stops the batch: the items not yet started are reported once, as not attempted,
     // rather than each failing on its own.
     var diskFull = false
-    await withTaskGroup(of: ItemStep.self) { group in
-      var next = 0
-      var staging = 0
-      var committing = 0
-      func addNext() {
-        while next < items.count, !diskFull, staging < width, staging + committing < waitingLimit {
-          let index = next
-          next += 1
-          staging += 1
-          group.addTask {
-            let staged = await importer.stageItem(items[index], index: index, batch: batch) { fraction in
-              tracker.update(index: index, fraction: fraction)
-            }
-            switch staged {
-            case .ready(let request, let mismatch): return .staged(request, index: index, mismatch: mismatch)
-            case .finished(let report): return .stagingFailed(report)
-            }
-          }
-        }
+    await receiving.forEach(
+      count: items.count, window: width + CommitQueue.maximumGroupSize,
+      stopsAfter: { (report: ItemReport) in if case .failed(.diskFull) = report.result { true } else { false }
       }
-      addNext()
-      while let step = await group.next() {
-        let report: ItemReport
-        switch step {
-        case .staged(let request, let index, let mismatch):
-          staging -= 1
-          committing += 1
-          group.addTask {
-            .committed(await importer.commitItem(request, index: index, typeHintMismatch: mismatch))
-          }
-          addNext()
-          continue
-        case .stagingFailed(let failed):
-          staging -= 1
-          report = failed
-        case .committed(let committed):
-          committing -= 1
-          report = committed
-        }
-        reports[report.index] = report
-        if case .failed(.diskFull) = report.result { diskFull = true }
-        tracker.finish(index: report.index)
-        continuation.yield(.itemFinished(report))
-        if let asset = report.result.asset { renditions?.enqueue(index: report.index, asset: asset) }
-        tracker.emitOverall()
-        addNext()
+    ) { index, slot in
+      let staged = await importer.stageItem(items[index], index: index, batch: batch) { fraction in
+        tracker.update(index: index, fraction: fraction)
       }
+      switch staged {
+      case .ready(let request, let mismatch):
+        // Received: the next item may start while this one waits for its group commit.
+        slot.release()
+        return await importer.commitItem(request, index: index, typeHintMismatch: mismatch)
+      case .finished(let report):
+        return report
+      }
+    } each: { _, report in
+      reports[report.index] = report
+      if case .failed(.diskFull) = report.result { diskFull = true }
+      tracker.finish(index: report.index)
+      continuation.yield(.itemFinished(report))
+      if let asset = report.result.asset { renditions?.enqueue(index: report.index, asset: asset) }
+      tracker.emitOverall()
+      return !diskFull
     }
     if diskFull {
       for index in reports.indices where reports[index] == nil {
@@ -138,13 +116,6 @@ public final class ImportSession: AsyncSequence, Sendable {
     }
     return ImportSummary(batch: batch.id, items: final, wasCancelled: Task.isCancelled)
   }
-}
-
-/// What one child task of a session did: staged an item (its commit comes next), or finished one.
-private enum ItemStep: Sendable {
-  case staged(CommitRequest, index: Int, mismatch: TypeHintMismatch?)
-  case stagingFailed(ItemReport)
-  case committed(ItemReport)
 }
 
 extension ItemReport {

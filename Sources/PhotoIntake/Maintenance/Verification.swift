@@ -16,7 +16,7 @@ extension Library {
 /// A library's verification: every object re-read through the one chunked reader and compared with its row.
 ///
 /// Built on the ``Manifest`` and the ``ObjectStore`` alone. The hashing runs on the I/O lanes, two objects at a
-/// time, so that reading one object overlaps hashing another.
+/// time through a ``WorkQueue``, so that reading one object overlaps hashing another.
 struct Verification: Sendable {
   let manifest: Manifest
   let store: ObjectStore
@@ -71,27 +71,22 @@ struct Verification: Sendable {
     return report
   }
 
-  /// What each object is now, read two at a time on the I/O lanes.
+  /// Objects are read two at a time, so that reading one overlaps hashing the other.
+  private static let queue = WorkQueue(label: "PhotoIntake.Verification", width: 2)
+
+  /// What each object is now, read on the I/O lanes.
   private func check(_ digests: [SHA256Digest], progress: (@Sendable (Int, Int) -> Void)?) async
     -> [ObjectCheck]
   {
     var results = [ObjectCheck](repeating: .missing, count: digests.count)
-    await withTaskGroup(of: (Int, ObjectCheck).self) { group in
-      var next = 0
-      var done = 0
-      func addNext() {
-        guard next < digests.count else { return }
-        let index = next
-        next += 1
-        group.addTask { [store] in await BlockingLanes.io.run { (index, store.check(digests[index])) } }
-      }
-      for _ in 0..<2 { addNext() }
-      while let (index, found) = await group.next() {
-        results[index] = found
-        done += 1
-        progress?(done, digests.count)
-        addNext()
-      }
+    var done = 0
+    await Self.queue.forEach(count: digests.count) { [store] index, _ in
+      await BlockingLanes.io.run { store.check(digests[index]) }
+    } each: { index, found in
+      results[index] = found
+      done += 1
+      progress?(done, digests.count)
+      return true
     }
     return results
   }

@@ -43,11 +43,13 @@
     }
 
     /// Every blocking call the core makes through its system-call layer and SQLite — open, read, write, fsync,
-    /// rename, link, unlink, mkdir, stat, SQLite statements — while it creates a library, imports with
-    /// renditions, verifies, makes a rendition on demand and repairs, runs on a thread of PhotoIntake's own.
+    /// rename, link, unlink, mkdir, stat, directory listing, SQLite statements — while it walks a folder, creates a
+    /// library, imports files and bytes in memory with renditions, verifies, makes a rendition on demand and repairs, runs on a thread of PhotoIntake's own.
     /// Moving one of these paths back onto the cooperative pool makes this test fail.
     @Test func everyBlockingCallOfTheCoreRunsOffThePool() async throws {
       var sources = try files(4)
+      // Bytes in memory (a camera capture) are written into staging as a file's are copied.
+      sources.append(DataItemSource(Data(Fixture.jpeg(seed: 77)), suggestedName: "capture.jpg"))
       #if canImport(CVips)
         // A photo the decoders can render (the generated ones are only JPEG-shaped).
         sources.append(FileItemSource(path: ImagingFixture.path("orientation-6.jpg")))
@@ -61,6 +63,9 @@
         })
       let root = folder.at("library")
       try await Syscalls.injectedFaults.withValue(hook) {
+        // Listing the folder to import reads directories.
+        let walked = await FileItemSource.walking([folder.at("in")])
+        #expect(walked.count == 4)
         let library = try await Library.open(at: root)  // a new library: 256 folders, each made durable
         let summary = await Importer(library: library).importItems(sources)
         #expect(summary.importedCount == sources.count)

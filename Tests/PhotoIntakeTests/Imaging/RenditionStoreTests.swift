@@ -244,9 +244,10 @@
         state.most = max(state.most, state.running)
       }
       defer { state.withLock { $0.running -= 1 } }
-      // Wait (up to 300 ms) for a second decode to start beside this one, so that whether two may run at once
-      // does not depend on how fast the machine commits the items.
-      for _ in 0..<60 where state.current.running < 2 { usleep(5_000) }
+      // Wait (up to 2 s) for a second decode to start beside this one, so that whether two may run at once
+      // does not depend on how fast the machine commits the items (a machine busy with other builds took more
+      // than 300 ms).
+      for _ in 0..<400 where state.current.running < 2 { usleep(5_000) }
       return try inner.thumbnails(ofFileAt: path, sizes: sizes, request: request)
     }
   }
@@ -290,5 +291,91 @@
     #expect(ThumbnailPlan.decodedPixels(facts(.png, 4032, 3024), size: 320) == 4032 * 3024)
     #expect(ThumbnailPlan.decodedPixels(facts(.heic, 4032, 3024), size: 320) == 4032 * 3024)
     #expect(ThumbnailPlan.decodedPixels(facts(.png, Int.max, 2), size: 320) == Int.max)
+  }
+}
+
+/// Renditions asked for on demand go through the decode queue: identical requests share one decode, and
+/// requests for different photos stay within the decode budget.
+@Suite struct OnDemandRenditionTests {
+  /// A thumbnailer that decodes nothing: it counts its calls and how many run at once, and holds each call
+  /// until the test opens the gate (it runs on a decode lane, where waiting is allowed).
+  final class HeldThumbnailer: ThumbnailGenerating, Sendable {
+    let state = Protected((calls: 0, running: 0, most: 0, open: false))
+
+    func thumbnail(ofFileAt path: String, request: ThumbnailRequest) throws(ImagingError) -> Thumbnail {
+      try thumbnails(ofFileAt: path, sizes: [request.maxPixelSize], request: request)[0]
+    }
+
+    func thumbnails(ofFileAt path: String, sizes: [Int], request: ThumbnailRequest) throws(ImagingError)
+      -> [Thumbnail]
+    {
+      state.withLock { state in
+        state.calls += 1
+        state.running += 1
+        state.most = max(state.most, state.running)
+      }
+      defer { state.withLock { $0.running -= 1 } }
+      for _ in 0..<2_000 where !state.current.open { usleep(1_000) }
+      return sizes.map {
+        Thumbnail(jpegData: Fixture.jpeg(seed: 1, size: 64), width: $0, height: $0, source: .primaryImage)
+      }
+    }
+
+    func open() { state.withLock { $0.open = true } }
+  }
+
+  /// A library holding `count` photos, and a store whose decodes `thumbnailer` makes; `budget` is unusual so
+  /// that no other suite shares the store's decode queue.
+  func setUp(_ count: Int, budget: Int, thumbnailer: HeldThumbnailer) async throws
+    -> (TemporaryDirectory, RenditionStore, [Asset])
+  {
+    let folder = TemporaryDirectory()
+    let library = try await Library.open(at: folder.at("library"))
+    // Real photos: their facts, read at import, price each decode in the queue.
+    let sources: [any ItemSource] = ["orientation-1.jpg", "orientation-3.jpg", "orientation-6.jpg"]
+      .prefix(count).map { FileItemSource(path: ImagingFixture.path($0)) }
+    let summary = await Importer(library: library).importItems(sources)
+    var configuration = RenditionStore.Configuration(sizes: [64])
+    configuration.thumbnailer = thumbnailer
+    configuration.maximumConcurrentRenditions = 2
+    configuration.decodeBudget = budget
+    return (
+      folder, RenditionStore(library: library, configuration: configuration),
+      summary.items.compactMap(\.result.asset)
+    )
+  }
+
+  @Test func identicalRequestsShareOneDecode() async throws {
+    let held = HeldThumbnailer()
+    let (folder, store, assets) = try await setUp(1, budget: 7_654_321, thumbnailer: held)
+    _ = folder
+    async let first = store.rendition(of: assets[0], size: 64)
+    async let second = store.rendition(of: assets[0], size: 64)
+    // The second request has long found the rendition missing before the first decode is let go.
+    while held.state.current.calls == 0 { try await Task.sleep(for: .milliseconds(2)) }
+    try await Task.sleep(for: .milliseconds(150))
+    held.open()
+    let (a, b) = try await (first, second)
+    #expect(held.state.current.calls == 1, "identical requests decoded \(held.state.current.calls) times")
+    #expect(a.path == b.path)
+  }
+
+  @Test func requestsForDifferentPhotosStayWithinTheDecodeBudget() async throws {
+    let held = HeldThumbnailer()
+    // Each 64 px rendition of these decodes more than 1,000 pixels: a budget of 1,000 admits one at a time.
+    let (folder, store, assets) = try await setUp(3, budget: 1_000, thumbnailer: held)
+    _ = folder
+    #expect(assets.count == 3)
+    #expect(assets.allSatisfy { ThumbnailPlan.decodedPixels($0.metadata, size: 64) > 1_000 })
+    async let all = withThrowingTaskGroup(of: Rendition.self) { group in
+      for asset in assets { group.addTask { try await store.rendition(of: asset, size: 64) } }
+      return try await group.reduce(into: 0) { count, _ in count += 1 }
+    }
+    while held.state.current.calls == 0 { try await Task.sleep(for: .milliseconds(2)) }
+    try await Task.sleep(for: .milliseconds(150))
+    held.open()
+    #expect(try await all == 3)
+    #expect(held.state.current.most == 1, "\(held.state.current.most) decodes ran at once over the budget")
+    #expect(held.state.current.calls == 3)
   }
 }

@@ -25,34 +25,24 @@ final class RenditionQueue: Sendable {
   func close() { input.finish() }
 
   /// Renders queued items until ``close()`` and the queue is empty, or the task is cancelled.
+  ///
+  /// A few items are under way at once (``RenditionStore/Configuration/maximumConcurrentRenditions``); each is
+  /// made through the store's decode queue at background priority, within the decode budget, behind any
+  /// rendition a person is waiting for.
   func run() async {
-    let width = max(1, store.configuration.maximumConcurrentRenditions)
-    let budget = store.configuration.decodeBudget
-    let largest = store.configuration.sizes.max() ?? 320
-    await withTaskGroup(of: Int.self) { group in
-      var running = 0
-      var held = 0
-      for await item in items {
-        // Admission: a free slot, and room in the decode budget (unless nothing runs: then it goes alone).
-        let cost = ThumbnailPlan.decodedPixels(item.asset.metadata, size: largest)
-        while running >= width || (running > 0 && cost > budget - held) {
-          held -= await group.next() ?? 0
-          running -= 1
-        }
-        held += cost
-        group.addTask { [store, events] in
-          let result: Result<[Rendition], ImagingError>
-          do throws(ImagingError) {
-            result = .success(try await store.renditions(of: item.asset))
-          } catch {
-            result = .failure(error)
-          }
-          events.yield(
-            .renditionsFinished(RenditionReport(index: item.index, asset: item.asset.id, result: result)))
-          return cost
-        }
-        running += 1
+    let window = WorkQueue(
+      label: "PhotoIntake.ImportRenditions", width: store.configuration.maximumConcurrentRenditions)
+    await window.forEach(items) { [store] item, _ in
+      let result: Result<[Rendition], ImagingError>
+      do throws(ImagingError) {
+        result = .success(try await store.renditions(of: item.asset, sizes: nil, priority: .background))
+      } catch {
+        result = .failure(error)
       }
+      return RenditionReport(index: item.index, asset: item.asset.id, result: result)
+    } each: { [events] _, report in
+      events.yield(.renditionsFinished(report))
+      return true
     }
   }
 }

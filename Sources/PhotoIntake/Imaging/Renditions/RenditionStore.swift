@@ -28,10 +28,10 @@ public struct RenditionStore: Sendable {
     /// The memory and work one photo's decode may cost (``DecodeLimit``); a photo over it is refused before
     /// any decode, like a bomb. Default 256 MiB and 100 million pixels decoded.
     public var decodeLimit = DecodeLimit()
-    /// Photos rendered at once by `RenditionQueue` during an import. Default: the active processor count.
+    /// Photos rendered at once, during an import and on demand. Default: the active processor count.
     public var maximumConcurrentRenditions = ProcessInfo.processInfo.activeProcessorCount
-    /// How many decoded pixels the renditions of an import may hold at once (about 3 bytes each, plus the
-    /// decoders' own buffers). A photo is admitted only when its decode fits beside those running (a JPEG counts
+    /// How many decoded pixels renditions may hold at once, during an import and on demand (about 3 bytes each,
+    /// plus the decoders' own buffers). A photo is admitted only when its decode fits beside those running (a JPEG counts
     /// its scaled decode, a 12 MP PNG all its pixels), so a PNG waits for room rather than decoding beside
     /// another; one larger than the whole budget runs alone. Default 12 million.
     public var decodeBudget = 12_000_000
@@ -75,6 +75,14 @@ public struct RenditionStore: Sendable {
   /// - Returns: one rendition per size, in the order of `sizes`.
   @discardableResult
   public func renditions(of asset: Asset, sizes: [Int]? = nil) async throws(ImagingError) -> [Rendition] {
+    try await renditions(of: asset, sizes: sizes, priority: .userInitiated)
+  }
+
+  /// ``renditions(of:sizes:)`` at `priority`: an import makes its renditions in the background, behind those a
+  /// person is waiting for.
+  func renditions(of asset: Asset, sizes: [Int]?, priority: WorkQueue.Priority) async throws(ImagingError)
+    -> [Rendition]
+  {
     let requested = sizes ?? configuration.sizes
     for size in requested where size <= 0 { throw .invalidSize(size) }
     // A size at or above the photo's own longest side is the photo at its own size: one rendition serves all
@@ -83,12 +91,18 @@ public struct RenditionStore: Sendable {
       facts.width.flatMap { width in facts.height.map { max(width, $0) } }
     }
     let keys = requested.map { size in longest.map { min(size, $0) } ?? size }
-    let made = try await renditions(of: asset, keys: Array(Set(keys)).sorted())
+    let made = try await renditions(of: asset, keys: Array(Set(keys)).sorted(), priority: priority)
     return keys.map { key in made[key]! }
   }
 
   /// The renditions stored under `sizes` (distinct), making the missing ones with one decode.
-  private func renditions(of asset: Asset, keys sizes: [Int]) async throws(ImagingError) -> [Int: Rendition] {
+  ///
+  /// Existing ones are found at once. Missing ones are made through the decode queue (``decodes``): within
+  /// the decode budget beside the other decodes of the process, highest priority first, and once for identical
+  /// requests made while one is waiting or running (a grid asking twice for the same cell).
+  private func renditions(of asset: Asset, keys sizes: [Int], priority: WorkQueue.Priority)
+    async throws(ImagingError) -> [Int: Rendition]
+  {
     let original = library.objectPath(for: asset)
     let digest = asset.sha256
     // The look-ups open, stat and read files: on an I/O lane, not on a thread of Swift's cooperative pool.
@@ -105,24 +119,57 @@ public struct RenditionStore: Sendable {
     }
     let missing = sizes.indices.filter { found[$0] == nil }
     guard !missing.isEmpty else { return Self.keyed(sizes, found) }
-    let request = ThumbnailRequest(
-      maxPixelSize: sizes[missing[0]], maximumPixelCount: configuration.maximumPixelCount,
-      quality: configuration.quality, decodeLimit: configuration.decodeLimit)
     let wanted = missing.map { sizes[$0] }
+    let cost = ThumbnailPlan.decodedPixels(asset.metadata, size: wanted.max() ?? 0)
+    let key = Request(digest: digest, sizes: wanted, store: library.renditionsPath)
+    guard
+      let made = await decodes.run(
+        priority: priority, cost: cost, merging: key,
+        { [self] () async -> Result<[Rendition], ImagingError> in
+          do throws(ImagingError) {
+            return .success(try await make(wanted, of: original, digest: digest))
+          } catch {
+            return .failure(error)
+          }
+        })
+    else { throw .cancelled }
+    for (index, rendition) in zip(missing, try made.typedGet()) {
+      found[index] = rendition
+    }
+    return Self.keyed(sizes, found)
+  }
+
+  /// One request to make renditions, as the decode queue merges them.
+  private struct Request: Hashable, Sendable {
+    var digest: SHA256Digest
+    var sizes: [Int]
+    var store: String
+  }
+
+  /// The queue every rendition made with this configuration's limits goes through, for the whole process.
+  var decodes: WorkQueue {
+    WorkQueue.shared(
+      label: "PhotoIntake.Renditions", width: configuration.maximumConcurrentRenditions,
+      budget: configuration.decodeBudget)
+  }
+
+  /// Decodes the original once for all `sizes` and writes them (blocking, on the lanes).
+  private func make(_ sizes: [Int], of original: String, digest: SHA256Digest) async throws(ImagingError)
+    -> [Rendition]
+  {
+    let request = ThumbnailRequest(
+      maxPixelSize: sizes[0], maximumPixelCount: configuration.maximumPixelCount,
+      quality: configuration.quality, decodeLimit: configuration.decodeLimit)
     // The decode holds a core for tens of milliseconds: a decode lane (one per core). The writes wait in
     // fsync: an I/O lane, so that the decode lanes go on to the next photo meanwhile. Neither is a thread of
     // Swift's cooperative pool.
     let thumbnailer = configuration.thumbnailer
     let thumbnails = try await BlockingLanes.shared.run { () throws(ImagingError) -> [Thumbnail] in
-      try thumbnailer.thumbnails(ofFileAt: original, sizes: wanted, request: request)
+      try thumbnailer.thumbnails(ofFileAt: original, sizes: sizes, request: request)
     }
-    let made = try await BlockingLanes.io.run { [self] () throws(ImagingError) -> [Rendition] in
-      try write(thumbnails, sizes: wanted, digest: digest)
+    return try await BlockingLanes.io.run { [self] () throws(ImagingError) -> [Rendition] in
+      try write(thumbnails, sizes: sizes, digest: digest)
     }
-    for (index, rendition) in zip(missing, made) {
-      found[index] = rendition
-    }
-    return Self.keyed(sizes, found)
   }
 
   private static func keyed(_ sizes: [Int], _ found: [Rendition?]) -> [Int: Rendition] {
