@@ -120,8 +120,20 @@ import Testing
     #expect(await intake(["verify"]).status == 0)
   }
 
-  /// Each of the 100 header bytes, flipped (all eight bits) in a copy of one library: whatever SQLite makes of
-  /// it, repair ends with the library as it was.
+  /// The header offsets the suite flips: every byte of the fields SQLite reads to open and write the file (page
+  /// size, format versions, reserve, payload fractions, page count, schema cookie and format, schema version)
+  /// and the first byte of each other field. `PHOTOINTAKE_MANIFEST_LOSS_FULL=1` flips all 100 (as run for
+  /// issue 24: they pass).
+  static var headerOffsets: [Int] {
+    if ProcessInfo.processInfo.environment["PHOTOINTAKE_MANIFEST_LOSS_FULL"] == "1" { return Array(0..<100) }
+    return [
+      0, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 28, 31, 32, 36, 40, 43, 44, 47, 48, 52, 56, 60, 61, 62, 63,
+      64, 68, 72, 92, 96,
+    ]
+  }
+
+  /// Each header byte (``headerOffsets``), flipped (all eight bits) in a copy of one library: whatever SQLite
+  /// makes of it, repair ends with the library as it was.
   @Test func everyHeaderByteFlippedIsRepairedToTheSameLibrary() async throws {
     // A smaller library: the hundred repairs are what this test is about.
     try await makeLibrary(generated: 4)
@@ -129,7 +141,7 @@ import Testing
     let listings = try await snapshot(library, facts: false)
     var failures: [String] = []
     var rebuiltAt: [Int] = []
-    for offset in 0..<100 {
+    for offset in Self.headerOffsets {
       let copy = folder.at("copy-\(offset)")
       try FileManager.default.copyItem(atPath: library, toPath: copy)
       let path = copy + "/manifest.sqlite"
