@@ -247,19 +247,30 @@ import Testing
     #expect(await intake(["verify"]).status == 0)
   }
 
-  @Test func aDamagedPageIsRefusedThenRepaired() async throws {
+  /// A table leaf page (type 0x0D, https://sqlite.org/fileformat.html §1.6) with its cell count and content
+  /// offset overwritten, a b-tree page that no longer parses as it did: the last one of the file (the assets'
+  /// rows, which SQLite itself then fails to read), or the one holding the journal outbox's frame, a page `list`
+  /// and `show` never read, so that only SQLite's quick check sees it.
+  @Test(arguments: ["last leaf", "outbox leaf"])
+  func aDamagedPageIsRefusedThenRepaired(page: String) async throws {
     try await loss.makeLibrary(generated: 24)
     let before = try await loss.snapshot(library)
-    // The last table leaf page (type 0x0D, https://sqlite.org/fileformat.html §1.6): its cell count and
-    // content offset overwritten, a b-tree page that no longer parses as it did.
     let path = library + "/manifest.sqlite"
     var bytes = try folder.read(path)
     let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+    let marker = Array("\"op\":\"".utf8)
     let leaf = try #require(
-      stride(from: bytes.count - pageSize, to: 0, by: -pageSize).first { bytes[$0] == 0x0D })
+      stride(from: bytes.count - pageSize, to: 0, by: -pageSize).first { start in
+        guard bytes[start] == 0x0D else { return false }
+        guard page == "outbox leaf" else { return true }
+        let body = bytes[start..<start + pageSize]
+        return body.indices.contains { index in
+          index + marker.count <= body.endIndex && body[index..<index + marker.count].elementsEqual(marker)
+        }
+      })
     for offset in 3..<7 { bytes[leaf + offset] = 0xFF }
     try Data(bytes).write(to: URL(fileURLWithPath: path))
-    try await expectRefusedByEveryCommand("a damaged page")
+    try await expectRefusedByEveryCommand("a damaged \(page) page")
     let repair = await intake(["repair"])
     #expect(repair.status == 0, "\(repair.stderr)")
     #expect(try await loss.snapshot(library) == before)
