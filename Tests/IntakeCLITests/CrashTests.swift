@@ -158,7 +158,7 @@ import Testing
     /// The points an item passes on its own (staging, its link) and their occurrences; the points a commit
     /// group passes once (its intents, each folder fsync, its rows) are reached as often as there are groups.
     static let itemPoints = ["after-staging-write", "after-staging-fsync", "after-rename"]
-    static let groupPoints = ["after-intent-commit", "after-folder-sync", "after-commit"]
+    static let groupPoints = ["after-intent-commit", "after-folder-sync", "after-commit", "after-journal"]
 
     @Test(arguments: itemPoints + groupPoints, [1, 2, 4])
     func killsAtEachPointOfTheCommitSequence(point: String, occurrence: Int) throws {
@@ -179,7 +179,7 @@ import Testing
       // the items just committed are written. So the lines are a lower bound, and the library tells the truth.
       let stored = try checkInvariants(acknowledged: acknowledged, context: "\(point):\(occurrence)")
       switch point {
-      case "after-commit":
+      case "after-commit", "after-journal":
         // The occurrence-th group is committed, and each group holds at least one item.
         #expect(stored.count >= occurrence, "\(stored.count) stored after a kill at \(point) #\(occurrence)")
       case "after-intent-commit", "after-folder-sync":
@@ -197,6 +197,47 @@ import Testing
       #expect(again.status == 0)
       try checkInvariants(
         acknowledged: acknowledged.union(try Self.acknowledgedHashes(again.stdout)), context: "re-import")
+    }
+
+    /// Issue 24 item 1 under `kill -9`: killed after a group's rows are committed and before its identity
+    /// records are in the journal (or just after), then the manifest is lost. Every acknowledged item keeps its
+    /// id; a committed item whose record the kill cut off keeps its bytes (adopted), never lost. When a writer
+    /// ran between the kill and the loss, it appended the missing records, and every committed item keeps its id.
+    @Test(arguments: ["after-commit", "after-journal"], ["1", "2", "1, then a writer", "2, then a writer"])
+    func killsAroundTheJournalAppendKeepIdentities(point: String, variant: String) throws {
+      let occurrence = Int(variant.prefix(1)) ?? 1
+      let writerBetween = variant.hasSuffix("writer")
+      var generator = SeededGenerator(seed: UInt64(point.utf8.count * 17 + occurrence))
+      let first = try makeSources(run: 0, count: 6, generator: &generator)
+      let child = try run(
+        ["import", "--library", library, "--no-renditions", "--json", "--jobs", "1", first],
+        environment: ["PHOTOINTAKE_CRASH_AT": "\(point):\(occurrence)"])
+      #expect(child.signalled, "the child did not reach \(point) #\(occurrence)")
+      let acknowledged = try jsonLines(child.stdout).filter { $0["status"] as? String == "imported" }
+        .compactMap { $0["id"] as? String }
+      if writerBetween {
+        let empty = folder.at("empty")
+        try? FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        #expect(try run(["import", "--library", library, "--no-renditions", empty]).status == 0)
+      }
+      let before = try jsonLines(try run(["list", "--library", library, "--json"]).stdout)
+      let committed = Set(before.compactMap { $0["id"] as? String })
+      #expect(committed.isSuperset(of: acknowledged))
+      for suffix in ["", "-wal", "-shm"] { unlink(library + "/manifest.sqlite" + suffix) }
+      #expect(try run(["repair", "--library", library]).status == 0)
+      let after = try jsonLines(try run(["list", "--library", library, "--json"]).stdout)
+      let ids = Set(after.compactMap { $0["id"] as? String })
+      let context = "\(point) #\(occurrence), writer between: \(writerBetween)"
+      #expect(ids.isSuperset(of: acknowledged), "acknowledged ids lost after \(context)")
+      if writerBetween || point == "after-journal" {
+        #expect(ids == committed, "committed ids lost after \(context)")
+      }
+      // No bytes lost either way.
+      #expect(
+        Set(after.compactMap { $0["sha256"] as? String })
+          == Set(before.compactMap { $0["sha256"] as? String }),
+        "bytes lost after \(context)")
+      #expect(try run(["verify", "--library", library]).status == 0)
     }
   #endif
 }

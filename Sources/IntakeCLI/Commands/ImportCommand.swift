@@ -69,6 +69,16 @@ struct ImportRun {
     let paths = parsed.positionals.map(context.absolute)
     let sources = await FileItemSource.walking(paths)
     guard let library = await LibraryLocation.open(parsed, context, create: true) else { return 3 }
+    do {
+      // Nothing is imported into a damaged manifest (issue 24): refused up front, naming repair, rather than
+      // failing item by item.
+      try await library.checkManifest()
+    } catch {
+      LibraryLocation.reportFailure(
+        error, command: "import", at: LibraryLocation.path(parsed, context), context)
+      await library.close()
+      return 3
+    }
     let json = parsed.isSet(Flag.json)
     let bar = context.stderrIsTerminal && !json ? ProgressBar(sink: context.stderr) : nil
     let session = Importer(library: library, configuration: configuration).start(sources)

@@ -27,6 +27,9 @@ let listCommand = CommandSpec(
     }
     guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
     do {
+      // A full listing reads every row anyway: the manifest is checked first, so that a damaged one is refused
+      // rather than listed short or wrong.
+      try await library.checkManifest()
       var cursor: Library.ListCursor?
       repeat {
         let page = try await library.list(order: order, limit: min(remaining, 500), after: cursor)
@@ -38,7 +41,8 @@ let listCommand = CommandSpec(
         cursor = page.next
       } while cursor != nil && remaining > 0
     } catch {
-      context.stderr.line("intake list: \(error)")
+      LibraryLocation.reportFailure(
+        error, command: "list", at: LibraryLocation.path(parsed, context), context)
       await library.close()
       return 3
     }
@@ -159,7 +163,8 @@ let verifyCommand = CommandSpec(
     do {
       report = try await library.verify()
     } catch {
-      context.stderr.line("intake verify: \(error)")
+      LibraryLocation.reportFailure(
+        error, command: "verify", at: LibraryLocation.path(parsed, context), context)
       await library.close()
       return 3
     }
@@ -203,6 +208,8 @@ private func withAsset(
   guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
   let key = parsed.positionals[0]
   do {
+    // The manifest is checked before it answers (issue 24): a damaged one is refused, naming repair.
+    try await library.checkManifest()
     guard let asset = try await library.resolve(key) else {
       context.stderr.line(
         "intake \(command): no asset matches '\(Terminal.escaped(key))' (or the prefix is ambiguous). "
@@ -214,7 +221,7 @@ private func withAsset(
     await library.close()
     return status
   } catch {
-    context.stderr.line("intake \(command): \(error)")
+    LibraryLocation.reportFailure(error, command: command, at: LibraryLocation.path(parsed, context), context)
     await library.close()
     return 3
   }
@@ -303,8 +310,10 @@ let repairCommand = CommandSpec(
     name and its facts re-read; adopted assets are listed in a batch named for the repair), moves anything that
     is not a valid object (wrong hash, wrong name, a folder, a FIFO, a symbolic link) into lost+found/ inside
     the library without following it, removes renditions of objects the library does not have, and marks assets
-    whose bytes are missing as damaged. Works on a library whose manifest is missing, empty or unreadable: an
-    unreadable one is moved to lost+found/ and rebuilt from the stored objects.
+    whose bytes are missing as damaged. Works on a library whose manifest is missing, empty, unreadable or
+    damaged (integrity check, header, commits lost from its log): a damaged one is moved to lost+found/ and
+    rebuilt from the stored objects and their identity records (journal/), so every asset keeps its id, name,
+    batches and order.
 
     Exit status: 0 when done, 3 when the library could not be repaired.
     """,
@@ -324,6 +333,7 @@ let repairCommand = CommandSpec(
       context.stdout.line(
         JSON.object([
           ("rebuiltManifest", .bool(report.rebuiltManifest)),
+          ("restored", .array(report.restored.map { .string($0.rawValue) })),
           ("adopted", .array(report.adopted.map { .string($0.rawValue) })),
           ("adoptedBatch", .optional(report.adoptedBatch?.rawValue)),
           (
@@ -341,6 +351,9 @@ let repairCommand = CommandSpec(
       return 0
     }
     if report.rebuiltManifest { context.stdout.line("rebuilt the manifest") }
+    if !report.restored.isEmpty {
+      context.stdout.line("restored \(report.restored.count) assets from their identity records")
+    }
     for move in report.moved {
       context.stdout.line(
         "moved \(Terminal.escaped(move.from)) to \(Terminal.escaped(move.to)): \(move.reason)")

@@ -1,4 +1,5 @@
 import PhotoIntake
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -64,13 +65,22 @@ enum LibraryLocation {
     case .notALibrary:
       context.stderr.line(
         "intake: no PhotoIntake library at \(shown). Check --library, or import to create one.")
-    case .manifestMissing, .manifestUnreadable, .damagedLayout:
+    case _ where error.isMendedByRepair:
       context.stderr.line("intake: \(error.description)")
       context.stderr.line("Run 'intake repair --library \(shown)' to repair it.")
     case .busy:
       context.stderr.line("intake: \(error.description) (waited; see --wait)")
     default:
       context.stderr.line("intake: \(error.description)")
+    }
+  }
+
+  /// Prints why `command` failed on an open library; when repairing the library is what mends it (a damaged
+  /// manifest), names `intake repair` too.
+  static func reportFailure(_ error: any Error, command: String, at path: String, _ context: CommandContext) {
+    context.stderr.line("intake \(command): \(error)")
+    if let error = error as? Library.Error, error.isMendedByRepair {
+      context.stderr.line("Run 'intake repair --library \(Terminal.escaped(path))' to repair it.")
     }
   }
 

@@ -30,9 +30,10 @@ final class Database {
     let flags = SQLITE_OPEN_READWRITE | (readOnly ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
-      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      let error =
+        handle.map { DatabaseError(connection: $0) } ?? DatabaseError(code: code, message: "out of memory")
       if let handle { sqlite3_close_v2(handle) }
-      throw DatabaseError(code: code, message: message)
+      throw error
     }
     let database = Database(handle: handle, path: path)
     sqlite3_extended_result_codes(handle, 1)
@@ -66,7 +67,8 @@ final class Database {
     if code != SQLITE_OK {
       let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
       sqlite3_free(message)
-      throw DatabaseError(code: code, message: text)
+      throw DatabaseError(
+        code: sqlite3_extended_errcode(handle), message: text, systemCode: sqlite3_system_errno(handle))
     }
   }
 
@@ -117,9 +119,7 @@ final class Database {
     }
   }
 
-  var lastError: DatabaseError {
-    DatabaseError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
-  }
+  var lastError: DatabaseError { DatabaseError(connection: handle) }
 }
 
 /// A prepared statement; finalized in `deinit`.
@@ -199,16 +199,57 @@ enum SQLValue {
   static func optional(_ number: Double?) -> SQLValue { number.map(SQLValue.double) ?? .null }
 }
 
-/// An SQLite failure: the extended result code and SQLite's message.
+/// An SQLite failure: the extended result code, SQLite's message and the system's `errno` behind it.
 struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
   var code: Int32
   var message: String
+  /// The `errno` of the system call that failed inside SQLite, when one did (`sqlite3_system_errno`).
+  var systemCode: Int32 = 0
 
-  /// SQLITE_FULL (the disk or `max_page_count` is full) or an I/O error caused by a full disk.
-  var isDiskFull: Bool { code & 0xFF == SQLITE_FULL }
+  init(code: Int32, message: String, systemCode: Int32 = 0) {
+    self.code = code
+    self.message = message
+    self.systemCode = systemCode
+  }
+
+  /// The last failure of `connection`.
+  init(connection: OpaquePointer) {
+    self.init(
+      code: sqlite3_extended_errcode(connection), message: String(cString: sqlite3_errmsg(connection)),
+      systemCode: sqlite3_system_errno(connection))
+  }
+
+  /// The storage is full: SQLITE_FULL (the disk, or `max_page_count`), the shared-memory index that could not
+  /// grow (ExtendedCode.shmSize), or any I/O failure whose `errno` was ENOSPC or EDQUOT.
+  var isDiskFull: Bool {
+    code & 0xFF == SQLITE_FULL || code == ExtendedCode.shmSize || systemCode == ENOSPC || systemCode == EDQUOT
+  }
+
+  /// The manifest's bytes are damaged: SQLite finds the file malformed (SQLITE_CORRUPT) or not a database at all
+  /// (SQLITE_NOTADB), or a page is missing from a file cut short (ExtendedCode.shortRead).
+  var isDamage: Bool {
+    code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT || code == ExtendedCode.shortRead
+      || code & 0xFF == SQLITE_FORMAT
+  }
+
+  /// What the damage is, in words (for ``Library/Error/manifestDamaged(reason:)``).
+  var damageReason: String {
+    if code == ExtendedCode.shortRead { return "the file ends before its last page" }
+    if code & 0xFF == SQLITE_NOTADB { return "it is not an SQLite database" }
+    return "SQLite finds it malformed"
+  }
 
   /// The file is not an SQLite database, or is damaged beyond SQLite's own recovery.
   var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
 
   var description: String { "SQLite error \(code): \(message)" }
+}
+
+/// SQLite's extended result codes this file tells apart. sqlite3.h defines them as expressions
+/// (`SQLITE_IOERR | (32<<8)`), which Swift does not import.
+enum ExtendedCode {
+  /// A read found fewer bytes than asked: the file ends early.
+  static let shortRead: Int32 = SQLITE_IOERR | (2 << 8)
+  /// The shared-memory index of the log could not grow (a full disk).
+  static let shmSize: Int32 = SQLITE_IOERR | (19 << 8)
 }

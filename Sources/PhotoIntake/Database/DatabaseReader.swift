@@ -25,4 +25,11 @@ final class DatabaseReader: @unchecked Sendable {
     }
     return try result.typedGet()
   }
+
+  /// Runs `body` with the connection and waits for it: for callers already on a blocking lane (opening).
+  func readNow<T, E: Error>(_ body: (Database) throws(E) -> T) throws(E) -> T {
+    try queue.sync { () -> Result<T, E> in
+      Result<T, E>.typed { () throws(E) in try body(database) }
+    }.typedGet()
+  }
 }

@@ -43,10 +43,14 @@ enum CommitFailure: Error, Sendable, Equatable {
 ///    object and the staged inode, so that a crash from here on leaves a record of exactly what to undo;
 /// 3. each staged inode is linked into `objects/ab/<sha256>` (`linkat`, which never replaces anything);
 /// 4. each distinct `objects/ab` folder of the group is fsynced once (the new names are durable);
-/// 5. one transaction commits every item's row (or listing) and deletes the group's intents.
+/// 5. one transaction commits every item's row (or listing), deletes the group's intents and records the items'
+///    identities (id, name, batch, position, import time, strip status) in the manifest's outbox;
+/// 6. that transaction's frame is appended to the identity journal beside the objects and fsynced
+///    (``IdentityJournal``), so that the identities survive the manifest's loss.
 ///
 /// Only when ``commit(_:)`` returns may the group's items be acknowledged: a crash in any window leaves
-/// either the intents (undone by the next writer) or the rows, never an acknowledged item without its row.
+/// either the intents (undone by the next writer), or the rows with their frame in the outbox (appended by the
+/// next writer), or both rows and frame, never an acknowledged item without its row and its identity record.
 /// Bytes the library already has give the existing asset, listed in the new batch too; if that asset's object
 /// is missing or damaged, the new bytes take its place, and whatever was there is moved to `lost+found/`,
 /// never deleted. Items share a group only with different bytes (see ``CommitQueue``).
@@ -132,11 +136,23 @@ struct GroupCommit: Sendable {
         position: request.position, existing: existing[index], placed: needs[index].isPlacing,
         intent: intents[index], assetID: request.assetID, importedAt: request.importedAt, sync: request.sync)
     }
-    let outcomes = going.isEmpty ? [] : await manifest.commitRows(rows)
+    let (outcomes, frames) = going.isEmpty ? ([], []) : await manifest.commitRows(rows)
     if outcomes.contains(where: { if case .success = $0 { true } else { false } }) {
       CrashPoint.afterCommit.reach()
     }
+    // The committed transactions' identity records go into the journal before any item is acknowledged.
+    let journalFailure = await journal(frames)
     for (index, outcome) in zip(going, outcomes) {
+      if case .success(let committed) = outcome, let journalFailure {
+        // The row is committed but its identity is not durable beside the bytes: not acknowledged. The row
+        // stays (the change is published); the next write appends what the manifest's outbox holds.
+        switch committed {
+        case .inserted(let asset): change.inserted.append(asset.id)
+        case .listed(let asset, let repaired): if repaired { change.updated.append(asset.id) }
+        }
+        results[index] = .failure(journalFailure)
+        continue
+      }
       switch outcome {
       case .success(.inserted(let asset)):
         change.inserted.append(asset.id)
@@ -153,6 +169,17 @@ struct GroupCommit: Sendable {
     // them to recovery, which sweeps this writer's staging files.
     discard(requests)
     return (results.map { $0! }, change)
+  }
+
+  /// Appends the committed transactions' frames (and any earlier ones still waiting) to the identity journal
+  /// and makes them durable; returns the failure, if any.
+  private func journal(_ frames: [JournalFrame]) async -> CommitFailure? {
+    guard !frames.isEmpty else { return nil }
+    let journal: IdentityJournal
+    do { journal = try store.writableJournal() } catch { return .storage(error) }
+    if let failure = await manifest.flushJournal(to: journal) { return failure }
+    CrashPoint.afterJournal.reach()
+    return nil
   }
 
   /// Undoes an intent of this writer after its operation failed. If that fails too (the disk is gone), the

@@ -11,6 +11,10 @@ extension Library {
     case manifestMissing
     /// The manifest is not a readable SQLite database. Nothing was changed.
     case manifestUnreadable(reason: String)
+    /// The manifest's bytes are damaged (SQLite finds it malformed, its header is inconsistent) or it lacks
+    /// commits its identity journal records. Nothing was answered from it and nothing was changed: repairing
+    /// the library rebuilds it from the stored photos and their identity records.
+    case manifestDamaged(reason: String)
     /// One of the library's own folders or files is a symbolic link, a file where a folder belongs, or the
     /// like. Nothing was followed or changed.
     case damagedLayout(String)
@@ -50,6 +54,9 @@ extension Library {
       case .manifestUnreadable(let reason):
         "The library's manifest cannot be read (\(reason)). Nothing was changed; repairing the library "
           + "sets the unreadable manifest aside and rebuilds it from the stored photos."
+      case .manifestDamaged(let reason):
+        "The library's manifest is damaged (\(reason)). Nothing was read from it or changed; repairing the "
+          + "library sets it aside and rebuilds it from the stored photos and their identity records."
       case .damagedLayout(let what):
         "The library is damaged: \(what). Nothing was followed or changed; repairing the library moves it "
           + "aside into lost+found."
@@ -81,7 +88,21 @@ extension Library {
     }
 
     init(_ error: DatabaseError) {
-      self = error.isDiskFull ? .diskFull : .database(reason: error.description)
+      if error.isDiskFull {
+        self = .diskFull
+      } else if error.isDamage {
+        self = .manifestDamaged(reason: error.damageReason)
+      } else {
+        self = .database(reason: error.description)
+      }
+    }
+
+    /// Whether repairing the library is what mends this failure (the CLI then names `intake repair`).
+    public var isMendedByRepair: Bool {
+      switch self {
+      case .manifestMissing, .manifestUnreadable, .manifestDamaged, .damagedLayout: true
+      default: false
+      }
     }
 
     init(_ error: SystemError) {

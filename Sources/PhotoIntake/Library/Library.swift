@@ -297,6 +297,10 @@ public actor Library {
       try? await Task.sleep(for: .milliseconds(25))
     }
     do {
+      // A writer never builds on a damaged manifest (issue 24): its pages are checked before anything is
+      // written, at the cost of reading them once per write session.
+      try await manifest.refuseIfDamaged()
+      try await reconcileJournal()
       lastRecovery = try await recover(token: nil)
       let token = try await manifest.registerWriter()
       writerToken.withLock { $0 = token }

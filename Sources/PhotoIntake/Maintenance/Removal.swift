@@ -1,6 +1,6 @@
 extension Library {
-  /// Removes an asset: its row (and batch listings) first, with an intent naming the object's inode, then
-  /// its bytes and renditions.
+  /// Removes an asset: its row (and batch listings) first, with an intent naming the object's inode and the
+  /// removal's identity record, then the record in the identity journal, then its bytes and renditions.
   ///
   /// In that order a crash leaves at worst the intent and the bytes, which the next write removes (only if
   /// they are still that inode and no row references them). A link, FIFO or folder where the object belongs
@@ -24,14 +24,17 @@ extension Library {
       let object = store.status(of: asset.sha256).flatMap { info in
         Platform.fileType(info.st_mode) == .regular ? (UInt64(info.st_dev), UInt64(info.st_ino)) : nil
       }
-      let intent: Intent?
+      let removed: (intent: Intent?, frame: JournalFrame)
       do throws(DatabaseError) {
-        intent = try await manifest.remove(
+        removed = try await manifest.remove(
           id, digest: asset.sha256, object: object, token: writerTokenOrUnowned, tombstone: tombstone)
       } catch {
         throw Error(error)
       }
-      if let intent { _ = try? await manifest.undo(intent, in: store) }
+      // The removal is in the identity journal before the bytes go: a crash between leaves the intent, which
+      // the next writer carries out once it has appended the outbox.
+      try await appendToJournal()
+      if let intent = removed.intent { _ = try? await manifest.undo(intent, in: store) }
       store.removeRenditions(of: asset.sha256)
       publish(LibraryChange(removed: [id]))
     }

@@ -16,7 +16,10 @@ extension Library {
         throw Error(error)
       }
       switch outcome {
-      case .reordered: publish(LibraryChange(updated: order))
+      case .reordered:
+        // The new order is in the identity journal before it is acknowledged.
+        try await appendToJournal()
+        publish(LibraryChange(updated: order))
       case .unchanged: break
       case .batchNotFound: throw .batchNotFound(batch)
       case .notAReordering: throw .notAReordering(batch)

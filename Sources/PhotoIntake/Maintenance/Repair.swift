@@ -14,7 +14,11 @@ extension Library {
       () throws(Error) -> (Library, [RepairReport.Move], Bool) in
       try Repair.open(at: root, configuration: configuration)
     }
+    // Before the repair takes the writer's turn: a manifest made anew gets back what the identity journal holds
+    // (the writer's turn refuses a manifest behind its journal).
+    let restored = try await Repair.restoreIdentities(manifest: library.manifest, store: library.store)
     var report = try await library.repair()
+    report.restored = restored
     report.moved = moved + report.moved
     report.rebuiltManifest = report.rebuiltManifest || rebuilt
     return report
@@ -82,8 +86,16 @@ struct Repair: Sendable {
             importedAt: Date(),
             batch: batch!.id, position: report.adopted.count, damage: nil, metadata: metadata,
             locationStripped: false)
-          try await manifest.adopt(asset, batch: batch!)
+          _ = try await manifest.adopt([asset], batch: batch!)
           report.adopted.append(asset.id)
+        }
+      }
+      // The adopted assets' identity records, in the journal with one fsync for them all.
+      if !report.adopted.isEmpty, let failure = await manifest.flushJournal(to: try store.writableJournal()) {
+        switch failure {
+        case .manifest(let error): throw error
+        case .storage(let error): throw error
+        case .damagedLayout(let what): throw Library.Error.damagedLayout(what)
         }
       }
       report.moved += moved
@@ -128,7 +140,7 @@ struct Repair: Sendable {
 
   /// The type and size of an unreferenced object if it is a regular file whose bytes hash to its name and
   /// sniff as a supported format; nil otherwise.
-  private static func adoptable(_ digest: SHA256Digest, in folder: Directory, store: ObjectStore)
+  static func adoptable(_ digest: SHA256Digest, in folder: Directory, store: ObjectStore)
     -> (MediaType, Int64)?
   {
     guard let (file, _) = try? folder.openRegularFile(digest.hex),
@@ -226,7 +238,7 @@ struct Repair: Sendable {
       if let layout = try? LibraryLayout.inspect(top), layout.manifestIsEmpty, layout.holdsObjects {
         rebuilt = true
       }
-      for name in ["manifest.sqlite", "objects", "staging", "renditions", "lost+found"] {
+      for name in ["manifest.sqlite", "objects", "staging", "renditions", "lost+found", "journal"] {
         guard let info = try top.status(name) else { continue }
         let kind = Platform.fileType(info.st_mode)
         let expected: FileKind = name == "manifest.sqlite" ? .regular : .directory
@@ -236,13 +248,23 @@ struct Repair: Sendable {
           rebuilt = rebuilt || name == "manifest.sqlite"
         }
       }
+      // A manifest that opens but cannot be trusted (damaged pages or header, commits lost from its log) is set
+      // aside like an unreadable one; the identity journal gives the new one back what it held.
+      if let info = try top.status("manifest.sqlite"), Platform.fileType(info.st_mode) == .regular,
+        info.st_size > 0,
+        let why = whyNotTrusted(root: root, journal: try? IdentityJournal(root: top, create: false))
+      {
+        moved += try setAside(
+          ["manifest.sqlite", "manifest.sqlite-wal", "manifest.sqlite-shm"], in: top, why)
+        rebuilt = true
+      }
     } catch {
       throw .cannotOpen(reason: error.description)
     }
     let library: Library
     do {
       library = try Library.openChecked(at: root, configuration: configuration, forRepair: true)
-    } catch .manifestUnreadable {
+    } catch .manifestUnreadable, .manifestDamaged {
       do {
         for name in ["manifest.sqlite", "manifest.sqlite-wal", "manifest.sqlite-shm"]
         where try top.status(name) != nil {
@@ -256,5 +278,17 @@ struct Repair: Sendable {
       library = try Library.openChecked(at: root, configuration: configuration, forRepair: true)
     }
     return (library, moved, rebuilt)
+  }
+
+  /// Moves the entries `names` of `top` that exist into `lost+found/`, for `reason`.
+  private static func setAside(_ names: [String], in top: Directory, _ reason: String) throws(SystemError)
+    -> [RepairReport.Move]
+  {
+    var moved: [RepairReport.Move] = []
+    for name in names where try top.status(name) != nil {
+      let to = try ObjectStore.moveAside(Array(name.utf8), in: top, relative: name, root: top)
+      moved.append(.init(from: name, to: to, reason: reason))
+    }
+    return moved
   }
 }

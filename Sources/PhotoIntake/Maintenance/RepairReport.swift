@@ -15,6 +15,9 @@ public struct RepairReport: Sendable, Hashable, Codable {
   public var recovery = RecoveryReport()
   /// Whether the manifest was missing, empty or unreadable and was made anew.
   public var rebuiltManifest = false
+  /// Assets given back their ids, names, batches and places from the identity journal, after the manifest was
+  /// lost or set aside as damaged.
+  public var restored: [AssetID] = []
   /// Assets made for valid objects that had no row, in the batch ``adoptedBatch``.
   public var adopted: [AssetID] = []
   /// The batch that holds the adopted assets (named for the repair), if any were adopted.

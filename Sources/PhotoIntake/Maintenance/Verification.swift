@@ -26,6 +26,11 @@ struct Verification: Sendable {
 
   /// Checks every asset, records what changed, and reports.
   func run(progress: (@Sendable (Int, Int) -> Void)?) async throws(Library.Error) -> VerificationReport {
+    // Every page and index of the manifest first: a damaged manifest is refused, never verified against.
+    try await BlockingLanes.io.run { [manifest, store] () throws(Library.Error) in
+      try manifest.refuseIfDamagedForReading(thorough: true)
+      try JournalCheck.check(manifest, journal: store.journal)
+    }
     let assets: [Asset]
     do {
       assets = try await manifest.all(order: .date)

@@ -104,7 +104,8 @@ extension Manifest {
       .int(Int64(bitPattern: inode)), .double(Date().timeIntervalSince1970)
     ).run()
     return Intent(
-      id: sqlite3_last_insert_rowid(database.handle), kind: kind, digest: digest, device: device, inode: inode
+      id: sqlite3_last_insert_rowid(database.handle), kind: kind, digest: digest, device: device,
+      inode: inode
     )
   }
 

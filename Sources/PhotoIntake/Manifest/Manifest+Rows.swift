@@ -7,10 +7,12 @@ import PhotoMetadata
   internal import SQLite3
 #endif
 
-/// A batch as the manifest knows it: its public id and its place in import order.
-struct BatchRecord: Sendable {
+/// A batch as the manifest knows it: its public id, its place in import order and when it began.
+struct BatchRecord: Sendable, Equatable {
   var id: BatchID
   var sequence: Int64
+  /// Seconds since 1970.
+  var createdAt: Double = 0
 }
 
 /// One item's row, as a commit group writes it once the item's bytes are in place.
@@ -52,10 +54,11 @@ enum RowOutcome: Sendable {
 extension Manifest {
   /// Records a new batch (one import session, or the assets one repair adopted).
   func beginBatch(_ id: BatchID = .make()) throws(DatabaseError) -> BatchRecord {
-    try database.transaction { () throws(DatabaseError) in
+    let now = Date().timeIntervalSince1970
+    return try database.transaction { () throws(DatabaseError) in
       try database.prepare("INSERT INTO batches(id, created_at) VALUES (?1, ?2)")
-        .bind(.text(id.rawValue), .double(Date().timeIntervalSince1970)).run()
-      return BatchRecord(id: id, sequence: sqlite3_last_insert_rowid(database.handle))
+        .bind(.text(id.rawValue), .double(now)).run()
+      return BatchRecord(id: id, sequence: sqlite3_last_insert_rowid(database.handle), createdAt: now)
     }
   }
 
@@ -72,6 +75,11 @@ extension Manifest {
   /// Every asset, on the writer's connection.
   func all(order: Library.ListOrder) throws(DatabaseError) -> [Asset] { try database.all(order: order) }
 
+  /// Whether any asset has a row.
+  func hasAssets() throws(DatabaseError) -> Bool {
+    try database.prepare("SELECT 1 FROM assets LIMIT 1").step()
+  }
+
   /// Every row's object name and asset id.
   func referencedObjects() throws(DatabaseError) -> [String: AssetID] { try database.referencedObjects() }
 
@@ -79,12 +87,16 @@ extension Manifest {
   func pendingObjects() throws(DatabaseError) -> Set<String> { try database.pendingObjects() }
 
   /// Commits the rows (or listings) of a group's items and deletes their intents, in one transaction (one per
-  /// item if that fails, so that one bad item never fails the others). Returns each item's outcome or failure.
-  func commitRows(_ rows: [RowRequest]) -> [Result<RowOutcome, DatabaseError>] {
-    let results = inOneTransactionOrEach(Array(rows.indices)) { index throws(DatabaseError) in
+  /// item if that fails, so that one bad item never fails the others), each transaction recording its items'
+  /// identities (``recordIdentity(_:)``). Returns each item's outcome or failure, and the journal frames of the
+  /// committed transactions: the items may be acknowledged once those are in the journal.
+  func commitRows(_ rows: [RowRequest]) -> (
+    outcomes: [Result<RowOutcome, DatabaseError>], frames: [JournalFrame]
+  ) {
+    let (results, frames) = journaledTransactionOrEach(Array(rows.indices)) { index throws(DatabaseError) in
       try writeRow(rows[index])
     }
-    return results.map { result in
+    let outcomes = results.map { result -> Result<RowOutcome, DatabaseError> in
       switch result {
       case .success(.done(let outcome)): return .success(outcome)
       case .success(.listedEarlier(let id)):
@@ -96,6 +108,7 @@ extension Manifest {
       case .failure(let error): return .failure(error)
       }
     }
+    return (outcomes, frames)
   }
 
   /// What writing one row did, before the group's transaction ends.
@@ -105,8 +118,9 @@ extension Manifest {
     case listedEarlier(AssetID)
   }
 
-  /// Writes one item's row or listing and deletes its intent, inside the caller's transaction.
-  private func writeRow(_ request: RowRequest) throws(DatabaseError) -> Written {
+  /// Writes one item's row or listing and deletes its intent, inside the caller's transaction; returns what it did
+  /// and the identity records that say so (the row's, then any listings sync re-ordered with it).
+  private func writeRow(_ request: RowRequest) throws(DatabaseError) -> (Written, [IdentityRecord]) {
     var row = request
     let ledger = SyncLedger(database: database)
     // Sync may have re-ordered this batch meanwhile (another device's edit arrived): the item's place is then
@@ -125,7 +139,11 @@ extension Manifest {
       if let intent = row.intent { try deleteIntent(intent) }
       var listed = existing
       if row.placed { listed.damage = nil }
-      return .done(.listed(listed, repaired: row.placed))
+      return (
+        .done(.listed(listed, repaired: row.placed)),
+        [.listing(existing.id, digest: existing.sha256, batch: row.batch, position: row.position)]
+          + (try ledger.rowChangeRecords())
+      )
     }
     // Another writer may have committed the same bytes since the group looked.
     if let other = try database.assetID(withSHA256: row.digest) {
@@ -133,7 +151,11 @@ extension Manifest {
       try ledger.noteCommitted(
         sha256: row.digest.hex, batch: row.batch, position: row.position, note: row.sync)
       if let intent = row.intent { try deleteIntent(intent) }
-      return .listedEarlier(other)
+      return (
+        .listedEarlier(other),
+        [.listing(other, digest: row.digest, batch: row.batch, position: row.position)]
+          + (try ledger.rowChangeRecords())
+      )
     }
     let asset = Asset(
       id: row.assetID ?? .make(), sha256: row.digest, size: row.size, type: row.type, name: row.name,
@@ -142,7 +164,7 @@ extension Manifest {
     try insertRow(asset, batch: row.batch)
     try ledger.noteCommitted(sha256: row.digest.hex, batch: row.batch, position: row.position, note: row.sync)
     if let intent = row.intent { try deleteIntent(intent) }
-    return .done(.inserted(asset))
+    return (.done(.inserted(asset)), [.asset(asset, batch: row.batch)] + (try ledger.rowChangeRecords()))
   }
 
   /// Inserts an asset's row and its listing in `batch`, inside the caller's transaction.
@@ -167,37 +189,49 @@ extension Manifest {
     try insertListing(batch: batch, position: asset.position, asset: asset.id)
   }
 
-  /// Gives an object that had no row one (repair adopting it), in a transaction of its own.
-  func adopt(_ asset: Asset, batch: BatchRecord) throws(DatabaseError) {
-    try database.transaction { () throws(DatabaseError) in try insertRow(asset, batch: batch) }
+  /// Gives objects that had no row one each (repair adopting them), in one transaction that records their
+  /// identities. Returns the frame to append.
+  func adopt(_ assets: [Asset], batch: BatchRecord) throws(DatabaseError) -> JournalFrame {
+    return try database.transaction { () throws(DatabaseError) in
+      var records: [IdentityRecord] = []
+      for asset in assets {
+        try insertRow(asset, batch: batch)
+        records.append(.asset(asset, batch: batch))
+      }
+      return try recordIdentity(records)
+    }
   }
 
   /// Lists the asset `asset` in `batch` at `position`.
-  private func insertListing(batch: BatchRecord, position: Int, asset: AssetID) throws(DatabaseError) {
+  func insertListing(batch: BatchRecord, position: Int, asset: AssetID) throws(DatabaseError) {
     try database.prepare("INSERT INTO batch_items(batch_seq, position, asset_id) VALUES (?1, ?2, ?3)")
       .bind(.int(batch.sequence), .int(Int64(position)), .text(asset.rawValue)).run()
   }
 
-  /// Deletes an asset's row and listings and, when its object is a file (`object`: its device and inode),
-  /// records an intent to remove that inode, in one transaction: a crash after it leaves the intent, which
-  /// the next writer finishes.
+  /// Deletes an asset's row and listings, records the removal's identity record and, when its object is a file
+  /// (`object`: its device and inode), an intent to remove that inode, in one transaction: a crash after it leaves
+  /// the intent, which the next writer finishes.
   ///
   /// With `tombstone`, the sync ledger records the removal in the same transaction, for every account that
   /// holds the asset (a removal stamp and its tombstone to upload); without, as for a removal that came from
   /// another device, it records nothing (the ledger said so first).
   ///
-  /// - Returns: the intent, for the caller to carry out with ``undo(_:removing:)``.
+  /// - Returns: the intent, for the caller to carry out with ``undo(_:removing:)`` once the frame is in the
+  ///   journal.
   func remove(
     _ id: AssetID, digest: SHA256Digest, object: (device: UInt64, inode: UInt64)?, token: String,
     tombstone: Bool = true
-  ) throws(DatabaseError) -> Intent? {
-    try database.transaction { () throws(DatabaseError) -> Intent? in
+  ) throws(DatabaseError) -> (intent: Intent?, frame: JournalFrame) {
+    return try database.transaction { () throws(DatabaseError) -> (Intent?, JournalFrame) in
       try database.prepare("DELETE FROM batch_items WHERE asset_id = ?1").bind(.text(id.rawValue)).run()
       try database.prepare("DELETE FROM assets WHERE id = ?1").bind(.text(id.rawValue)).run()
       if tombstone { try SyncLedger(database: database).noteRemoval(sha256: digest.hex) }
-      guard let object else { return nil }
-      return try insertIntent(
-        .remove, digest: digest, device: object.device, inode: object.inode, token: token)
+      let frame = try recordIdentity([.remove(id, digest: digest)])
+      guard let object else { return (nil, frame) }
+      return (
+        try insertIntent(.remove, digest: digest, device: object.device, inode: object.inode, token: token),
+        frame
+      )
     }
   }
 
@@ -212,7 +246,8 @@ extension Manifest {
   }
 
   /// Lists a batch's assets in `order` (positions 0, 1, …) and, in the same transaction, gives the assets that
-  /// moved new keys in the sync ledger (see `SyncLedger.noteReorder`).
+  /// moved new keys in the sync ledger (see `SyncLedger.noteReorder`) and records the new order's identity
+  /// record; the caller appends it to the journal (the outbox holds it until then).
   func reorder(_ batch: BatchID, to order: [AssetID]) throws(DatabaseError) -> Reordering {
     try database.transaction { () throws(DatabaseError) -> Reordering in
       let ledger = SyncLedger(database: database)
@@ -227,6 +262,7 @@ extension Manifest {
       for listing in current where shas[listing.assetID] == nil { shas[listing.assetID] = listing.sha256 }
       try ledger.rewriteListings(batchSequence: found.sequence, ids)
       try ledger.noteReorder(batch: batch.rawValue, order: ids.map { shas[$0] ?? "" })
+      _ = try recordIdentity(try ledger.rowChangeRecords())
       return .reordered
     }
   }

@@ -3,6 +3,13 @@
 #elseif canImport(SQLite3)
   internal import SQLite3
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension Manifest {
   /// One step of the manifest's schema, tracked in `PRAGMA user_version`.
@@ -147,7 +154,37 @@ extension Manifest {
         CREATE INDEX sync_members_by_asset ON sync_members(account, sha256);
         """
     ),
+    Migration(
+      version: 5,
+      // The identity journal's bookkeeping (see IdentityJournal.swift). `journal_state.applied` is the sequence of
+      // the newest transaction that recorded identity; its records wait in `journal_outbox` until they are known
+      // to be in the journal. A manifest whose journal holds a frame past `applied` lost commits.
+      // `journal_state.schema` repeats `user_version` inside the tables (``migrate(_:)`` keeps them equal), so
+      // that a damaged header (bytes 60–63) is told from a manifest made by a newer PhotoIntake.
+      sql: """
+        CREATE TABLE journal_state (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          applied INTEGER NOT NULL,
+          schema INTEGER NOT NULL
+        );
+        INSERT INTO journal_state(id, applied, schema) VALUES (1, 0, 5);
+        CREATE TABLE journal_outbox (
+          sequence INTEGER PRIMARY KEY,
+          payload TEXT NOT NULL
+        );
+        """
+    ),
   ]
+
+  /// Refuses a manifest made by a newer PhotoIntake.
+  static func refuseNewer(_ version: Int) throws(DatabaseError) {
+    if version > currentVersion {
+      throw DatabaseError(
+        code: SQLITE_ERROR,
+        message: "the manifest has schema version \(version), newer than this PhotoIntake knows "
+          + "(\(currentVersion)); update PhotoIntake")
+    }
+  }
 
   /// The version a manifest has once every migration ran.
   static var currentVersion: Int { migrations.last?.version ?? 0 }
@@ -156,17 +193,44 @@ extension Manifest {
   /// newer PhotoIntake.
   static func migrate(_ database: Database) throws(DatabaseError) {
     let version = try database.userVersion
-    if version > currentVersion {
-      throw DatabaseError(
-        code: SQLITE_ERROR,
-        message: "the manifest has schema version \(version), newer than this PhotoIntake knows "
-          + "(\(currentVersion)); update PhotoIntake")
-    }
+    try refuseDamagedVersion(version, database)
+    try refuseNewer(version)
     for migration in migrations where migration.version > version {
       try database.transaction { () throws(DatabaseError) in
         try database.execute(migration.sql)
         try database.execute("PRAGMA user_version=\(migration.version)")
+        if migration.version >= 5 {
+          try database.execute("UPDATE journal_state SET schema = \(migration.version) WHERE id = 1")
+        }
       }
     }
+  }
+
+  /// What is wrong with the header of the manifest at `path` that SQLite itself would not call damage, or nil.
+  ///
+  /// Header bytes 18 and 19 (the file format's write and read versions, https://sqlite.org/fileformat.html
+  /// §1.3.3) are 1 or 2; anything else makes SQLite open the file read-only or not at all, and a writer would
+  /// then blame the storage. (The schema version, bytes 60–63, is ``refuseDamagedVersion(_:_:)``'s.)
+  static func headerDamage(path: String) -> String? {
+    guard let file = try? OpenFile(path: path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK),
+      let header = try? file.bytes(at: 0, length: 100), header.count == 100,
+      ![1, 2].contains(header[18]) || ![1, 2].contains(header[19])
+    else { return nil }
+    return "its header is damaged (file format versions \(header[18]) and \(header[19]))"
+  }
+
+  /// Refuses, as damage (SQLITE_CORRUPT), a manifest whose header ``headerDamage(path:)`` finds damaged.
+  static func refuseDamagedHeader(path: String) throws(DatabaseError) {
+    if let damage = headerDamage(path: path) { throw DatabaseError(code: SQLITE_CORRUPT, message: damage) }
+  }
+
+  /// Refuses, as damage, a manifest whose header's schema version (`user_version`, header bytes 60–63) is not
+  /// the one its tables record: otherwise a flipped bit there reads as "made by a newer PhotoIntake", or makes
+  /// the migrations run again over tables that exist.
+  static func refuseDamagedVersion(_ version: Int, _ database: Database) throws(DatabaseError) {
+    guard let recorded = try database.recordedSchemaVersion(), recorded != version else { return }
+    throw DatabaseError(
+      code: SQLITE_CORRUPT,
+      message: "its header says schema version \(version), its tables were made by version \(recorded)")
   }
 }

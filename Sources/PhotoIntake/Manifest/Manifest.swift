@@ -24,6 +24,9 @@ actor Manifest {
   let database: Database
   /// The readers' connection (see ``DatabaseReader``).
   private nonisolated let reader: DatabaseReader
+  /// The newest journal frame this writer knows to be durable in the identity journal: the outbox keeps only
+  /// frames after it (see `Manifest+Journal.swift`).
+  var journaledThrough: UInt64 = 0
 
   private init(path: String, database: Database, reader: DatabaseReader) {
     self.path = path
@@ -37,10 +40,16 @@ actor Manifest {
   /// - Parameter maximumPages: caps the manifest's size (SQLite `max_page_count`); tests use it to simulate a
   ///   full disk.
   static func open(at path: String, maximumPages: Int? = nil) throws(DatabaseError) -> Manifest {
+    try refuseDamagedHeader(path: path)
     let database = try Database.open(path: path)
     try migrate(database)
     if let maximumPages { try database.execute("PRAGMA max_page_count=\(maximumPages)") }
     return Manifest(path: path, database: database, reader: try DatabaseReader(path: path))
+  }
+
+  /// Runs a read on the readers' connection and waits for it (for callers on a blocking lane).
+  nonisolated func readNow<T>(_ body: (Database) throws(DatabaseError) -> T) throws(DatabaseError) -> T {
+    try reader.readNow(body)
   }
 
   /// Runs a read on the readers' connection: it sees the last committed state and never waits for the writer.
@@ -60,25 +69,44 @@ actor Manifest {
   func inOneTransactionOrEach<Value>(
     _ indices: [Int], _ body: (Int) throws(DatabaseError) -> Value
   ) -> [Result<Value, DatabaseError>] {
-    if indices.count > 1,
-      let values = try? database.transaction({ () throws(DatabaseError) -> [Value] in
+    journaledTransactionOrEach(indices) { index throws(DatabaseError) in (try body(index), []) }.results
+  }
+
+  /// ``inOneTransactionOrEach(_:_:)`` for work that changes identity: `body` returns each index's value and its
+  /// identity records, and each transaction records the records of its indices (``recordIdentity(_:)``) before it
+  /// commits. Returns the values and the frames of the committed transactions, to append to the journal.
+  func journaledTransactionOrEach<Value>(
+    _ indices: [Int], _ body: (Int) throws(DatabaseError) -> (Value, [IdentityRecord])
+  ) -> (results: [Result<Value, DatabaseError>], frames: [JournalFrame]) {
+    // One transaction for `group`: the values, and the frame of its records (nil when it recorded none).
+    func run(_ group: [Int]) throws(DatabaseError) -> ([Value], JournalFrame?) {
+      try database.transaction { () throws(DatabaseError) in
         // A loop, not `map`: before the iOS 18 SDK the standard library's `map` rethrows `any Error`, not the
         // closure's typed error.
         var values: [Value] = []
-        for index in indices { values.append(try body(index)) }
-        return values
-      })
-    {
-      return values.map { .success($0) }
+        var records: [IdentityRecord] = []
+        for index in group {
+          let (value, recorded) = try body(index)
+          values.append(value)
+          records += recorded
+        }
+        return (values, records.isEmpty ? nil : try recordIdentity(records))
+      }
+    }
+    if indices.count > 1, let (values, frame) = try? run(indices) {
+      return (values.map { .success($0) }, frame.map { [$0] } ?? [])
     }
     var results: [Result<Value, DatabaseError>] = []
+    var frames: [JournalFrame] = []
     for index in indices {
       do {
-        results.append(.success(try database.transaction { () throws(DatabaseError) in try body(index) }))
+        let (values, frame) = try run([index])
+        results.append(.success(values[0]))
+        if let frame { frames.append(frame) }
       } catch {
         results.append(.failure(error))
       }
     }
-    return results
+    return (results, frames)
   }
 }

@@ -26,11 +26,12 @@ extension SyncLedger {
   /// a download lists its asset in the batch its record names.
   func ensureLibraryBatch(_ id: String, createdAt: Double) throws(DatabaseError) -> BatchRecord {
     if let existing = try libraryBatch(id) {
-      return BatchRecord(id: BatchID(rawValue: id), sequence: existing.sequence)
+      return BatchRecord(id: BatchID(rawValue: id), sequence: existing.sequence, createdAt: existing.createdAt)
     }
     try database.prepare("INSERT INTO batches(id, created_at) VALUES (?1, ?2)")
       .bind(.text(id), .double(createdAt)).run()
-    return BatchRecord(id: BatchID(rawValue: id), sequence: sqlite3_last_insert_rowid(database.handle))
+    return BatchRecord(
+      id: BatchID(rawValue: id), sequence: sqlite3_last_insert_rowid(database.handle), createdAt: createdAt)
   }
 
   /// The id of the asset holding these bytes, if any.
@@ -83,6 +84,7 @@ extension SyncLedger {
   /// Replaces a batch's listings with `assetIDs` in that order (positions 0, 1, …), and keeps each asset's
   /// first listing (`assets.batch_seq`, `position`) pointing at a listing that exists.
   func rewriteListings(batchSequence: Int64, _ assetIDs: [String]) throws(DatabaseError) {
+    rowChanges.reorderedBatches.insert(batchSequence)
     let before = try listings(batchSequence: batchSequence)
     try database.prepare("DELETE FROM batch_items WHERE batch_seq = ?1").bind(.int(batchSequence)).run()
     let insert = try database.prepare(
@@ -115,6 +117,7 @@ extension SyncLedger {
 
   /// Sets an asset's display name.
   func setLibraryName(assetID: String, _ name: String?) throws(DatabaseError) {
+    rowChanges.renamed.insert(assetID)
     try database.prepare("UPDATE assets SET name = ?2 WHERE id = ?1").bind(.text(assetID), .optional(name))
       .run()
   }
@@ -161,5 +164,39 @@ extension SyncLedger {
     let taken = try database.prepare("SELECT 1 FROM batch_items WHERE batch_seq = ?1 AND position = ?2")
       .bind(.int(batchSequence), .int(Int64(preferred)))
     return try taken.step() ? try nextPosition(batchSequence: batchSequence) : preferred
+  }
+}
+
+/// The library rows a ``SyncLedger`` rewrote inside one transaction: identity the journal must hear of (see
+/// IdentityJournal.swift). Used only inside that transaction, on the manifest's executor.
+final class LibraryRowChanges {
+  /// Batches (by sequence) whose listings were rewritten.
+  var reorderedBatches: Set<Int64> = []
+  /// Assets (by id) whose names were set.
+  var renamed: Set<String> = []
+}
+
+extension SyncLedger {
+  /// The identity records of the rows rewritten so far in this transaction, as they stand now: each re-ordered
+  /// batch's whole order, each renamed asset's name. Forgets them, so that a later call records only what
+  /// changed after this one.
+  func rowChangeRecords() throws(DatabaseError) -> [IdentityRecord] {
+    var records: [IdentityRecord] = []
+    let batch = try database.prepare("SELECT id, created_at FROM batches WHERE seq = ?1")
+    for sequence in rowChanges.reorderedBatches.sorted() {
+      guard try batch.bind(.int(sequence)).step() else { continue }
+      let record = BatchRecord(
+        id: BatchID(rawValue: batch.text(0) ?? ""), sequence: sequence, createdAt: batch.double(1))
+      records.append(
+        .order(record, assets: try listings(batchSequence: sequence).map { AssetID(rawValue: $0.assetID) }))
+    }
+    let name = try database.prepare("SELECT name FROM assets WHERE id = ?1")
+    for id in rowChanges.renamed.sorted() {
+      guard try name.bind(.text(id)).step() else { continue }
+      records.append(.rename(AssetID(rawValue: id), to: name.text(0)))
+    }
+    rowChanges.reorderedBatches = []
+    rowChanges.renamed = []
+    return records
   }
 }

@@ -16,6 +16,9 @@ import Foundation
 /// `Manifest.ledgerTransaction(_:)` for sync's own writes.
 struct SyncLedger {
   let database: Database
+  /// The library rows this ledger rewrote in the current transaction, for their identity records
+  /// (``rowChangeRecords()``).
+  let rowChanges = LibraryRowChanges()
 
   /// An asset's or batch's sync state as the ledger stores it.
   enum State: String, Sendable {

@@ -49,9 +49,10 @@ struct LibraryLayout {
       manifest = try Manifest.open(
         at: root + "/manifest.sqlite", maximumPages: configuration.maximumManifestPages)
     } catch {
-      throw error.isNotADatabase
-        ? .manifestUnreadable(reason: error.description) : .database(reason: error.description)
+      throw Library.Error(error)
     }
+    // O(1): the journal's end against the manifest's applied sequence. Repair opens whatever is there, to mend it.
+    if !forRepair { try JournalCheck.check(manifest, journal: store.journal) }
     if layout.manifestIsEmpty {
       do { try store.makeFanOutFolders() } catch { throw .cannotOpen(reason: error.description) }
     }

@@ -21,8 +21,11 @@ final class ObjectStore: Sendable {
   private let fanOut = Protected<[Substring: Directory]>([:])
   /// How objects are read.
   let reader = ChunkedReader()
+  /// The identity journal (`journal/`); nil only for a library made before it whose folder cannot be written
+  /// (such a library can be read, not changed).
+  let journal: IdentityJournal?
 
-  /// Opens (creating where missing) `objects/`, `staging/` and `renditions/` under `root`.
+  /// Opens (creating where missing) `objects/`, `staging/`, `renditions/` and `journal/` under `root`.
   ///
   /// - Throws: `ELOOP` or `ENOTDIR` when one of them is a link or a file (damage, not followed).
   init(root: Directory) throws(SystemError) {
@@ -30,6 +33,19 @@ final class ObjectStore: Sendable {
     objects = try root.subdirectory("objects", create: true)
     staging = try root.subdirectory("staging", create: true)
     renditions = try root.subdirectory("renditions", create: true)
+    do {
+      journal = try IdentityJournal(root: root, create: true)
+    } catch  where [EROFS, EACCES, EPERM, ENOSPC].contains(error.code) {
+      journal = nil
+    }
+  }
+
+  /// The identity journal, for a writer.
+  ///
+  /// - Throws: why `journal/` could not be made (read-only storage).
+  func writableJournal() throws(SystemError) -> IdentityJournal {
+    if let journal { return journal }
+    return try IdentityJournal(root: root, create: true)
   }
 
   // MARK: Objects

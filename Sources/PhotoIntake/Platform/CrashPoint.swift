@@ -20,8 +20,11 @@ package enum CrashPoint: String, CaseIterable, Sendable {
   case afterRename = "after-rename"
   /// One more of a group's folders is fsynced; the group's rows are not yet committed.
   case afterFolderSync = "after-folder-sync"
-  /// A group's rows are committed; its items are not yet acknowledged.
+  /// A group's rows are committed; its identity records are not yet in the journal, its items not yet
+  /// acknowledged.
   case afterCommit = "after-commit"
+  /// A group's identity records are durable in the journal; its items are not yet acknowledged.
+  case afterJournal = "after-journal"
 
   #if TestHooks
     private static let armed: (point: CrashPoint, count: Int)? = {

@@ -122,6 +122,36 @@ package enum Syscalls {
     }
   }
 
+  /// Writes all of `bytes` at `offset`, looping over short writes (the file's own offset is left alone).
+  package static func pwriteAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int64, path: String)
+    throws(SystemError)
+  {
+    var done = 0
+    while done < bytes.count {
+      try inject(.write, path, bytes: bytes.count - done)
+      durability?.willWrite(descriptor)
+      let count = bytes.withUnsafeBytes { buffer in
+        libc_pwrite(descriptor, buffer.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+      }
+      if count > 0 {
+        done += count
+        continue
+      }
+      let error = count == 0 ? EIO : Platform.errno
+      if error != EINTR { throw SystemError(.write, error, path: path) }
+    }
+  }
+
+  /// Cuts a file to `length` bytes (only ever a torn end of the library's own records).
+  package static func truncate(_ descriptor: Int32, to length: Int64, path: String) throws(SystemError) {
+    try inject(.write, path)
+    durability?.willWrite(descriptor)
+    while ftruncate(descriptor, off_t(length)) != 0 {
+      let error = Platform.errno
+      if error != EINTR { throw SystemError(.write, error, path: path) }
+    }
+  }
+
   /// Flushes the file to stable storage (`F_FULLFSYNC` on Apple platforms).
   ///
   /// Never retry a failed fsync: on Linux the kernel marks the dirty pages clean after reporting the error, so a
@@ -404,6 +434,9 @@ private func libc_pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count
 }
 private func libc_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
   write(fd, buffer, count)
+}
+private func libc_pwrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ offset: off_t) -> Int {
+  pwrite(fd, buffer, count, offset)
 }
 private func libc_rename(_ a: String, _ b: String) -> Int32 { rename(a, b) }
 private func libc_link(_ a: String, _ b: String) -> Int32 { link(a, b) }

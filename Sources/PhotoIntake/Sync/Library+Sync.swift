@@ -7,11 +7,15 @@ extension Library {
     async throws(Error) -> T
   {
     try await whileWriting { () throws(Error) -> T in
+      let value: T
       do throws(DatabaseError) {
-        return try await manifest.ledgerTransaction(body)
+        value = try await manifest.ledgerTransaction(body)
       } catch {
         throw Error(error)
       }
+      // Rows it rewrote are in the identity journal before anyone is told.
+      try await appendToJournal()
+      return value
     }
   }
 

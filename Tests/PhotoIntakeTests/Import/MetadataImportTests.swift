@@ -108,6 +108,8 @@ import Testing
       DROP TABLE sync_members;
       DROP TABLE writers;
       DROP TABLE intents;
+      DROP TABLE journal_state;
+      DROP TABLE journal_outbox;
       DROP INDEX assets_by_live_photo;
       ALTER TABLE assets DROP COLUMN metadata;
       ALTER TABLE assets DROP COLUMN live_photo_id;

@@ -1,0 +1,127 @@
+import Foundation
+import PhotoMetadata
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Repair's use of the identity journal (see IdentityJournal.swift): a manifest that cannot be trusted is set
+// aside, and the new one gets back every asset's id, name, batches, order, import time and strip status from the
+// journal, its facts re-read from the bytes. Objects the journal does not know are adopted as before.
+
+extension Repair {
+  /// Why the manifest at `root/manifest.sqlite` cannot be trusted, or nil when it can: it does not open, SQLite's
+  /// integrity check fails, its header's schema version is not the one its tables record, or it lacks commits
+  /// its identity journal holds (a damaged write-ahead log that SQLite silently stopped reading at).
+  ///
+  /// Reads every page (repair's cost is the library's size anyway). The connection is closed on return, so that
+  /// the file can be moved aside.
+  static func whyNotTrusted(root: String, journal: IdentityJournal?) -> String? {
+    if let damage = Manifest.headerDamage(path: root + "/manifest.sqlite") { return damage }
+    let database: Database
+    do {
+      database = try Database.open(path: root + "/manifest.sqlite", readOnly: true)
+    } catch {
+      return "SQLite cannot open it (\(error.message))"
+    }
+    do {
+      let check = try database.prepare("PRAGMA integrity_check(5)")
+      var messages: [String] = []
+      while try check.step() { messages.append(check.text(0) ?? "") }
+      if messages != ["ok"] { return "SQLite's integrity check fails" }
+      let version = try database.userVersion
+      try Manifest.refuseDamagedVersion(version, database)
+      guard let applied = try database.appliedJournalSequence() else { return nil }
+      if let tail = try? journal?.tail(), tail.sequence > applied {
+        return "it lacks the last \(tail.sequence - applied) of the changes its identity journal records"
+      }
+    } catch {
+      return "SQLite cannot read it (\(error.message))"
+    }
+    return nil
+  }
+
+  /// Gives a manifest that has no assets and lacks what the identity journal records (one repair made anew)
+  /// every asset, name, batch, listing, import time and strip status the journal holds, in one transaction.
+  /// Facts are re-read from each object's bytes; an asset whose object is missing keeps its row (the repair then
+  /// marks it damaged), so its id still answers. Returns the restored assets.
+  static func restoreIdentities(manifest: Manifest, store: ObjectStore) async throws(Library.Error)
+    -> [AssetID]
+  {
+    guard let journal = store.journal else { return [] }
+    do {
+      let applied = try await manifest.appliedJournalSequence() ?? 0
+      let (model, assets) = try await BlockingLanes.io.run {
+        () throws(SystemError) -> (IdentityModel, [Asset]) in
+        let model = IdentityModel(frames: try journal.readAll().frames)
+        guard model.sequence > applied else { return (model, []) }
+        let assets = model.assets.values.sorted {
+          ($0.batch.sequence, $0.position) < ($1.batch.sequence, $1.position)
+        }
+        .map { identity in restoredAsset(identity, store: store) }
+        return (model, assets)
+      }
+      guard model.sequence > applied, !assets.isEmpty || !model.batches.isEmpty else { return [] }
+      return try await manifest.restore(assets, model: model) ? assets.map(\.id) : []
+    } catch {
+      throw Library.Error(anyFailure: error)
+    }
+  }
+
+  /// The row of a journal identity: its facts re-read from its object when the object's bytes are the ones
+  /// recorded, none when they are missing or altered.
+  private static func restoredAsset(_ identity: IdentityModel.Identity, store: ObjectStore) -> Asset {
+    var type = identity.type ?? .jpeg
+    var metadata: MediaMetadata?
+    if let folder = try? store.folder(for: identity.digest),
+      let (sniffed, _) = adoptable(identity.digest, in: folder, store: store)
+    {
+      type = identity.type ?? sniffed
+      var limits = MetadataReader.Limits()
+      limits.maxPixels = .max
+      metadata = try? MetadataReader.read(
+        fileAt: store.path(of: identity.digest), hint: type.preferredFilenameExtension, limits: limits)
+    }
+    return Asset(
+      id: identity.id, sha256: identity.digest, size: identity.size, type: type, name: identity.name,
+      importedAt: Date(timeIntervalSince1970: identity.importedAt), batch: identity.batch.id,
+      position: identity.position, damage: nil, metadata: metadata,
+      locationStripped: identity.locationStripped)
+  }
+}
+
+extension Manifest {
+  /// Restores `assets` (the journal's identities) and every listing and batch of `model` into a manifest that has
+  /// no assets, and records the journal as applied through `model.sequence`, in one transaction. Returns false
+  /// (doing nothing) when the manifest has assets or is no longer behind the journal (another repair did it).
+  func restore(_ assets: [Asset], model: IdentityModel) throws(DatabaseError) -> Bool {
+    let done = try database.transaction { () throws(DatabaseError) -> Bool in
+      if try hasAssets() { return false }
+      if (try database.appliedJournalSequence() ?? 0) >= model.sequence { return false }
+      for batch in model.batches.values.sorted(by: { $0.sequence < $1.sequence }) {
+        try database.prepare("INSERT OR IGNORE INTO batches(seq, id, created_at) VALUES (?1, ?2, ?3)")
+          .bind(.int(batch.sequence), .text(batch.id.rawValue), .double(batch.createdAt)).run()
+      }
+      var own: Set<IdentityModel.Slot> = []
+      for asset in assets {
+        let batch = model.batches[model.assets[asset.id]?.batch.sequence ?? -1]
+        guard let batch else { continue }
+        try insertRow(asset, batch: batch)
+        own.insert(IdentityModel.Slot(batchSequence: batch.sequence, position: asset.position))
+      }
+      for (slot, id) in model.orderedListings where !own.contains(slot) {
+        guard let batch = model.batches[slot.batchSequence] else { continue }
+        try insertListing(batch: batch, position: slot.position, asset: id)
+      }
+      try database.prepare("UPDATE journal_state SET applied = ?1 WHERE id = 1")
+        .bind(.int(Int64(model.sequence))).run()
+      return true
+    }
+    if done { noteJournaled(model.sequence) }
+    return done
+  }
+}
