@@ -69,7 +69,8 @@ struct IdentityRecord: Codable, Sendable, Equatable {
   /// The record of `batch` listing `assets`, in that order.
   static func order(_ batch: BatchRecord, assets: [AssetID]) -> IdentityRecord {
     IdentityRecord(
-      op: .order, batch: batch.id, batchSequence: batch.sequence, batchCreatedAt: batch.createdAt, order: assets)
+      op: .order, batch: batch.id, batchSequence: batch.sequence, batchCreatedAt: batch.createdAt,
+      order: assets)
   }
 
   /// The record of an asset's new display name (nil: none).

@@ -26,7 +26,8 @@ extension SyncLedger {
   /// a download lists its asset in the batch its record names.
   func ensureLibraryBatch(_ id: String, createdAt: Double) throws(DatabaseError) -> BatchRecord {
     if let existing = try libraryBatch(id) {
-      return BatchRecord(id: BatchID(rawValue: id), sequence: existing.sequence, createdAt: existing.createdAt)
+      return BatchRecord(
+        id: BatchID(rawValue: id), sequence: existing.sequence, createdAt: existing.createdAt)
     }
     try database.prepare("INSERT INTO batches(id, created_at) VALUES (?1, ?2)")
       .bind(.text(id), .double(createdAt)).run()

@@ -19,7 +19,8 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct SyncIdentityJournalTests {
   /// Closes the device, deletes its manifest, repairs the library and returns what it then holds, by batch, with
   /// each asset's name.
-  func afterLosingTheManifest(_ device: SimulatedSyncDevice) async throws -> (SyncSnapshot, [String: String]) {
+  func afterLosingTheManifest(_ device: SimulatedSyncDevice) async throws -> (SyncSnapshot, [String: String])
+  {
     await device.kill()
     let root = device.folder + "/library"
     for suffix in ["", "-wal", "-shm"] { unlink(root + "/manifest.sqlite" + suffix) }
