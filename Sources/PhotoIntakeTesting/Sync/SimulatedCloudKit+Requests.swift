@@ -71,6 +71,11 @@ extension SimulatedCloudKit {
 
   /// One page of a zone's changes since `token`: at most ``changesPerFetch``, oldest first, a record deleted
   /// and made again appearing only as made. Asset bytes are written under `scratch`.
+  ///
+  /// Without a token the fetch re-fetches the zone's records from the start (CKFetchRecordZoneChangesOperation:
+  /// "if this is your first fetch of a zone or if you wish to re-fetch all records within a zone, do not include
+  /// a previousServerChangeToken"): it brings the records the zone holds, and no deletions — a client that
+  /// starts over learns what was deleted only by what is missing.
   func recordZoneChanges(_ device: String, zone: SyncZoneID, since token: ChangeToken?, scratch: String)
     throws(SyncError) -> (SyncEvent.FetchedRecordZoneChanges, ChangeToken, moreComing: Bool)
   {
@@ -92,7 +97,7 @@ extension SimulatedCloudKit {
           changes.append((record.modified, Self.clientRecord(name, record, zone, stored.incarnation), nil))
         }
         for deletion in stored.deletions
-        where deletion.sequence > since && stored.records[deletion.name] == nil {
+        where token != nil && deletion.sequence > since && stored.records[deletion.name] == nil {
           changes.append(
             (
               deletion.sequence, nil,
@@ -243,6 +248,7 @@ extension SimulatedCloudKit {
     let existing = zone.records[record.id.name]
     if let existing {
       guard let sent, sent.tag == existing.tag, sent.incarnation == zone.incarnation else {
+        database.changeConflicts += 1
         let server = Self.clientRecord(record.id.name, existing, record.id.zone, zone.incarnation)
         return .failure(SyncError(.serverRecordChanged, serverRecord: server))
       }

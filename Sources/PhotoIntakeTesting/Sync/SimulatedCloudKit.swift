@@ -8,8 +8,10 @@ import PhotoIntake
 /// It behaves as CloudKit documents (CKError.h, "CloudKit: Handling errors"): a save with outdated system
 /// fields fails with `serverRecordChanged` and the server's record; a save with the system fields of a record
 /// deleted since fails with `unknownItem`; deletes are unconditional; a zone the user deleted from Settings is
-/// reported as purged and refuses saves with `userDeletedZone` until it is created again; a fetch with an
-/// expired token fails with `changeTokenExpired`; a request over the quota fails with `quotaExceeded`.
+/// reported as purged and refuses saves with `userDeletedZone` until it is created again (one another client
+/// deleted is reported as deleted, and refuses saves with `zoneNotFound`); a fetch from the start (no change
+/// token) brings the records a zone holds but no deletions; a fetch with an expired token fails with
+/// `changeTokenExpired`; a request over the quota fails with `quotaExceeded`.
 ///
 /// ```swift
 /// let cloud = SimulatedCloudKit(clock: clock)
@@ -49,6 +51,8 @@ public final class SimulatedCloudKit: Sendable {
     var quota: Int64?
     /// Saves refused with `quotaExceeded`.
     var quotaRejections = 0
+    /// Saves refused with `serverRecordChanged`.
+    var changeConflicts = 0
     /// Tokens issued before this sequence are expired.
     var tokensValidFrom = 0
   }
@@ -172,6 +176,11 @@ public final class SimulatedCloudKit: Sendable {
     }
   }
 
+  /// How many saves of the account were refused with `serverRecordChanged` (a save on an outdated version).
+  public func changeConflicts(_ account: String) -> Int {
+    state.withLock { $0.databases[account]?.changeConflicts ?? 0 }
+  }
+
   /// The asset bytes an account stores.
   public func usedBytes(_ account: String) -> Int64 {
     state.withLock { $0.databases[account]?.usedBytes ?? 0 }
@@ -191,6 +200,24 @@ public final class SimulatedCloudKit: Sendable {
       }
       database.purged.insert(zone.name)
       database.zoneDeletions.append((sequence, zone.name, .purged))
+      state.databases[account] = database
+    }
+  }
+
+  /// Another client deletes the zone (a `CKModifyRecordZonesOperation` deleting it, as an older version of the
+  /// app or another device could): the zone and its records are gone, reported as deleted; saves to it fail
+  /// with `zoneNotFound` until it is created again.
+  public func deleteZone(_ zone: SyncZoneID = .library, of account: String) {
+    state.withLock { state in
+      state.sequence += 1
+      let sequence = state.sequence
+      var database = state.databases[account, default: Database()]
+      if let removed = database.zones.removeValue(forKey: zone.name) {
+        database.usedBytes -= removed.records.values.reduce(0) {
+          $0 + Int64($1.assets.values.map(\.count).reduce(0, +))
+        }
+      }
+      database.zoneDeletions.append((sequence, zone.name, .deleted))
       state.databases[account] = database
     }
   }

@@ -28,7 +28,8 @@ public actor SimulatedSyncDevice {
   public private(set) var sync: LibrarySync?
   /// How many times the device was killed.
   public private(set) var kills = 0
-  private let wall: SyncWallClock
+  /// The wall clock the device stamps its edits with: the simulated time.
+  package nonisolated let wall: SyncWallClock
 
   /// A device in `folder` (made if needed). `configuration` is the sync's; its device id is the name.
   public init(
