@@ -104,14 +104,24 @@ import Testing
     world.clock.advance(by: .seconds(1))
     try await pad.reorder(batch: batch, to: [1, 2, 3, 4, 0].map { sha(bytes[$0]) })
     await phone.sync()
-    await pad.sync()  // meets serverRecordChanged, merges, saves again
-    await phone.sync()
+    // The iPad sends before it fetches (a fetch first would merge the iPhone's version before any save): its
+    // save meets serverRecordChanged, and the same send merges both edits and saves them on the server's version.
+    try await pad.sendWithoutFetching()
+    #expect(world.cloud.changeConflicts("alice") == 1)
     let merged = [4, 1, 2, 3, 0].map { sha(bytes[$0]) }
+    let members = {
+      BatchMembership(
+        encoded: world.cloud.field(SyncRecord.FieldKey.members, of: "batch-\(batch)", in: "alice")?
+          .stringValue ?? "")
+    }
+    #expect(members().order == merged)
+    #expect(try await pad.snapshot().batches[batch.rawValue] == merged)
+    #expect(await pad.status()?.pendingUploads == 0)
+    await phone.sync()
+    await pad.sync()
     #expect(try await phone.snapshot().batches[batch.rawValue] == merged)
     #expect(try await pad.snapshot().batches[batch.rawValue] == merged)
-    let members = world.cloud.field(SyncRecord.FieldKey.members, of: "batch-\(batch)", in: "alice")?
-      .stringValue
-    #expect(BatchMembership(encoded: members ?? "").order == merged)
+    #expect(members().order == merged)
     #expect(await pad.status()?.pendingUploads == 0)
   }
 
@@ -124,6 +134,13 @@ import Testing
     await phone.importPhotos([bytes], names: ["Phone.JPG"])
     await pad.importPhotos([bytes], names: ["Pad.JPG"])
     await phone.sync()
+    // The iPad sends before it fetches: its save of the same record meets the iPhone's (serverRecordChanged),
+    // and takes it, within that send.
+    try await pad.sendWithoutFetching()
+    #expect(world.cloud.changeConflicts("alice") == 1)
+    #expect(try await pad.asset(bytes)?.name == "Phone.JPG")
+    #expect(try await pad.syncState(bytes) == .synced)
+    #expect(await pad.status()?.pendingUploads == 0)
     await pad.sync()
     await phone.sync()
     #expect(world.cloud.assetsWithBytes("alice") == [sha(bytes)])
@@ -157,6 +174,39 @@ import Testing
     #expect(await phone.condition() == .idle)
   }
 
+  /// A device with nothing to send learns of the deletion only from the fetch's database changes (with
+  /// something to send, the save's `userDeletedZone` or `zoneNotFound` would tell it too). `.deleted` is another
+  /// client deleting the zone through the API: handled as the user's deletion.
+  @Test(arguments: [SyncEvent.FetchedDatabaseChanges.ZoneDeletion.Reason.purged, .deleted])
+  func theUserDeletingTheZoneIsLearnedFromAFetchAlone(
+    _ reason: SyncEvent.FetchedDatabaseChanges.ZoneDeletion.Reason
+  ) async throws {
+    let world = SyncWorld()
+    let phone = try await world.device("iphone")
+    let pad = try await world.device("ipad")
+    let bytes = [photo("p1"), photo("p2")]
+    await phone.importPhotos(bytes)
+    await world.syncAll([phone, pad])
+    #expect(try await pad.snapshot().assets.count == 2)
+    if reason == .purged {
+      world.cloud.userDeletesZone(of: "alice")
+    } else {
+      world.cloud.deleteZone(of: "alice")
+    }
+    await pad.sync()
+    #expect(await pad.condition() == .zoneDeleted)
+    #expect(try await pad.syncState(bytes[0]) == .localOnly(.zoneDeleted))
+    #expect(try await pad.snapshot() == phone.snapshot())
+    #expect(try await pad.verifies())
+    // Nothing goes back up on its own, even across a relaunch and a new photo.
+    try await pad.relaunch()
+    await pad.importPhotos([photo("p3")])
+    await pad.sync()
+    #expect(!world.cloud.hasZone(in: "alice"))
+    #expect(await pad.condition() == .zoneDeleted)
+    #expect(try await pad.snapshot().assets.count == 3)
+  }
+
   @Test func userDeletedZoneOnASaveStopsSyncToo() async throws {
     let world = SyncWorld()
     let phone = try await world.device("iphone")
@@ -187,8 +237,14 @@ import Testing
     let world = SyncWorld()
     let phone = try await world.device("iphone")
     await phone.importPhotos([photo("m1")])
+    // A first pass that gets no further than the account (the network is down): the zone was never made.
+    world.cloud.setOnline("iphone", false)
+    await phone.sync()
+    world.cloud.setOnline("iphone", true)
     let engine = try #require(phone.engine)
     let sync = try #require(await phone.sync)
+    #expect(await sync.currentStatus.account == "alice")
+    #expect(!world.cloud.hasZone(in: "alice"))
     // A save into a zone this library never made (the engine lost its pending zone creation): the zone is
     // asked for again, the record sent again, and nothing stops.
     let record = SyncRecord(type: SyncRecord.RecordType.asset, id: SyncRecordID(name: sha(photo("m1"))))
@@ -238,8 +294,11 @@ import Testing
     let phone = try await world.device("iphone")
     let bytes = [photo("d1"), photo("d2")]
     await phone.importPhotos(bytes)
+    // The second pass fetches the zone the first made: the device then holds a change token for it.
     await phone.sync()
-    // Something else deletes a record, and the token that would say so expires.
+    await phone.sync()
+    // Something else deletes a record, and the token that would say so expires: the re-fetch from the start
+    // brings the records there are, not the deletion, so only what it does not bring tells.
     world.cloud.deleteRecordOutright(sha(bytes[0]), of: "alice")
     world.cloud.expireChangeTokens(of: "alice")
     await phone.sync()
@@ -265,6 +324,34 @@ import Testing
     await phone.sync()
     #expect(world.cloud.assetsWithBytes("alice").count == 3)
     #expect(await phone.condition() == .idle)
+  }
+
+  @Test func signingOutIsRememberedAcrossARelaunchAndTheNextAccountAdoptsWhatWasImportedMeanwhile()
+    async throws
+  {
+    let world = SyncWorld()
+    let phone = try await world.device("iphone")
+    let alices = [photo("r1"), photo("r2")]
+    await phone.importPhotos(alices)
+    await phone.sync()
+    world.cloud.signOut("iphone")
+    await phone.sync()
+    #expect(await phone.condition() == .signedOut)
+    let meanwhile = photo("r3")
+    await phone.importPhotos([meanwhile])
+    // Relaunched while signed out: still signed out, and the new photo belongs to no account yet.
+    try await phone.relaunch()
+    #expect(await phone.condition() == .signedOut)
+    #expect(try await phone.syncState(meanwhile) == .localOnly(.notSyncing))
+    // Bob signs in: the photo imported meanwhile goes to his iCloud; Alice's stay in hers.
+    world.cloud.signIn("iphone", account: "bob")
+    await phone.sync()
+    await phone.sync()
+    #expect(await phone.condition() == .idle)
+    #expect(world.cloud.assetsWithBytes("bob") == [sha(meanwhile)])
+    #expect(world.cloud.assetsWithBytes("alice") == alices.map(sha).sorted())
+    #expect(try await phone.syncState(meanwhile) == .synced)
+    #expect(try await phone.syncState(alices[0]) == .localOnly(.otherAccount))
   }
 
   @Test func anAccountSwitchNeverUploadsOneAccountsPhotosIntoAnother() async throws {

@@ -60,4 +60,15 @@ extension SimulatedSyncDevice {
   }
 
   func condition() async -> SyncStatus.Condition? { await status()?.condition }
+
+  /// Sends what changed here without fetching first, as `CKSyncEngine` does on its own schedule once an app
+  /// observing the library has told it of a change: a save can then meet a version of the record this device
+  /// has not fetched (`serverRecordChanged`), which a fetch-then-send pass never does.
+  func sendWithoutFetching() async throws {
+    guard let sync, let engine else { return }
+    try await SyncWallClock.current.withValue(wall) {
+      await sync.refreshPending()
+      try await engine.sendChanges()
+    }
+  }
 }
