@@ -37,7 +37,7 @@ mutations=(
   "sync-limit-exceeded-unhandled|Sources/PhotoIntake/Sync/LibrarySync+Sending.swift|s/case \.limitExceeded:/case .incompatibleVersion:/|SyncFailureTests/limitExceeded"
   "sync-no-hash-check|Sources/PhotoIntake/Sync/Library+SyncDownload.swift|s/guard request\.staged\.digest\.hex == fields\.sha256 else/guard true else/|SyncFailureTests/bytesThatDoNotHash"
   "sync-tombstone-own-transaction|Sources/PhotoIntake/Manifest/Manifest+Rows.swift|s/\n\s*if tombstone \{ try SyncLedger\(database: database\)\.noteRemoval\(sha256: digest\.hex\) \}//; s/(    tombstone: Bool = true\n  \) throws\(DatabaseError\) -> \(intent: Intent\?, frame: JournalFrame\) \{\n)/\$1    defer { if tombstone { try? database.transaction { () throws(DatabaseError) in try SyncLedger(database: database).noteRemoval(sha256: digest.hex) } } }\n/|SyncLedgerTransactionTests/aRemoval"
-  "sync-presence-not-merged|Sources/PhotoIntake/Sync/AssetPresence.swift|s/AssetPresence\(added: max\(added, other\.added\), removed: max\(removed, other\.removed\)\)/other/|SyncPropertyTests"
+  "sync-presence-not-merged|Sources/PhotoIntake/Sync/AssetPresence.swift|s/AssetPresence\(added: max\(added, other\.added\), removed: max\(removed, other\.removed\)\)/other/|MergeRuleTests/presence|SyncTests/aPhotoImportedAgain|SyncPropertyTests"
   "sync-no-listing-cascade|Sources/PhotoIntake/Manifest/SyncLedger+Edits.swift|s/if cascade \{/if false {/|SyncPropertyTests"
   "sync-tie-not-by-device|Sources/PhotoIntake/Sync/BatchMembership.swift|s/if device != other\.device \{ return device > other\.device \}/if device != other.device { return true }/|MergeRuleTests|SyncPropertyTests"
 )

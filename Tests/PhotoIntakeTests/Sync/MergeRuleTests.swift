@@ -71,6 +71,33 @@ import Testing
     }
   }
 
+  @Test func presenceTakesTheLaterOfEachMarkWhateverTheOrder() {
+    var generator = SeededGenerator(seed: 2029)
+    let devices = ["ipad", "iphone", "mac"]
+    func mark() -> AssetPresence.Mark {
+      guard Int.random(in: 0..<4, using: &generator) > 0 else { return .none }
+      let stamp = Int64.random(in: 1...6, using: &generator)
+      return AssetPresence.Mark(stamp: stamp, device: devices.randomElement(using: &generator)!)
+    }
+    for _ in 0..<500 {
+      let a = AssetPresence(added: mark(), removed: mark())
+      let b = AssetPresence(added: mark(), removed: mark())
+      let c = AssetPresence(added: mark(), removed: mark())
+      #expect(a.merged(with: b) == b.merged(with: a))
+      #expect(a.merged(with: b).merged(with: c) == a.merged(with: b.merged(with: c)))
+      #expect(a.merged(with: a) == a)
+      #expect(
+        a.merged(with: b) == AssetPresence(added: max(a.added, b.added), removed: max(a.removed, b.removed)))
+    }
+    // Imported again here after a removal there: the later import wins on both sides.
+    let here = AssetPresence(
+      added: .init(stamp: 5, device: "iphone"), removed: .init(stamp: 3, device: "iphone"))
+    let there = AssetPresence(
+      added: .init(stamp: 1, device: "ipad"), removed: .init(stamp: 4, device: "ipad"))
+    #expect(here.merged(with: there).isPresent)
+    #expect(there.merged(with: here).isPresent)
+  }
+
   @Test func movesOfDifferentPhotosOnTwoDevicesBothSurvive() {
     // One batch of four, A B C D; the iPhone moves D to the front, the iPad moves A to the end, at once.
     var base = BatchMembership()
