@@ -99,7 +99,8 @@ import Testing
     await phone.importPhotos(bytes)
     await world.syncAll([phone, pad])
     let batch = try #require(try await phone.asset(bytes[0])).batch
-    // Both edit the same batch record before either sends: the second send meets serverRecordChanged.
+    // Both edit the same batch record before either syncs: the second device's fetch merges the first's edit
+    // before it sends (a send that meets serverRecordChanged instead: SyncFailureTests).
     try await phone.reorder(batch: batch, to: [bytes[3], bytes[0], bytes[1], bytes[2]].map(sha))
     try await pad.reorder(batch: batch, to: [bytes[1], bytes[2], bytes[3], bytes[0]].map(sha))
     await world.syncAll([phone, pad], rounds: 3)
