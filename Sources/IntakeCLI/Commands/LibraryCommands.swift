@@ -126,7 +126,8 @@ let exportCommand = CommandSpec(
         }
         return 0
       } catch {
-        context.stderr.line("intake export: \(error)")
+        LibraryLocation.reportFailure(
+          error, command: "export", at: LibraryLocation.path(parsed, context), context)
         if case Library.Error.alteredObject = error {
           context.stderr.line("Run 'intake verify'; --force exports it anyway.")
         }
@@ -148,7 +149,8 @@ let removeCommand = CommandSpec(
         context.stdout.line("removed \(asset.id)")
         return 0
       } catch {
-        context.stderr.line("intake remove: \(error)")
+        LibraryLocation.reportFailure(
+          error, command: "remove", at: LibraryLocation.path(parsed, context), context)
         return 1
       }
     }

@@ -100,7 +100,8 @@ extension Library {
     /// Whether repairing the library is what mends this failure (the CLI then names `intake repair`).
     public var isMendedByRepair: Bool {
       switch self {
-      case .manifestMissing, .manifestUnreadable, .manifestDamaged, .damagedLayout: true
+      // A link, FIFO or folder where an object belongs: repair moves it aside and marks the asset.
+      case .manifestMissing, .manifestUnreadable, .manifestDamaged, .damagedLayout, .damagedObject: true
       default: false
       }
     }

@@ -4,7 +4,8 @@ import PhotoMetadata
 extension Library {
   /// Repairs the library at `root` even when it cannot be opened otherwise: a missing, empty or unreadable
   /// manifest (an unreadable one, and its log, are moved into `lost+found/` first and a new one is made), or a
-  /// library folder that is a link or a file (moved aside and made anew). Then runs ``repair()``.
+  /// library folder that is a link or a file (moved aside and made anew; a `lost+found` that is not a folder is
+  /// renamed `lost+found.<n>` beside it). Then runs ``repair()``.
   public static func repair(at root: String, configuration: Configuration = Configuration())
     async throws(Error)
     -> RepairReport
@@ -238,7 +239,14 @@ struct Repair: Sendable {
       if let layout = try? LibraryLayout.inspect(top), layout.manifestIsEmpty, layout.holdsObjects {
         rebuilt = true
       }
-      for name in ["manifest.sqlite", "objects", "staging", "renditions", "lost+found", "journal"] {
+      // A `lost+found` that is not a folder first (everything else is moved into it): renamed beside it.
+      if let info = try top.status("lost+found"), Platform.fileType(info.st_mode) != .directory,
+        let to = try ObjectStore.lostAndFound(in: top).setAside
+      {
+        moved.append(
+          .init(from: "lost+found", to: to, reason: "it was \(Platform.fileType(info.st_mode).phrase)"))
+      }
+      for name in ["manifest.sqlite", "objects", "staging", "renditions", "journal"] {
         guard let info = try top.status(name) else { continue }
         let kind = Platform.fileType(info.st_mode)
         let expected: FileKind = name == "manifest.sqlite" ? .regular : .directory

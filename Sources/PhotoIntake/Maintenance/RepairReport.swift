@@ -5,7 +5,7 @@ public struct RepairReport: Sendable, Hashable, Codable {
   public struct Move: Sendable, Hashable, Codable {
     /// Where the entry was.
     public var from: String
-    /// Where it is now, under `lost+found/`.
+    /// Where it is now, under `lost+found/` (or `lost+found.<n>`: a `lost+found` that was not a folder).
     public var to: String
     /// Why it did not belong ("a symbolic link", "bytes that do not match its name", …).
     public var reason: String

@@ -63,7 +63,7 @@ extension ObjectStore {
   static func moveAside(_ rawName: [UInt8], in folder: Directory, relative: String, root: Directory)
     throws(SystemError) -> String
   {
-    let keep = try root.subdirectory("lost+found", create: true)
+    let keep = try lostAndFound(in: root).folder
     let stamp = Int(Date().timeIntervalSince1970)
     let flat = relative.replacingOccurrences(of: "/", with: "_")
     let newName = "\(stamp)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))-\(flat)"
@@ -72,5 +72,25 @@ extension ObjectStore {
     try keep.sync()
     try folder.sync()
     return "lost+found/" + newName
+  }
+
+  /// The library's `lost+found/`, made if missing. Anything else that holds its name (a file, a symbolic link,
+  /// a FIFO someone put there) is first renamed to `lost+found.<n>` (the first free `n`) beside it, never
+  /// followed, opened or deleted: otherwise nothing could be moved aside again and every repair would fail.
+  ///
+  /// - Returns: the folder, and the new name of what held its name, if anything was renamed.
+  static func lostAndFound(in root: Directory) throws(SystemError) -> (folder: Directory, setAside: String?) {
+    var setAside: String?
+    if let info = try root.status("lost+found"), Platform.fileType(info.st_mode) != .directory {
+      // The writer lock is held: no one else makes `lost+found.<n>` between the look and the rename.
+      var number = 1
+      while try root.status("lost+found.\(number)") != nil { number += 1 }
+      try Syscalls.renameAt(
+        root.descriptor, "lost+found", root.descriptor, "lost+found.\(number)",
+        path: root.path(of: "lost+found"))
+      try root.sync()
+      setAside = "lost+found.\(number)"
+    }
+    return (try root.subdirectory("lost+found", create: true), setAside)
   }
 }
