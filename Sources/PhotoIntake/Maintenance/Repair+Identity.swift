@@ -21,11 +21,13 @@ extension Repair {
   /// Reads every page (repair's cost is the library's size anyway). The connection is closed on return, so that
   /// the file can be moved aside.
   static func whyNotTrusted(root: String, journal: IdentityJournal?) -> String? {
-    if let damage = Manifest.headerDamage(path: root + "/manifest.sqlite") { return damage }
     let database: Database
     do {
-      database = try Database.open(path: root + "/manifest.sqlite", readOnly: true)
+      database = try Database.open(
+        path: root + "/manifest.sqlite", readOnly: true, headerCheck: Manifest.headerDamage)
     } catch {
+      // The header check's own sentence, or SQLite's.
+      if error.message.hasPrefix("its header") { return error.message }
       return "SQLite cannot open it (\(error.message))"
     }
     do {
