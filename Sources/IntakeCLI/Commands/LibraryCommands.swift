@@ -192,6 +192,10 @@ let verifyCommand = CommandSpec(
       for entry in report.unreferenced {
         context.stdout.line("unreferenced \(Terminal.escaped(entry)): no asset lists it (kept)")
       }
+      if report.interrupted > 0 {
+        context.stdout.line(
+          "in flight \(report.interrupted): objects of an import under way or interrupted (not damage)")
+      }
       context.stdout.line(
         "verified \(report.checked), damaged \(report.damaged.count), unreferenced \(report.unreferenced.count)"
       )

@@ -85,7 +85,8 @@ public struct VerificationReport: Sendable, Hashable, Codable {
   /// log, a file someone put there, a link or a folder), relative to the library. Kept: repairing the library
   /// adopts the valid objects and moves the rest to `lost+found/`.
   public var unreferenced: [String] = []
-  /// Objects placed by an import that was interrupted; the next write undoes them.
+  /// Objects whose placement is recorded as unfinished: an import still in flight (this process's or another's),
+  /// or one that was interrupted, which the next write undoes. Not damage.
   public var interrupted = 0
   /// Whether every asset's bytes are intact and nothing stray is stored.
   public var isClean: Bool { damaged.isEmpty && unreferenced.isEmpty }
