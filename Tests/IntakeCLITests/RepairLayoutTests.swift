@@ -112,4 +112,56 @@ import Testing
     #expect(result.status == 1)
     #expect(result.stderr.contains("intake repair"), "\(result.stderr)")
   }
+
+  func status(_ path: String) -> stat? {
+    var info = stat()
+    return lstat(path, &info) == 0 ? info : nil
+  }
+
+  /// Issue 24 item 5: an object repair adopts that is hard-linked from outside the library gets an inode of its
+  /// own, read-only: writing to the outside file afterwards changes nothing stored.
+  @Test func anAdoptedObjectHardLinkedFromOutsideGetsItsOwnReadOnlyInode() async throws {
+    _ = try await makeLibrary()
+    let bytes = Fixtures.jpeg(width: 24, height: 24, seed: "adopted from outside")
+    let hash = SHA256Digest.of(bytes).hex
+    let outside = try folder.write("outside/photo.jpg", bytes)
+    let object = library + "/objects/" + hash.prefix(2) + "/" + hash
+    #expect(link(outside, object) == 0)
+    let repair = await intake(["repair", "--json"])
+    #expect(repair.status == 0, "\(repair.stderr)")
+    #expect((repair.json["adopted"] as? [Any])?.count == 1, "\(repair.stdout)")
+    let stored = try #require(status(object))
+    let theirs = try #require(status(outside))
+    #expect(stored.st_ino != theirs.st_ino)
+    #expect(stored.st_nlink == 1 && theirs.st_nlink == 1)
+    #expect(stored.st_mode & 0o777 == 0o444)
+    // The outside file is the user's, kept; writing to it no longer reaches the library.
+    try Data(Array(repeating: 0x41, count: bytes.count)).write(to: URL(fileURLWithPath: outside))
+    #expect(try folder.read(object) == bytes)
+    #expect(await intake(["verify"]).status == 0)
+    #expect(folder.files(under: "library/staging").isEmpty)
+  }
+
+  /// An object restored from its identity record after the manifest's loss that someone hard-linked to outside
+  /// (and made writable there) gets its own read-only inode too.
+  @Test func aRestoredObjectHardLinkedFromOutsideGetsItsOwnReadOnlyInode() async throws {
+    let listed = try await makeLibrary()
+    let hash = try #require(listed.first?["sha256"] as? String)
+    let object = library + "/objects/" + hash.prefix(2) + "/" + hash
+    let bytes = try folder.read(object)
+    try FileManager.default.createDirectory(atPath: folder.at("outside"), withIntermediateDirectories: true)
+    let outside = folder.at("outside/linked")
+    #expect(link(object, outside) == 0)
+    #expect(chmod(outside, 0o644) == 0)
+    for suffix in ["", "-wal", "-shm"] { unlink(library + "/manifest.sqlite" + suffix) }
+    let repair = await intake(["repair", "--json"])
+    #expect(repair.status == 0, "\(repair.stderr)")
+    #expect((repair.json["restored"] as? [Any])?.count == listed.count, "\(repair.stdout)")
+    let stored = try #require(status(object))
+    #expect(stored.st_ino != status(outside)?.st_ino)
+    #expect(stored.st_mode & 0o777 == 0o444)
+    try Data(Array(repeating: 0x42, count: bytes.count)).write(to: URL(fileURLWithPath: outside))
+    #expect(try folder.read(object) == bytes)
+    #expect(await intake(["verify"]).status == 0)
+  }
 }

@@ -80,7 +80,7 @@ extension Repair {
     var type = identity.type ?? .jpeg
     var metadata: MediaMetadata?
     if let folder = try? store.folder(for: identity.digest),
-      let (sniffed, _) = adoptable(identity.digest, in: folder, store: store)
+      let (sniffed, _) = try? adoptable(identity.digest, in: folder, store: store, copying: .whenShared)
     {
       type = identity.type ?? sniffed
       var limits = MetadataReader.Limits()

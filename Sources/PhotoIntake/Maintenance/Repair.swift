@@ -28,8 +28,9 @@ extension Library {
   /// Brings the files and the manifest into agreement without deleting anything of the user's:
   ///
   /// - interrupted writes are undone (``recoverInterruptedWork()``);
-  /// - every object without a row whose bytes hash to its name is adopted: re-read, given a row, listed in a
-  ///   batch named for the repair;
+  /// - every object without a row whose bytes hash to its name is adopted: copied to an inode of its own
+  ///   (read-only, like an imported object, so that no hard link from outside the library can change it),
+  ///   re-read, given a row, listed in a batch named for the repair;
   /// - anything else under `objects/` and `staging/` (wrong hash, wrong name, a folder, a FIFO, a link) is
   ///   moved into `lost+found/` without being followed; an object a row references is never moved;
   /// - renditions of objects the library does not have are deleted (they are caches);
@@ -123,7 +124,7 @@ struct Repair: Sendable {
         continue
       }
       if entry.isFanOutChild, let name, let digest = SHA256Digest(hex: name), digest.hex == name,
-        let (type, size) = adoptable(digest, in: entry.folder, store: store)
+        let (type, size) = try adoptable(digest, in: entry.folder, store: store, copying: .always)
       {
         var limits = MetadataReader.Limits()
         limits.maxPixels = .max
@@ -139,14 +140,15 @@ struct Repair: Sendable {
     return (present, findings)
   }
 
-  /// The type and size of an unreferenced object if it is a regular file whose bytes hash to its name and
-  /// sniff as a supported format; nil otherwise.
-  static func adoptable(_ digest: SHA256Digest, in folder: Directory, store: ObjectStore)
-    -> (MediaType, Int64)?
-  {
-    guard let (file, _) = try? folder.openRegularFile(digest.hex),
-      let facts = try? store.reader.facts(of: file), facts.digest == digest
-    else { return nil }
+  /// The type and size of an object repair takes in if it is a regular file whose bytes hash to its name and
+  /// sniff as a supported format; nil otherwise. The object is first made the library's own
+  /// (``ObjectStore/takeIn(_:in:copying:)``: an inode of its own, read-only) as `rule` says.
+  ///
+  /// - Throws: a failure to make the copy (a full disk).
+  static func adoptable(
+    _ digest: SHA256Digest, in folder: Directory, store: ObjectStore, copying rule: ObjectStore.Ownership
+  ) throws(SystemError) -> (MediaType, Int64)? {
+    guard let facts = try store.takeIn(digest, in: folder, copying: rule) else { return nil }
     return MediaType.sniff(facts.prefix).map { ($0, facts.size) }
   }
 
