@@ -66,13 +66,15 @@ struct Repair: Sendable {
     var report = RepairReport()
     do {
       let rows = try await manifest.referencedObjects()
-      let (present, findings, moved, removed) = try await BlockingLanes.io.run {
+      let (present, findings, moved, removed, unreadable) = try await BlockingLanes.io.run {
         [store] () throws(SystemError) in
-        let (present, findings) = try Self.sort(store.entries(), referenced: rows, store: store)
+        let (entries, unreadable) = try store.entries()
+        let (present, findings) = try Self.sort(entries, referenced: rows, store: store)
         var moved = try Self.moveAsideStaging(store)
         let removed = try Self.sweepRenditions(keeping: Set(rows.keys), store: store, moved: &moved)
-        return (present, findings, moved, removed)
+        return (present, findings, moved, removed, unreadable)
       }
+      report.unreadable = unreadable
       var batch: BatchRecord?
       for finding in findings {
         switch finding {
@@ -102,7 +104,10 @@ struct Repair: Sendable {
       }
       report.moved += moved
       report.removedRenditions = removed
-      for (hex, id) in rows where !present.contains(hex) { report.damaged.append(id) }
+      // An object in a folder that could not be read is not known to be missing: reported, never marked.
+      for (hex, id) in rows where !present.contains(hex) && !unreadable.contains("objects/" + hex.prefix(2)) {
+        report.damaged.append(id)
+      }
       try await manifest.setDamage(report.damaged.map { ($0, .missing) })
     } catch {
       throw Library.Error(anyFailure: error)

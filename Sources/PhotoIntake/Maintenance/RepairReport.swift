@@ -28,6 +28,9 @@ public struct RepairReport: Sendable, Hashable, Codable {
   public var removedRenditions = 0
   /// Assets whose bytes are missing or are not a file, marked damaged.
   public var damaged: [AssetID] = []
+  /// Fan-out folders that could not be opened or read (relative to the library): left as they were, their
+  /// assets neither adopted nor marked; the rest of the library was repaired.
+  public var unreadable: [String] = []
 
   /// An empty report: nothing was repaired.
   public init() {}

@@ -40,10 +40,13 @@ struct Verification: Sendable {
     // intent committed, and its intent goes only in the transaction that commits its row, so every object
     // listed before the snapshot is, in it, either referenced or in flight — never falsely unreferenced.
     let listed: [ObjectEntry]
+    let unreadable: [String]
     let assets: [Asset]
     let pending: Set<String>
     do {
-      listed = try await BlockingLanes.io.run { [store] () throws(SystemError) in try store.entries() }
+      (listed, unreadable) = try await BlockingLanes.io.run { [store] () throws(SystemError) in
+        try store.entries()
+      }
       (assets, pending) = try await manifest.read { database throws(DatabaseError) in
         try database.readTransaction { () throws(DatabaseError) in
           (try database.all(order: .date), try database.pendingObjects())
@@ -54,17 +57,26 @@ struct Verification: Sendable {
     }
     let found = await check(assets.map(\.sha256), progress: progress)
     var report = VerificationReport()
+    report.unreadable = unreadable
     var changes: [(id: AssetID, damage: Asset.Damage?)] = []
     for (asset, found) in zip(assets, found) {
       // Not reached (the task was cancelled): nothing is known of its bytes, so its mark stays as it is.
       guard let found else { continue }
+      if found == .unreadable {
+        // Nothing is known of bytes that could not be read: reported (once per folder), never marked.
+        let hex = asset.sha256.hex
+        if !unreadable.contains("objects/" + hex.prefix(2)) {
+          report.unreadable.append("objects/\(hex.prefix(2))/\(hex)")
+        }
+        continue
+      }
       report.checked += 1
       let damage: Asset.Damage? =
         switch found {
         case .missing: .missing
         case .notAFile: .notAFile
         case .content(let digest) where digest != asset.sha256: .hashMismatch
-        case .content: nil
+        case .content, .unreadable: nil
         }
       if let damage {
         report.damaged.append(.init(id: asset.id, damage: damage))

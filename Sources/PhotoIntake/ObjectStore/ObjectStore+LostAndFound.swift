@@ -19,17 +19,29 @@ struct ObjectEntry {
 }
 
 extension ObjectStore {
-  /// Every entry under `objects/`: the children of fan-out folders, and anything else found at the top.
-  /// Nothing is followed: a link in place of a fan-out folder is itself an entry.
-  func entries() throws(SystemError) -> [ObjectEntry] {
+  /// Every entry under `objects/`: the children of fan-out folders, and anything else found at the top; and the
+  /// fan-out folders that could not be opened or read (relative to the library). One unreadable folder is one
+  /// item to report, never the end of the walk. Nothing is followed: a link in place of a fan-out folder is
+  /// itself an entry.
+  func entries() throws(SystemError) -> (entries: [ObjectEntry], unreadable: [String]) {
     var found: [ObjectEntry] = []
+    var unreadable: [String] = []
     for raw in try objects.entries() {
       let name = Directory.utf8(raw)
       if let name, name.count == 2, name.allSatisfy(\.isHexDigit), name == name.lowercased(),
         let info = try objects.status(name), Platform.fileType(info.st_mode) == .directory
       {
-        let folder = try objects.subdirectory(name)
-        for child in try folder.entries() {
+        let folder: Directory
+        let children: [[UInt8]]
+        do {
+          folder = try objects.subdirectory(name)
+          children = try folder.entries()
+        } catch {
+          // Gone meanwhile (a concurrent change) is nothing to report; anything else (EACCES, EIO) is.
+          if error.code != ENOENT { unreadable.append("objects/" + name) }
+          continue
+        }
+        for child in children {
           let text = Directory.utf8(child)
           found.append(
             ObjectEntry(
@@ -41,7 +53,7 @@ extension ObjectStore {
           ObjectEntry(rawName: raw, folder: objects, folderRelative: "objects", isFanOutChild: false))
       }
     }
-    return found
+    return (found, unreadable)
   }
 
   /// Moves an entry (whatever it is; a link is moved, never followed) into `lost+found/`, under a name that
