@@ -219,6 +219,7 @@ import Testing
     _ = try folder.write("more/new.png", Fixtures.png(width: 7, height: 7, seed: "refused \(what)"))
     for command in [
       ["list"], ["list", "--json"], ["verify"], ["show", anyID], ["import", folder.at("more")],
+      ["sheet", "--out", folder.at("sheet")], ["export", anyID, folder.at("exported")], ["remove", anyID],
     ] {
       let result = await intake(command)
       #expect(result.status == 3, "\(command) on \(what): exit \(result.status), \(result.stdout)")

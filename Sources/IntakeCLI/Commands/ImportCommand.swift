@@ -89,12 +89,15 @@ struct ImportRun {
     var nextToReport = 0
     // Items a full disk kept from being attempted are told once, after the rest.
     var notAttempted = 0
+    // Items refused because part of the library is damaged: `intake repair` is named once, after the rest.
+    var damagedLibrary = false
     for await event in session {
       switch event {
       case .itemFinished(let report):
         finished[report.index] = report
         while let next = finished.removeValue(forKey: nextToReport) {
           bar?.clear()
+          if case .failed(.libraryDamaged) = next.result { damagedLibrary = true }
           if !json, case .failed(.notAttempted) = next.result {
             notAttempted += 1
           } else {
@@ -122,6 +125,11 @@ struct ImportRun {
       context.stderr.line(
         "intake import: \(notAttempted) more item(s) not attempted: the disk filled up. Free some space and "
           + "import again; what was imported is kept.")
+    }
+    if damagedLibrary {
+      context.stderr.line(
+        "Run 'intake repair --library \(Terminal.escaped(LibraryLocation.path(parsed, context)))' to repair it."
+      )
     }
     guard let summary else { return 3 }
     let recovery = await library.lastRecovery

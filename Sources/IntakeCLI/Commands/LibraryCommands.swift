@@ -126,7 +126,8 @@ let exportCommand = CommandSpec(
         }
         return 0
       } catch {
-        context.stderr.line("intake export: \(error)")
+        LibraryLocation.reportFailure(
+          error, command: "export", at: LibraryLocation.path(parsed, context), context)
         if case Library.Error.alteredObject = error {
           context.stderr.line("Run 'intake verify'; --force exports it anyway.")
         }
@@ -148,7 +149,8 @@ let removeCommand = CommandSpec(
         context.stdout.line("removed \(asset.id)")
         return 0
       } catch {
-        context.stderr.line("intake remove: \(error)")
+        LibraryLocation.reportFailure(
+          error, command: "remove", at: LibraryLocation.path(parsed, context), context)
         return 1
       }
     }
@@ -175,6 +177,7 @@ let verifyCommand = CommandSpec(
           ("checked", .int(report.checked)),
           ("unreferenced", .array(report.unreferenced.map { .string($0) })),
           ("interrupted", .int(report.interrupted)),
+          ("unreadable", .array(report.unreadable.map { .string($0) })),
           (
             "damaged",
             .array(
@@ -189,6 +192,15 @@ let verifyCommand = CommandSpec(
       }
       for entry in report.unreferenced {
         context.stdout.line("unreferenced \(Terminal.escaped(entry)): no asset lists it (kept)")
+      }
+      for entry in report.unreadable {
+        context.stdout.line(
+          "unreadable \(Terminal.escaped(entry)): could not be read (check its permissions); nothing was marked"
+        )
+      }
+      if report.interrupted > 0 {
+        context.stdout.line(
+          "in flight \(report.interrupted): objects of an import under way or interrupted (not damage)")
       }
       context.stdout.line(
         "verified \(report.checked), damaged \(report.damaged.count), unreferenced \(report.unreferenced.count)"
@@ -345,6 +357,7 @@ let repairCommand = CommandSpec(
           ),
           ("removedRenditions", .int(report.removedRenditions)),
           ("damaged", .array(report.damaged.map { .string($0.rawValue) })),
+          ("unreadable", .array(report.unreadable.map { .string($0) })),
           ("undoneObjects", .int(report.recovery.undoneObjects)),
           ("removedStagingFiles", .int(report.recovery.removedStagingFiles)),
         ]))
@@ -359,6 +372,10 @@ let repairCommand = CommandSpec(
         "moved \(Terminal.escaped(move.from)) to \(Terminal.escaped(move.to)): \(move.reason)")
     }
     for id in report.damaged { context.stdout.line("damaged \(id): its bytes are missing") }
+    for entry in report.unreadable {
+      context.stdout.line(
+        "unreadable \(Terminal.escaped(entry)): could not be read (check its permissions); left as it was")
+    }
     context.stdout.line(
       "adopted \(report.adopted.count), moved to lost+found \(report.moved.count), "
         + "renditions removed \(report.removedRenditions), damaged \(report.damaged.count), "

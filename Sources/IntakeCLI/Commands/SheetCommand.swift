@@ -40,9 +40,13 @@ struct SheetRun {
     guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
     let assets: [Asset]
     do {
+      // Every row is read: a damaged manifest is refused (naming repair) rather than shown short or wrong.
+      try await library.checkManifest()
       assets = try await library.all(order: .batch)
     } catch {
-      context.stderr.line("intake sheet: \(error.description)")
+      LibraryLocation.reportFailure(
+        error, command: "sheet", at: LibraryLocation.path(parsed, context), context)
+      await library.close()
       return 3
     }
     for folder in [out, out + "/renditions"] where mkdir(folder, 0o755) != 0 && errno != EEXIST {

@@ -24,8 +24,11 @@ final class Database {
   /// Opens (creating if needed) the database at `path`, in WAL mode with `synchronous=FULL`.
   ///
   /// With `readOnly`, the connection never creates the file and refuses writes (`query_only`); it is for
-  /// ``DatabaseReader``.
-  static func open(path: String, readOnly: Bool = false) throws(DatabaseError) -> Database {
+  /// ``DatabaseReader``. `headerCheck` sees the file's first 100 bytes (all zero for a new, empty file) before
+  /// SQLite reads anything; a sentence it returns refuses the file as damage (SQLITE_CORRUPT).
+  static func open(path: String, readOnly: Bool = false, headerCheck: (([UInt8]) -> String?)? = nil)
+    throws(DatabaseError) -> Database
+  {
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | (readOnly ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
     let code = sqlite3_open_v2(path, &handle, flags, nil)
@@ -37,6 +40,9 @@ final class Database {
     }
     let database = Database(handle: handle, path: path)
     sqlite3_extended_result_codes(handle, 1)
+    if let headerCheck, let damage = headerCheck(database.readMainFile(length: 100, at: 0)) {
+      throw DatabaseError(code: SQLITE_CORRUPT, message: damage)
+    }
     // Wait rather than fail when another connection (a reader in another process) holds a lock briefly.
     sqlite3_busy_timeout(handle, 5_000)
     if readOnly {
@@ -48,6 +54,25 @@ final class Database {
     for pragma in Platform.sqliteDurabilityPragmas { try database.execute(pragma) }
     try database.execute("PRAGMA foreign_keys=ON")
     return database
+  }
+
+  /// Reads bytes of the main database file through SQLite's own handle of it (`SQLITE_FCNTL_FILE_POINTER`);
+  /// zeros where the file is shorter or cannot be read.
+  ///
+  /// Never through a descriptor of our own: POSIX drops every lock a process holds on a file when any of its
+  /// descriptors of that file is closed (https://sqlite.org/howtocorrupt.html §2.2). Our connections would then
+  /// hold no lock on the manifest, and another process closing its last connection would believe itself the last
+  /// user, fold and delete the write-ahead log under them: commits lost, short reads.
+  func readMainFile(length: Int, at offset: Int64) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: length)
+    var file: UnsafeMutablePointer<sqlite3_file>?
+    guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK, let file,
+      let read = file.pointee.pMethods?.pointee.xRead
+    else { return bytes }
+    let code = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32(length), offset) }
+    // A short read has already zero-filled the rest (the VFS contract); any other failure is nothing read.
+    if code != SQLITE_OK && code != ExtendedCode.shortRead { return [UInt8](repeating: 0, count: length) }
+    return bytes
   }
 
   private init(handle: OpaquePointer, path: String) {
@@ -102,6 +127,20 @@ final class Database {
   /// Runs `body` in an `IMMEDIATE` transaction, committing if it returns and rolling back if it throws.
   func transaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
     try execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// Runs `body` in one read transaction (`BEGIN DEFERRED`): every query in it sees the same committed state,
+  /// one WAL snapshot, whatever writers commit meanwhile. For the readers' connection.
+  func readTransaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
+    try execute("BEGIN DEFERRED")
     do {
       let result = try body()
       try execute("COMMIT")

@@ -85,10 +85,14 @@ public struct VerificationReport: Sendable, Hashable, Codable {
   /// log, a file someone put there, a link or a folder), relative to the library. Kept: repairing the library
   /// adopts the valid objects and moves the rest to `lost+found/`.
   public var unreferenced: [String] = []
-  /// Objects placed by an import that was interrupted; the next write undoes them.
+  /// Objects whose placement is recorded as unfinished: an import still in flight (this process's or another's),
+  /// or one that was interrupted, which the next write undoes. Not damage.
   public var interrupted = 0
-  /// Whether every asset's bytes are intact and nothing stray is stored.
-  public var isClean: Bool { damaged.isEmpty && unreferenced.isEmpty }
+  /// Fan-out folders or objects that could not be opened or read (permissions, an I/O error), relative to the
+  /// library: their assets were neither checked nor marked. Each is one item; the rest is verified.
+  public var unreadable: [String] = []
+  /// Whether every asset's bytes are intact, nothing stray is stored and everything could be read.
+  public var isClean: Bool { damaged.isEmpty && unreferenced.isEmpty && unreadable.isEmpty }
 
   /// An asset whose bytes are missing or altered.
   public struct DamagedAsset: Sendable, Hashable, Codable {

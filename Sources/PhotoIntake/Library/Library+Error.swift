@@ -28,6 +28,9 @@ extension Library {
     case damagedObject(AssetID, FileKind)
     /// The asset's bytes no longer match what was imported (re-hashed while reading them).
     case alteredObject(AssetID)
+    /// The asset's bytes, or their folder, could not be opened or read (permissions, an I/O error): nothing is
+    /// known to be altered, and nothing was written.
+    case unreadableObject(AssetID, reason: String)
     /// The device is full.
     case diskFull
     /// A file operation failed.
@@ -72,6 +75,9 @@ extension Library {
           + "library."
       case .alteredObject:
         "This asset's stored bytes no longer match what was imported; nothing was written. Verify the library."
+      case .unreadableObject(_, let reason):
+        "This asset's stored bytes could not be read (\(reason)); they are not known to be altered, and nothing "
+          + "was written. Check the permissions of the library folder and its disk, then try again."
       case .diskFull:
         "The disk holding the library is full. Free some space and try again; nothing was lost."
       case .io(let reason):
@@ -100,7 +106,8 @@ extension Library {
     /// Whether repairing the library is what mends this failure (the CLI then names `intake repair`).
     public var isMendedByRepair: Bool {
       switch self {
-      case .manifestMissing, .manifestUnreadable, .manifestDamaged, .damagedLayout: true
+      // A link, FIFO or folder where an object belongs: repair moves it aside and marks the asset.
+      case .manifestMissing, .manifestUnreadable, .manifestDamaged, .damagedLayout, .damagedObject: true
       default: false
       }
     }

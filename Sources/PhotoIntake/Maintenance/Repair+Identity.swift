@@ -21,11 +21,13 @@ extension Repair {
   /// Reads every page (repair's cost is the library's size anyway). The connection is closed on return, so that
   /// the file can be moved aside.
   static func whyNotTrusted(root: String, journal: IdentityJournal?) -> String? {
-    if let damage = Manifest.headerDamage(path: root + "/manifest.sqlite") { return damage }
     let database: Database
     do {
-      database = try Database.open(path: root + "/manifest.sqlite", readOnly: true)
+      database = try Database.open(
+        path: root + "/manifest.sqlite", readOnly: true, headerCheck: Manifest.headerDamage)
     } catch {
+      // The header check's own sentence, or SQLite's.
+      if error.message.hasPrefix("its header") { return error.message }
       return "SQLite cannot open it (\(error.message))"
     }
     do {
@@ -78,7 +80,7 @@ extension Repair {
     var type = identity.type ?? .jpeg
     var metadata: MediaMetadata?
     if let folder = try? store.folder(for: identity.digest),
-      let (sniffed, _) = adoptable(identity.digest, in: folder, store: store)
+      let (sniffed, _) = try? adoptable(identity.digest, in: folder, store: store, copying: .whenShared)
     {
       type = identity.type ?? sniffed
       var limits = MetadataReader.Limits()

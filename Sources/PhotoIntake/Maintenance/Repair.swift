@@ -4,7 +4,8 @@ import PhotoMetadata
 extension Library {
   /// Repairs the library at `root` even when it cannot be opened otherwise: a missing, empty or unreadable
   /// manifest (an unreadable one, and its log, are moved into `lost+found/` first and a new one is made), or a
-  /// library folder that is a link or a file (moved aside and made anew). Then runs ``repair()``.
+  /// library folder that is a link or a file (moved aside and made anew; a `lost+found` that is not a folder is
+  /// renamed `lost+found.<n>` beside it). Then runs ``repair()``.
   public static func repair(at root: String, configuration: Configuration = Configuration())
     async throws(Error)
     -> RepairReport
@@ -27,8 +28,9 @@ extension Library {
   /// Brings the files and the manifest into agreement without deleting anything of the user's:
   ///
   /// - interrupted writes are undone (``recoverInterruptedWork()``);
-  /// - every object without a row whose bytes hash to its name is adopted: re-read, given a row, listed in a
-  ///   batch named for the repair;
+  /// - every object without a row whose bytes hash to its name is adopted: copied to an inode of its own
+  ///   (read-only, like an imported object, so that no hard link from outside the library can change it),
+  ///   re-read, given a row, listed in a batch named for the repair;
   /// - anything else under `objects/` and `staging/` (wrong hash, wrong name, a folder, a FIFO, a link) is
   ///   moved into `lost+found/` without being followed; an object a row references is never moved;
   /// - renditions of objects the library does not have are deleted (they are caches);
@@ -64,13 +66,15 @@ struct Repair: Sendable {
     var report = RepairReport()
     do {
       let rows = try await manifest.referencedObjects()
-      let (present, findings, moved, removed) = try await BlockingLanes.io.run {
+      let (present, findings, moved, removed, unreadable) = try await BlockingLanes.io.run {
         [store] () throws(SystemError) in
-        let (present, findings) = try Self.sort(store.entries(), referenced: rows, store: store)
+        let (entries, unreadable) = try store.entries()
+        let (present, findings) = try Self.sort(entries, referenced: rows, store: store)
         var moved = try Self.moveAsideStaging(store)
         let removed = try Self.sweepRenditions(keeping: Set(rows.keys), store: store, moved: &moved)
-        return (present, findings, moved, removed)
+        return (present, findings, moved, removed, unreadable)
       }
+      report.unreadable = unreadable
       var batch: BatchRecord?
       for finding in findings {
         switch finding {
@@ -100,7 +104,10 @@ struct Repair: Sendable {
       }
       report.moved += moved
       report.removedRenditions = removed
-      for (hex, id) in rows where !present.contains(hex) { report.damaged.append(id) }
+      // An object in a folder that could not be read is not known to be missing: reported, never marked.
+      for (hex, id) in rows where !present.contains(hex) && !unreadable.contains("objects/" + hex.prefix(2)) {
+        report.damaged.append(id)
+      }
       try await manifest.setDamage(report.damaged.map { ($0, .missing) })
     } catch {
       throw Library.Error(anyFailure: error)
@@ -122,7 +129,7 @@ struct Repair: Sendable {
         continue
       }
       if entry.isFanOutChild, let name, let digest = SHA256Digest(hex: name), digest.hex == name,
-        let (type, size) = adoptable(digest, in: entry.folder, store: store)
+        let (type, size) = try adoptable(digest, in: entry.folder, store: store, copying: .always)
       {
         var limits = MetadataReader.Limits()
         limits.maxPixels = .max
@@ -138,14 +145,15 @@ struct Repair: Sendable {
     return (present, findings)
   }
 
-  /// The type and size of an unreferenced object if it is a regular file whose bytes hash to its name and
-  /// sniff as a supported format; nil otherwise.
-  static func adoptable(_ digest: SHA256Digest, in folder: Directory, store: ObjectStore)
-    -> (MediaType, Int64)?
-  {
-    guard let (file, _) = try? folder.openRegularFile(digest.hex),
-      let facts = try? store.reader.facts(of: file), facts.digest == digest
-    else { return nil }
+  /// The type and size of an object repair takes in if it is a regular file whose bytes hash to its name and
+  /// sniff as a supported format; nil otherwise. The object is first made the library's own
+  /// (``ObjectStore/takeIn(_:in:copying:)``: an inode of its own, read-only) as `rule` says.
+  ///
+  /// - Throws: a failure to make the copy (a full disk).
+  static func adoptable(
+    _ digest: SHA256Digest, in folder: Directory, store: ObjectStore, copying rule: ObjectStore.Ownership
+  ) throws(SystemError) -> (MediaType, Int64)? {
+    guard let facts = try store.takeIn(digest, in: folder, copying: rule) else { return nil }
     return MediaType.sniff(facts.prefix).map { ($0, facts.size) }
   }
 
@@ -238,7 +246,14 @@ struct Repair: Sendable {
       if let layout = try? LibraryLayout.inspect(top), layout.manifestIsEmpty, layout.holdsObjects {
         rebuilt = true
       }
-      for name in ["manifest.sqlite", "objects", "staging", "renditions", "lost+found", "journal"] {
+      // A `lost+found` that is not a folder first (everything else is moved into it): renamed beside it.
+      if let info = try top.status("lost+found"), Platform.fileType(info.st_mode) != .directory,
+        let to = try ObjectStore.lostAndFound(in: top).setAside
+      {
+        moved.append(
+          .init(from: "lost+found", to: to, reason: "it was \(Platform.fileType(info.st_mode).phrase)"))
+      }
+      for name in ["manifest.sqlite", "objects", "staging", "renditions", "journal"] {
         guard let info = try top.status(name) else { continue }
         let kind = Platform.fileType(info.st_mode)
         let expected: FileKind = name == "manifest.sqlite" ? .regular : .directory

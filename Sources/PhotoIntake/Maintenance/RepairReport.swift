@@ -5,7 +5,7 @@ public struct RepairReport: Sendable, Hashable, Codable {
   public struct Move: Sendable, Hashable, Codable {
     /// Where the entry was.
     public var from: String
-    /// Where it is now, under `lost+found/`.
+    /// Where it is now, under `lost+found/` (or `lost+found.<n>`: a `lost+found` that was not a folder).
     public var to: String
     /// Why it did not belong ("a symbolic link", "bytes that do not match its name", …).
     public var reason: String
@@ -28,6 +28,9 @@ public struct RepairReport: Sendable, Hashable, Codable {
   public var removedRenditions = 0
   /// Assets whose bytes are missing or are not a file, marked damaged.
   public var damaged: [AssetID] = []
+  /// Fan-out folders that could not be opened or read (relative to the library): left as they were, their
+  /// assets neither adopted nor marked; the rest of the library was repaired.
+  public var unreadable: [String] = []
 
   /// An empty report: nothing was repaired.
   public init() {}

@@ -5,6 +5,11 @@ extension Library {
   /// mark of assets found intact again, and lists what `objects/` holds that no row references. Deletes
   /// nothing, and never blocks on what it finds (a FIFO is reported, not opened for a read that would wait).
   ///
+  /// Safe while other processes (or this one) import and remove: the rows and intents it checks are read in one
+  /// snapshot on the readers' connection, after listing `objects/`, so an object of an import under way is
+  /// counted in ``VerificationReport/interrupted`` (in flight), never as unreferenced, and an asset removed
+  /// meanwhile is neither reported nor marked damaged.
+  ///
   /// Cancelling the task stops the verification: the assets it did not reach keep their marks and are not
   /// counted in ``VerificationReport/checked``.
   ///
@@ -31,25 +36,47 @@ struct Verification: Sendable {
       try manifest.refuseIfDamagedForReading(thorough: true)
       try JournalCheck.check(manifest, journal: store.journal)
     }
+    // The objects' listing first, then the rows and intents in one snapshot: an object is linked only after its
+    // intent committed, and its intent goes only in the transaction that commits its row, so every object
+    // listed before the snapshot is, in it, either referenced or in flight — never falsely unreferenced.
+    let listed: [ObjectEntry]
+    let unreadable: [String]
     let assets: [Asset]
+    let pending: Set<String>
     do {
-      assets = try await manifest.all(order: .date)
+      (listed, unreadable) = try await BlockingLanes.io.run { [store] () throws(SystemError) in
+        try store.entries()
+      }
+      (assets, pending) = try await manifest.read { database throws(DatabaseError) in
+        try database.readTransaction { () throws(DatabaseError) in
+          (try database.all(order: .date), try database.pendingObjects())
+        }
+      }
     } catch {
-      throw Library.Error(error)
+      throw Library.Error(anyFailure: error)
     }
     let found = await check(assets.map(\.sha256), progress: progress)
     var report = VerificationReport()
+    report.unreadable = unreadable
     var changes: [(id: AssetID, damage: Asset.Damage?)] = []
     for (asset, found) in zip(assets, found) {
       // Not reached (the task was cancelled): nothing is known of its bytes, so its mark stays as it is.
       guard let found else { continue }
+      if found == .unreadable {
+        // Nothing is known of bytes that could not be read: reported (once per folder), never marked.
+        let hex = asset.sha256.hex
+        if !unreadable.contains("objects/" + hex.prefix(2)) {
+          report.unreadable.append("objects/\(hex.prefix(2))/\(hex)")
+        }
+        continue
+      }
       report.checked += 1
       let damage: Asset.Damage? =
         switch found {
         case .missing: .missing
         case .notAFile: .notAFile
         case .content(let digest) where digest != asset.sha256: .hashMismatch
-        case .content: nil
+        case .content, .unreadable: nil
         }
       if let damage {
         report.damaged.append(.init(id: asset.id, damage: damage))
@@ -59,11 +86,33 @@ struct Verification: Sendable {
       }
     }
     do {
+      // An asset removed while its bytes were being checked is gone, not damaged.
+      if !report.damaged.isEmpty {
+        let ids = report.damaged.map(\.id)
+        let remaining = try await manifest.read { database throws(DatabaseError) in
+          var remaining: Set<AssetID> = []
+          for id in ids where try database.asset(id) != nil { remaining.insert(id) }
+          return remaining
+        }
+        report.damaged.removeAll { !remaining.contains($0.id) }
+        changes.removeAll { $0.damage != nil && !remaining.contains($0.id) }
+      }
       try await manifest.setDamage(changes)
       let referenced = Set(assets.map(\.sha256.hex))
-      let pending = try await manifest.pendingObjects()
-      let entries = try await BlockingLanes.io.run { [store] () throws(SystemError) in try store.entries() }
-      for entry in entries where !referenced.contains(entry.name) || !entry.isFanOutChild {
+      let unreferenced = listed.filter { !referenced.contains($0.name) || !$0.isFanOutChild }
+      let stillThere = try await BlockingLanes.io.run { () throws(SystemError) -> [Bool] in
+        // An object removed (or an interrupted placement undone) after the listing is no longer there to report.
+        var present: [Bool] = []
+        for entry in unreferenced {
+          guard let name = Directory.utf8(entry.rawName) else {
+            present.append(true)
+            continue
+          }
+          present.append(try entry.folder.status(name) != nil)
+        }
+        return present
+      }
+      for (entry, present) in zip(unreferenced, stillThere) where present {
         if entry.isFanOutChild && pending.contains(entry.name) {
           report.interrupted += 1
         } else {

@@ -272,8 +272,11 @@ extension Manifest {
     guard !changes.isEmpty else { return }
     let now = Date().timeIntervalSince1970
     try database.transaction { () throws(DatabaseError) in
+      // Only assets that still have a row are marked: a verification marks without the writer lock, and an
+      // asset removed since it was read is no damage (nor a foreign-key failure to show the user).
       let mark = try database.prepare(
-        "INSERT INTO damage(asset_id, kind, detected_at) VALUES (?1, ?2, ?3) "
+        "INSERT INTO damage(asset_id, kind, detected_at) SELECT ?1, ?2, ?3 "
+          + "WHERE EXISTS (SELECT 1 FROM assets WHERE id = ?1) "
           + "ON CONFLICT(asset_id) DO UPDATE SET kind = excluded.kind")
       let clear = try database.prepare("DELETE FROM damage WHERE asset_id = ?1")
       for (id, damage) in changes {

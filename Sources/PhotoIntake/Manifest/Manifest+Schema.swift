@@ -206,22 +206,20 @@ extension Manifest {
     }
   }
 
-  /// What is wrong with the header of the manifest at `path` that SQLite itself would not call damage, or nil.
+  /// What is wrong with a manifest's header (its first 100 bytes) that SQLite itself would not call damage, or
+  /// nil.
   ///
   /// Header bytes 18 and 19 (the file format's write and read versions, https://sqlite.org/fileformat.html
   /// §1.3.3) are 1 or 2; anything else makes SQLite open the file read-only or not at all, and a writer would
-  /// then blame the storage. (The schema version, bytes 60–63, is ``refuseDamagedVersion(_:_:)``'s.)
-  static func headerDamage(path: String) -> String? {
-    guard let file = try? OpenFile(path: path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK),
-      let header = try? file.bytes(at: 0, length: 100), header.count == 100,
+  /// then blame the storage. (The schema version, bytes 60–63, is ``refuseDamagedVersion(_:_:)``'s.) The bytes
+  /// are read through SQLite's own file handle (``Database/open(path:readOnly:headerCheck:)``), never through a
+  /// descriptor of ours: closing one would drop this process's locks on the manifest.
+  static func headerDamage(_ header: [UInt8]) -> String? {
+    // Not an SQLite file at all (a new, empty one reads as zeros): SQLite's to judge.
+    guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)),
       ![1, 2].contains(header[18]) || ![1, 2].contains(header[19])
     else { return nil }
     return "its header is damaged (file format versions \(header[18]) and \(header[19]))"
-  }
-
-  /// Refuses, as damage (SQLITE_CORRUPT), a manifest whose header ``headerDamage(path:)`` finds damaged.
-  static func refuseDamagedHeader(path: String) throws(DatabaseError) {
-    if let damage = headerDamage(path: path) { throw DatabaseError(code: SQLITE_CORRUPT, message: damage) }
   }
 
   /// Refuses, as damage, a manifest whose header's schema version (`user_version`, header bytes 60–63) is not

@@ -40,8 +40,7 @@ actor Manifest {
   /// - Parameter maximumPages: caps the manifest's size (SQLite `max_page_count`); tests use it to simulate a
   ///   full disk.
   static func open(at path: String, maximumPages: Int? = nil) throws(DatabaseError) -> Manifest {
-    try refuseDamagedHeader(path: path)
-    let database = try Database.open(path: path)
+    let database = try Database.open(path: path, headerCheck: headerDamage)
     try migrate(database)
     if let maximumPages { try database.execute("PRAGMA max_page_count=\(maximumPages)") }
     return Manifest(path: path, database: database, reader: try DatabaseReader(path: path))

@@ -91,7 +91,10 @@ final class ObjectStore: Sendable {
     } catch {
       switch error {
       case .notRegular(let kind): throw .damagedObject(asset.id, kind)
-      case .system(let error): throw error.code == ENOENT ? .notFound(asset.id) : Library.Error(error)
+      case .system(let error) where error.code == ENOENT: throw .notFound(asset.id)
+      case .system(let error) where error.isDiskFull: throw Library.Error(error)
+      // There but not readable (EACCES, EIO): not to be confused with bytes that changed.
+      case .system(let error): throw .unreadableObject(asset.id, reason: error.description)
       }
     }
     guard let opened else { throw .notFound(asset.id) }
@@ -102,10 +105,14 @@ final class ObjectStore: Sendable {
   func check(_ digest: SHA256Digest) -> ObjectCheck {
     do {
       guard let (file, _) = try open(digest) else { return .missing }
-      return (try? reader.facts(of: file)).map { .content($0.digest) } ?? .missing
+      return (try? reader.facts(of: file)).map { .content($0.digest) } ?? .unreadable
     } catch {
-      if case .notRegular = error { return .notAFile }
-      return .missing
+      switch error {
+      case .notRegular: return .notAFile
+      // The object, or its fan-out folder, is there but cannot be opened (EACCES, EIO): nothing is known.
+      case .system(let error) where error.code != ENOENT: return .unreadable
+      case .system: return .missing
+      }
     }
   }
 
@@ -300,6 +307,8 @@ final class ObjectStore: Sendable {
 /// What one object turned out to be when checked.
 enum ObjectCheck: Sendable, Equatable {
   case missing, notAFile
+  /// There, but it (or its folder) could not be opened or read: neither intact nor damaged as far as is known.
+  case unreadable
   /// A regular file whose bytes hash to this.
   case content(SHA256Digest)
 }

@@ -162,7 +162,9 @@ extension Library {
     if let conversion {
       if !force {
         let facts: ContentFacts
-        do { facts = try store.reader.facts(of: file) } catch { throw Error(error) }
+        do { facts = try store.reader.facts(of: file) } catch {
+          throw .unreadableObject(asset.id, reason: error.description)
+        }
         guard facts.digest == asset.sha256 else { throw .alteredObject(asset.id) }
       }
       let bytes: [UInt8]

@@ -27,7 +27,9 @@ enum ObjectExport {
     }
     do throws(Library.Error) {
       let tally = ContentTally()
-      try ChunkedReader().read(object, tallying: tally, failure: { Library.Error($0) }) {
+      try ChunkedReader().read(
+        object, tallying: tally, failure: { Library.Error.unreadableObject(id, reason: $0.description) }
+      ) {
         chunk throws(Library.Error) in
         do throws(SystemError) { try new.write(chunk) } catch { throw Library.Error(error) }
       }
@@ -58,7 +60,7 @@ enum ObjectExport {
     if let expecting {
       let facts: ContentFacts
       do throws(SystemError) { facts = try ChunkedReader().facts(of: object) } catch {
-        throw Library.Error(error)
+        throw .unreadableObject(id, reason: error.description)
       }
       guard facts.digest == expecting else { throw .alteredObject(id) }
     }
