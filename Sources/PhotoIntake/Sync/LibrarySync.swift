@@ -151,7 +151,7 @@ public actor LibrarySync: SyncEngineDelegate {
   }
 
   /// Fetches what changed in iCloud, retries downloads that failed, then sends what changed here. Every
-  /// failure becomes the ``status``; nothing is lost by one.
+  /// failure becomes the ``currentStatus``; nothing is lost by one.
   public func syncNow() async {
     guard let engine, !isSyncing else { return }
     if status.condition == .zoneDeleted || status.condition == .off { return }
