@@ -50,6 +50,19 @@ struct HEIFMeta {
   /// The first of that damage, the read's error when it cost the primary image its item or its size.
   var damage: MetadataError?
 
+  /// Whether `item` is known: by its `infe` entry, or, when that entry was lost to damage, by its location
+  /// or its properties (exiftool sizes such an item from its `ispe` alone).
+  func hasItem(_ item: Int) -> Bool {
+    items[item] != nil || locations[item] != nil || associations[item] != nil
+  }
+
+  /// Every known item: those with an `infe` entry in their order, then those known only by their location or
+  /// properties, by ID. The decode survey must see an item whose entry was lost, as the decoder may still
+  /// find it.
+  var allItems: [Int] {
+    itemOrder + Set(locations.keys).union(associations.keys).filter { items[$0] == nil }.sorted()
+  }
+
   func properties(of item: Int) -> [Property] {
     (associations[item] ?? []).compactMap { index in
       index >= 1 && index <= properties.count ? properties[index - 1] : nil
@@ -148,26 +161,40 @@ extension HEIFMeta {
     warnings.append(MetadataWarning(part: .boxes, reason: "\(place): \(error.warningReason)"))
   }
 
+  /// ItemInfoBox (ISO/IEC 14496-12 §8.11.6): one `infe` per item.
+  ///
+  /// Each entry on its own: an entry that overruns the box (a size with a flipped high bit, as in a fuzzed
+  /// file exiftool reports as "Truncated 'infe' data") ends the list, and one shorter than its fields costs
+  /// only its item; the entries read are kept and the damage is a warning. An item without its entry keeps
+  /// its location and properties, so a primary image whose entry was lost still has its size.
   private mutating func parseItemInfo(_ box: Box, _ input: Input, _ budget: inout BoxBudget)
     throws(MetadataError)
   {
     var (version, reader) = try Boxes.fullBox(box, in: input, limit: budget.limits.maxValueBytes)
     let count = version == 0 ? Int(try reader.u16()) : Int(try reader.u32())
     guard count <= budget.limits.maxItems else { throw .limitExceeded("\(count) HEIF items") }
-    let entries = try Boxes.children(
+    let (entries, damage) = try Boxes.childrenTolerating(
       of: (box.payload.lowerBound + reader.position)..<box.end, in: input, isFile: false, depth: 3,
       budget: &budget)
+    if let damage { note(damage, in: "in 'iinf'") }
     for entry in entries.prefix(count) where entry.type == "infe" {
-      var (entryVersion, item) = try Boxes.fullBox(entry, in: input, limit: 64 << 10)
-      // ItemInfoEntry (ISO/IEC 14496-12 §8.11.6.2): versions 2 and 3 carry an item type.
-      guard entryVersion >= 2 else { continue }
-      let id = entryVersion == 2 ? Int(try item.u16()) : Int(try item.u32())
-      _ = try item.u16()
-      let type = try item.fourCC()
-      _ = item.cString()
-      let contentType = type == "mime" ? item.cString() : nil
-      if items[id] == nil { itemOrder.append(id) }
-      items[id] = Item(id: id, type: type, contentType: contentType)
+      do throws(MetadataError) {
+        var (entryVersion, item) = try Boxes.fullBox(entry, in: input, limit: 64 << 10)
+        // ItemInfoEntry (ISO/IEC 14496-12 §8.11.6.2): versions 2 and 3 carry an item type.
+        guard entryVersion >= 2 else { continue }
+        let id = entryVersion == 2 ? Int(try item.u16()) : Int(try item.u32())
+        _ = try item.u16()
+        let type = try item.fourCC()
+        _ = item.cString()
+        let contentType = type == "mime" ? item.cString() : nil
+        if items[id] == nil { itemOrder.append(id) }
+        items[id] = Item(id: id, type: type, contentType: contentType)
+      } catch {
+        switch error {
+        case .truncated, .corrupt: note(error, in: "the 'infe' box at offset \(entry.position)")
+        default: throw error
+        }
+      }
     }
   }
 

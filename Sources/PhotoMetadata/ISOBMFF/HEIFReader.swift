@@ -15,8 +15,9 @@ enum HEIFReader {
       // A file cut short explains what overruns inside `meta` too.
       meta.damage = damage
     }
-    // Damage that cost the primary item is the read's failure: nothing of the image itself is left.
-    guard let primary = meta.primary, meta.items[primary] != nil else {
+    // Damage that cost the primary item is the read's failure: nothing of the image itself is left. An item
+    // whose `infe` entry alone was lost keeps its properties: its size is still read, as exiftool reads it.
+    guard let primary = meta.primary, meta.hasItem(primary) else {
       throw meta.damage ?? .corrupt("no primary item")
     }
     return meta

@@ -27,6 +27,8 @@ struct JPEGLayout {
   var cutAt: Int?
   /// Whether the walk stopped at ``cutAt`` on damage rather than at the end of the file.
   var cutIsDamage = false
+  /// What that damage is, when the walk names it (``JPEGSegments/Walk/cutReason``).
+  var cutReason: String?
 
   /// Reads the segments before the image data of the JPEG stream at `start`.
   ///
@@ -38,6 +40,7 @@ struct JPEGLayout {
     extraneous = walk.extraneous
     cutAt = walk.cutAt
     cutIsDamage = walk.cutIsDamage
+    cutReason = walk.cutReason
     for segment in walk.segments {
       if segment.isStartOfFrame, frame == nil {
         let header = try JPEGFrameHeader(input, segment)

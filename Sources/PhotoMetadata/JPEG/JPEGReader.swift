@@ -7,9 +7,10 @@ enum JPEGReader {
     metadata.hasICCProfile = layout.hasICCProfile
     if let cut = layout.cutAt {
       let reason =
-        layout.cutIsDamage
-        ? "the bytes at offset \(cut), after the frame header, lead to no JPEG marker"
-        : "the file ends at offset \(input.size), inside the segment at offset \(cut)"
+        layout.cutReason
+        ?? (layout.cutIsDamage
+          ? "the bytes at offset \(cut), after the frame header, lead to no JPEG marker"
+          : "the file ends at offset \(input.size), inside the segment at offset \(cut)")
       metadata.warnings.append(MetadataWarning(part: .remainder, reason: reason))
     }
     for run in layout.extraneous {

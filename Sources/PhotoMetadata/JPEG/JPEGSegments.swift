@@ -29,6 +29,8 @@ enum JPEGSegments {
     var cutAt: Int?
     /// Whether the walk stopped at ``cutAt`` on bytes that lead to no marker, rather than at the end of the file.
     var cutIsDamage = false
+    /// What the damage at ``cutAt`` is, when it is not bytes that lead to no marker.
+    var cutReason: String?
   }
 
   static func isStartOfFrame(_ marker: UInt8) -> Bool {
@@ -118,7 +120,28 @@ enum JPEGSegments {
       }
       let lengthBytes = try input.read(at: position + 2, count: 2)
       let length = Int(lengthBytes.u16(at: 0, bigEndian: true))
-      guard length >= 2 else { throw .corrupt("segment 0x\(String(marker, radix: 16)) has length \(length)") }
+      if length < 2 {
+        // The length counts itself (T.81 §B.1.1.4), so 0 and 1 are impossible. For APPn and COM, libjpeg reads
+        // the length, skips nothing (jdmarker.c skip_variable, get_interesting_appn) and reads on to the next
+        // marker: the bytes from this marker on are extraneous, skipped only to a confirmed marker as above.
+        if (0xE0...0xEF).contains(marker) || marker == 0xFE, walk.extraneous.count < maxResyncs,
+          let next = try confirmedMarker(
+            input, after: position + 4, within: maxExtraneousBytes - skippedBytes - 4)
+        {
+          walk.extraneous.append(position..<next)
+          skippedBytes += next - position
+          position = next
+          continue
+        }
+        // Any other segment (libjpeg fails on it): exiftool stops there and keeps what it read. After a frame
+        // header reached through whole segments, so do we; before it, the file has no size.
+        let reason = "segment 0x\(String(marker, radix: 16)) has length \(length)"
+        guard tolerates(walk), walk.extraneous.isEmpty else { throw .corrupt(reason) }
+        walk.cutAt = position
+        walk.cutIsDamage = true
+        walk.cutReason = "\(reason) at offset \(position), after the frame header"
+        return walk
+      }
       let payloadStart = position + 4
       let end = position + 2 + length
       guard end <= input.size else {

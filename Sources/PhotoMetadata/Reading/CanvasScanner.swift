@@ -273,7 +273,7 @@ public enum CanvasScanner {
     var canvas: PixelSize?
     var tilePixels = 0
     var tiles = 0
-    for item in meta.itemOrder {
+    for item in meta.allItems {
       if let (width, height) = meta.size(of: item) { canvas.grow(toWidth: width, height: height) }
       guard meta.items[item]?.type == "grid" else { continue }
       for reference in meta.references where reference.type == "dimg" && reference.from == item {
