@@ -15,7 +15,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The bytes are not a format this platform can decode (unknown content, raw formats without a decoder, a
   /// movie without a video track or whose codec has no decoder here). `type` is what the bytes are, when known.
   case unsupportedContent(type: MediaType?)
-  /// A camera raw (``PhotoMetadata/MediaType/isRaw``) whose picture was asked for where only its own could do
+  /// A camera raw (`MediaType.isRaw`) whose picture was asked for where only its own could do
   /// (an export, a rendition without embedded previews), or that has no embedded preview that can be shown.
   /// PhotoIntake never develops raw sensor data: a raw's renditions show the largest preview the camera
   /// embedded, and its export is the original file.

@@ -235,7 +235,7 @@ public struct EmbeddedPreview: Sendable, Hashable, Codable {
     case mpfImage
     /// A HEIF thumbnail item (`thmb` reference, ISO/IEC 23008-12 §6.4.2).
     case heifThumbnail
-    /// A picture a camera stored in a raw file beside its sensor data (``RawPreviews``): a JPEG in a TIFF
+    /// A picture a camera stored in a raw file beside its sensor data (`RawPreviews`): a JPEG in a TIFF
     /// directory, a maker note, RW2's JpgFromRaw, RAF's header or CR3's `PRVW` box, or 8-bit RGB samples in a
     /// TIFF directory (``EmbeddedPreview/type`` `.tiff`). Stored unturned, like the raw: the file's orientation
     /// applies to it.
