@@ -10,7 +10,7 @@ import Testing
 /// Seeded and reproducible: set PHOTOINTAKE_CRASH_SEED to replay a run (the seed is in every failure message),
 /// PHOTOINTAKE_CRASH_RUNS for more kills.
 @Suite(.serialized) struct CrashTests {
-  let folder = TemporaryDirectory()
+  var folder = TemporaryDirectory()
   var library: String { folder.at("library") }
 
   struct Child {
