@@ -323,9 +323,9 @@ let repairCommand = CommandSpec(
     is not a valid object (wrong hash, wrong name, a folder, a FIFO, a symbolic link) into lost+found/ inside
     the library without following it, removes renditions of objects the library does not have, and marks assets
     whose bytes are missing as damaged. Works on a library whose manifest is missing, empty, unreadable or
-    damaged (integrity check, header, commits lost from its log): a damaged one is moved to lost+found/ and
-    rebuilt from the stored objects and their identity records (journal/), so every asset keeps its id, name,
-    batches and order.
+    damaged (integrity check, broken relations, header, commits lost from its log, rows that differ from the
+    identity records): a damaged one is moved to lost+found/ and rebuilt from the stored objects and their
+    identity records (journal/), so every asset keeps its id, name, batches and order.
 
     Exit status: 0 when done, 3 when the library could not be repaired.
     """,

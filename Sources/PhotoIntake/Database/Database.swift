@@ -275,6 +275,7 @@ struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
   var damageReason: String {
     if code == ExtendedCode.shortRead { return "the file ends before its last page" }
     if code & 0xFF == SQLITE_NOTADB { return "it is not an SQLite database" }
+    if code == ExtendedCode.damagedValue { return message }
     return "SQLite finds it malformed"
   }
 
@@ -291,4 +292,7 @@ enum ExtendedCode {
   static let shortRead: Int32 = SQLITE_IOERR | (2 << 8)
   /// The shared-memory index of the log could not grow (a full disk).
   static let shmSize: Int32 = SQLITE_IOERR | (19 << 8)
+  /// Ours, not SQLite's: a row holds a value no write stores (a changed byte inside a value, which SQLite's
+  /// checks cannot see). A kind of `SQLITE_CORRUPT`.
+  static let damagedValue: Int32 = SQLITE_CORRUPT | (200 << 8)
 }

@@ -83,6 +83,12 @@ struct IdentityModel: Sendable {
         listings[Slot(batchSequence: batch.sequence, position: position)] = holder
         return
       }
+      if assets[id] != nil {
+        // An asset already here listed once more (sync listing a photo this device has in another batch): its
+        // row keeps its first listing, as the manifest's does; only the listing is new.
+        listings[Slot(batchSequence: batch.sequence, position: position)] = id
+        return
+      }
       assets[id] = Identity(
         id: id, digest: digest, name: record.name, size: record.size ?? 0, type: record.mediaType,
         importedAt: record.importedAt ?? 0, locationStripped: record.locationStripped ?? false, batch: batch,

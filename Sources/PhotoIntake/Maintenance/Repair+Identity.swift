@@ -15,8 +15,10 @@ import PhotoMetadata
 
 extension Repair {
   /// Why the manifest at `root/manifest.sqlite` cannot be trusted, or nil when it can: it does not open, SQLite's
-  /// integrity check fails, its header's schema version is not the one its tables record, or it lacks commits
-  /// its identity journal holds (a damaged write-ahead log that SQLite silently stopped reading at).
+  /// integrity check fails, a relation every write keeps is broken (`Database.relationProblems()`), its
+  /// header's schema version is not the one its tables record, it lacks commits its identity journal holds (a
+  /// damaged write-ahead log that SQLite silently stopped reading at), or its assets and listings are not the
+  /// ones the journal builds (a changed byte in a name, a date, a place: `differenceFromJournal`).
   ///
   /// Reads every page (repair's cost is the library's size anyway). The connection is closed on return, so that
   /// the file can be moved aside.
@@ -35,14 +37,85 @@ extension Repair {
       var messages: [String] = []
       while try check.step() { messages.append(check.text(0) ?? "") }
       if messages != ["ok"] { return "SQLite's integrity check fails" }
+      if let broken = try database.relationProblems().first { return broken }
       let version = try database.userVersion
       try Manifest.refuseDamagedVersion(version, database)
       guard let applied = try database.appliedJournalSequence() else { return nil }
       if let tail = try? journal?.tail(), tail.sequence > applied {
         return "it lacks the last \(tail.sequence - applied) of the changes its identity journal records"
       }
+      if let journal, let difference = try differenceFromJournal(database, journal: journal, applied: applied)
+      {
+        return "it differs from its identity journal (\(difference))"
+      }
     } catch {
       return "SQLite cannot read it (\(error.message))"
+    }
+    return nil
+  }
+
+  /// Where the manifest's assets (id, hash, name, size, type, import time, strip status, first listing), listings
+  /// and batch ids differ from what its identity journal builds, with the outbox's frames the journal has not
+  /// received yet; nil when they agree, or when the journal cannot tell (unreadable, a gap, frames behind the
+  /// manifest's): a doubt never sets a manifest aside. Call it inside one read transaction (or holding the
+  /// writer lock): frames and rows are then of one moment, even with writers committing.
+  static func differenceFromJournal(_ database: Database, journal: IdentityJournal, applied: UInt64)
+    throws(DatabaseError) -> String?
+  {
+    guard applied > 0, let read = try? journal.readAll() else { return nil }
+    // Frames after `applied` were appended after this read's snapshot began: the state compared is the one at
+    // `applied`, the journal's frames through it and the snapshot's outbox after them.
+    var model = IdentityModel(frames: read.frames.filter { $0.sequence <= applied })
+    guard model.problems.isEmpty, model.sequence <= applied else { return nil }
+    let pending = try database.prepare(
+      "SELECT sequence, payload FROM journal_outbox WHERE sequence > ?1 ORDER BY sequence")
+    try pending.bind(.int(Int64(model.sequence)))
+    while try pending.step() {
+      model.apply(
+        JournalFrame(sequence: UInt64(max(0, pending.int(0))), payload: Array((pending.text(1) ?? "").utf8)))
+    }
+    guard model.problems.isEmpty, model.sequence == applied else { return nil }
+
+    let rows = try database.prepare(
+      """
+      SELECT id, sha256, name, size, type, imported_at, location_stripped, batch_seq, position FROM assets
+      """)
+    var seen = 0
+    while try rows.step() {
+      let id = AssetID(rawValue: rows.text(0) ?? "")
+      guard let identity = model.assets[id] else { return "asset \(id) is not in it" }
+      seen += 1
+      var differing: [String] = []
+      if identity.digest.hex != (rows.text(1) ?? "").lowercased() { differing.append("hash") }
+      if identity.name != rows.text(2) { differing.append("name") }
+      if identity.size != rows.int(3) { differing.append("size") }
+      if let type = identity.type, type.rawValue != rows.text(4) { differing.append("type") }
+      if identity.importedAt != rows.double(5) { differing.append("import time") }
+      if identity.locationStripped != (rows.int(6) != 0) { differing.append("strip status") }
+      if identity.batch.sequence != rows.int(7) || identity.position != Int(rows.int(8)) {
+        differing.append(
+          "place \(identity.batch.sequence)/\(identity.position), row \(rows.int(7))/\(rows.int(8))")
+      }
+      if !differing.isEmpty { return "asset \(id): \(differing.joined(separator: ", "))" }
+    }
+    if seen != model.assets.count { return "\(model.assets.count - seen) of its assets are missing" }
+    let items = try database.prepare("SELECT batch_seq, position, asset_id FROM batch_items")
+    var listed = 0
+    while try items.step() {
+      let slot = IdentityModel.Slot(batchSequence: items.int(0), position: Int(items.int(1)))
+      guard let id = model.listings[slot], id.rawValue == items.text(2) else {
+        return "the listing at position \(slot.position) of batch \(slot.batchSequence)"
+      }
+      listed += 1
+    }
+    if listed != model.listings.count {
+      return "\(model.listings.count - listed) of its listings are missing"
+    }
+    let batches = try database.prepare("SELECT seq, id FROM batches")
+    while try batches.step() {
+      if let known = model.batches[batches.int(0)], known.id.rawValue != batches.text(1) {
+        return "batch \(known.id)"
+      }
     }
     return nil
   }

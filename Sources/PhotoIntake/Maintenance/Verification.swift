@@ -43,17 +43,28 @@ struct Verification: Sendable {
     let unreadable: [String]
     let assets: [Asset]
     let pending: Set<String>
+    let difference: String?
     do {
       (listed, unreadable) = try await BlockingLanes.io.run { [store] () throws(SystemError) in
         try store.entries()
       }
-      (assets, pending) = try await manifest.read { database throws(DatabaseError) in
+      (assets, pending, difference) = try await manifest.read {
+        [journal = store.journal] database throws(DatabaseError) in
         try database.readTransaction { () throws(DatabaseError) in
-          (try database.all(order: .date), try database.pendingObjects())
+          // The rows against the identity journal: a changed byte in a name, a date or a place, which SQLite's
+          // checks cannot see, is damage that repair mends.
+          var difference: String?
+          if let journal, let applied = try database.appliedJournalSequence() {
+            difference = try Repair.differenceFromJournal(database, journal: journal, applied: applied)
+          }
+          return (try database.all(order: .date), try database.pendingObjects(), difference)
         }
       }
     } catch {
       throw Library.Error(anyFailure: error)
+    }
+    if let difference {
+      throw .manifestDamaged(reason: "it differs from its identity journal (\(difference))")
     }
     let found = await check(assets.map(\.sha256), progress: progress)
     var report = VerificationReport()

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMetadata
 
 #if canImport(CSQLite)
   internal import CSQLite
@@ -30,13 +31,54 @@ extension Database {
     return try select.step() ? Int(select.int(0)) : nil
   }
 
-  /// What `PRAGMA quick_check` (or, `thorough`, `integrity_check`) finds wrong with the file; empty when it is
+  /// What `PRAGMA quick_check` (or, `thorough`, `integrity_check`) finds wrong with the file, then what breaks
+  /// the relations every write keeps (``relationProblems()``), each as the sentence to tell; empty when it is
   /// sound. Reads every page: O(manifest size).
   func pageCheckProblems(thorough: Bool = false) throws(DatabaseError) -> [String] {
     let check = try prepare(thorough ? "PRAGMA integrity_check(5)" : "PRAGMA quick_check(5)")
     var messages: [String] = []
     while try check.step() { messages.append(check.text(0) ?? "") }
-    return messages == ["ok"] ? [] : messages
+    if messages != ["ok"] {
+      return messages.map { "SQLite's \(thorough ? "integrity" : "quick") check fails: \($0)" }
+    }
+    return try relationProblems()
+  }
+
+  /// Damage SQLite's own checks cannot see, because the pages still parse: a changed byte inside a value. Every
+  /// write keeps two relations, so a broken one is damage: each reference names an existing row (`PRAGMA
+  /// foreign_key_check`: a listing of an asset or batch that does not exist, an asset of a missing batch), and
+  /// each asset is listed in at least one batch; and each asset's row holds values a write stores (a 64-digit hex
+  /// hash, a known type, a non-negative size and position; a known damage kind). A flipped byte in a listing used to hide a photo from
+  /// the batch order and the contact sheet, and one in a hash or type to be answered as the empty file's hash or
+  /// as JPEG, while `list` answered with exit 0. Uses the foreign keys' own indexes and one scan of the assets.
+  func relationProblems() throws(DatabaseError) -> [String] {
+    let references = try prepare("PRAGMA foreign_key_check")
+    if try references.step() {
+      return [
+        "a row of '\(references.text(0) ?? "?")' refers to a '\(references.text(2) ?? "?")' row that does not exist"
+      ]
+    }
+    let unlisted = try prepare(
+      "SELECT count(*) FROM assets a WHERE NOT EXISTS (SELECT 1 FROM batch_items i WHERE i.asset_id = a.id)")
+    if try unlisted.step(), unlisted.int(0) > 0 {
+      return ["\(unlisted.int(0)) asset(s) are listed in no batch"]
+    }
+    let types = MediaType.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    let odd = try prepare(
+      """
+      SELECT count(*) FROM assets WHERE typeof(sha256) != 'text' OR length(sha256) != 64
+        OR sha256 GLOB '*[^0-9a-fA-F]*' OR type NOT IN (\(types)) OR id = '' OR size < 0 OR position < 0
+      """)
+    if try odd.step(), odd.int(0) > 0 {
+      return ["\(odd.int(0)) asset row(s) hold a value no write stores"]
+    }
+    let kinds = [Asset.Damage.missing, .hashMismatch, .notAFile].map { "'\($0.rawValue)'" }
+      .joined(separator: ", ")
+    let marks = try prepare("SELECT count(*) FROM damage WHERE kind NOT IN (\(kinds))")
+    if try marks.step(), marks.int(0) > 0 {
+      return ["\(marks.int(0)) damage mark(s) hold a value no write stores"]
+    }
+    return []
   }
 
   /// The records of a snapshot: every asset with the listing its row carries, then every other listing, in batch
@@ -112,7 +154,7 @@ extension Manifest {
   func refuseIfDamaged() throws(Library.Error) {
     let problems: [String]
     do { problems = try database.pageCheckProblems() } catch { throw Library.Error(error) }
-    if let first = problems.first { throw .manifestDamaged(reason: "SQLite's quick check fails: \(first)") }
+    if let first = problems.first { throw .manifestDamaged(reason: first) }
   }
 
   /// Refuses the manifest, as damaged, when SQLite's quick check (or, `thorough`, its integrity check) fails on
@@ -127,7 +169,7 @@ extension Manifest {
       throw Library.Error(error)
     }
     guard let first = problems.first else { return }
-    throw .manifestDamaged(reason: "SQLite's \(thorough ? "integrity" : "quick") check fails: \(first)")
+    throw .manifestDamaged(reason: first)
   }
 
   /// Notes that the journal durably holds every frame through `sequence`.

@@ -48,7 +48,7 @@ extension Database {
     var assets: [Asset] = []
     var last: Library.ListCursor?
     while try statement.step() {
-      let asset = Self.asset(from: statement)
+      let asset = try Self.asset(from: statement)
       assets.append(asset)
       let secondary = order == .batch ? String(asset.position) : asset.id.rawValue
       last = Library.ListCursor(
@@ -80,7 +80,7 @@ extension Database {
       WHERE a.id = ?1
       """)
     try statement.bind(.text(id.rawValue))
-    return try statement.step() ? Self.asset(from: statement) : nil
+    return try statement.step() ? try Self.asset(from: statement) : nil
   }
 
   /// The id of the asset whose bytes hash to `digest`, if any.
@@ -146,12 +146,27 @@ extension Database {
     return names
   }
 
-  static func asset(from row: Statement) -> Asset {
-    Asset(
-      id: AssetID(rawValue: row.text(0) ?? ""),
-      sha256: SHA256Digest(hex: row.text(1) ?? "") ?? SHA256Digest.of([]),
+  /// An asset from its row.
+  ///
+  /// - Throws: a damage error (``DatabaseError/isDamage``) when a value is not one any write stores: a content
+  ///   hash that is not 64 hex digits, a type PhotoIntake does not know, an empty id or batch, a negative size
+  ///   or position, an unknown damage kind. SQLite's checks cannot see a changed byte inside a value; such a row
+  ///   is never answered with a made-up hash, type or damage.
+  static func asset(from row: Statement) throws(DatabaseError) -> Asset {
+    let id = row.text(0) ?? ""
+    guard let digest = SHA256Digest(hex: row.text(1) ?? ""),
+      let type = MediaType(rawValue: row.text(3) ?? ""), !id.isEmpty, !(row.text(6) ?? "").isEmpty,
+      row.int(2) >= 0, row.int(7) >= 0,
+      row.text(8).map({ Asset.Damage(rawValue: $0) != nil }) ?? true
+    else {
+      throw DatabaseError(
+        code: ExtendedCode.damagedValue, message: "the row of asset '\(id)' holds a value no write stores")
+    }
+    return Asset(
+      id: AssetID(rawValue: id),
+      sha256: digest,
       size: row.int(2),
-      type: MediaType(rawValue: row.text(3) ?? "") ?? .jpeg,
+      type: type,
       name: row.text(4),
       importedAt: Date(timeIntervalSince1970: row.double(5)),
       batch: BatchID(rawValue: row.text(6) ?? ""),

@@ -85,7 +85,8 @@ extension SyncLedger {
   /// Replaces a batch's listings with `assetIDs` in that order (positions 0, 1, …), and keeps each asset's
   /// first listing (`assets.batch_seq`, `position`) pointing at a listing that exists.
   func rewriteListings(batchSequence: Int64, _ assetIDs: [String]) throws(DatabaseError) {
-    rowChanges.reorderedBatches.insert(batchSequence)
+    rowChanges.reorderedBatches.removeAll { $0 == batchSequence }
+    rowChanges.reorderedBatches.append(batchSequence)
     let before = try listings(batchSequence: batchSequence)
     try database.prepare("DELETE FROM batch_items WHERE batch_seq = ?1").bind(.int(batchSequence)).run()
     let insert = try database.prepare(
@@ -171,8 +172,10 @@ extension SyncLedger {
 /// The library rows a ``SyncLedger`` rewrote inside one transaction: identity the journal must hear of (see
 /// IdentityJournal.swift). Used only inside that transaction, on the manifest's executor.
 final class LibraryRowChanges {
-  /// Batches (by sequence) whose listings were rewritten.
-  var reorderedBatches: Set<Int64> = []
+  /// Batches (by sequence) whose listings were rewritten, in the order of their last rewrite: a rewrite moves the
+  /// first listing of the assets it touches to where they are listed then, so the journal's `order` records must
+  /// replay in that order to give the same rows.
+  var reorderedBatches: [Int64] = []
   /// Assets (by id) whose names were set.
   var renamed: Set<String> = []
 }
@@ -184,7 +187,7 @@ extension SyncLedger {
   func rowChangeRecords() throws(DatabaseError) -> [IdentityRecord] {
     var records: [IdentityRecord] = []
     let batch = try database.prepare("SELECT id, created_at FROM batches WHERE seq = ?1")
-    for sequence in rowChanges.reorderedBatches.sorted() {
+    for sequence in rowChanges.reorderedBatches {
       guard try batch.bind(.int(sequence)).step() else { continue }
       let record = BatchRecord(
         id: BatchID(rawValue: batch.text(0) ?? ""), sequence: sequence, createdAt: batch.double(1))
