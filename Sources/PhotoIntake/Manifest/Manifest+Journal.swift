@@ -45,12 +45,14 @@ extension Database {
   }
 
   /// Damage SQLite's own checks cannot see, because the pages still parse: a changed byte inside a value. Every
-  /// write keeps two relations, so a broken one is damage: each reference names an existing row (`PRAGMA
-  /// foreign_key_check`: a listing of an asset or batch that does not exist, an asset of a missing batch), and
-  /// each asset is listed in at least one batch; and each asset's row holds values a write stores (a 64-digit hex
-  /// hash, a known type, a non-negative size and position; a known damage kind). A flipped byte in a listing used to hide a photo from
-  /// the batch order and the contact sheet, and one in a hash or type to be answered as the empty file's hash or
-  /// as JPEG, while `list` answered with exit 0. Uses the foreign keys' own indexes and one scan of the assets.
+  /// write keeps these, so a broken one is damage: each reference names an existing row (`PRAGMA
+  /// foreign_key_check`: a listing of an asset or batch that does not exist, an asset of a missing batch); each
+  /// asset is listed in at least one batch; each asset's row holds values a write stores (a 64-character hash, a
+  /// known type, a non-negative size and position) and each damage mark a known kind. That a hash is hex is
+  /// checked where a row is read: a pattern match here would cost five quick checks. A flipped byte in a listing
+  /// used to hide a photo from the batch order and the contact sheet, and one in a hash or type to be answered as
+  /// the empty file's hash or as JPEG, while `list` answered with exit 0. Uses the foreign keys' own indexes and
+  /// one scan of the assets: on 5,000 assets, 10 ms beside the quick check's 5.
   func relationProblems() throws(DatabaseError) -> [String] {
     let references = try prepare("PRAGMA foreign_key_check")
     if try references.step() {
@@ -67,7 +69,7 @@ extension Database {
     let odd = try prepare(
       """
       SELECT count(*) FROM assets WHERE typeof(sha256) != 'text' OR length(sha256) != 64
-        OR sha256 GLOB '*[^0-9a-fA-F]*' OR type NOT IN (\(types)) OR id = '' OR size < 0 OR position < 0
+        OR type NOT IN (\(types)) OR id = '' OR size < 0 OR position < 0
       """)
     if try odd.step(), odd.int(0) > 0 {
       return ["\(odd.int(0)) asset row(s) hold a value no write stores"]
