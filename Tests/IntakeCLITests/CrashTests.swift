@@ -41,7 +41,7 @@ import Testing
     let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardOutput = out
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runHoldingTheEnvironment()
     if let killAfter {
       if let afterLines {
         let limit = ContinuousClock.now + .seconds(30)

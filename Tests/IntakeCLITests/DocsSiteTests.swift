@@ -1,4 +1,5 @@
 import Foundation
+import PhotoIntakeTesting
 import Testing
 
 /// The DocC site of `Scripts/docs.sh`, opened in headless Chromium over HTTP as a reader would: each module's
@@ -120,7 +121,7 @@ enum RenderedPage {
     // A termination handler, not `waitUntilExit()`, which can miss the exit of a child on Linux and hang.
     let exited = DispatchSemaphore(value: 0)
     process.terminationHandler = { _ in exited.signal() }
-    try process.run()
+    try process.runHoldingTheEnvironment()
     if exited.wait(timeout: .now() + 60) == .timedOut {
       process.terminate()
       throw CocoaError(
@@ -152,7 +153,7 @@ final class StaticServer {
       process.standardError = handle
       let exited = DispatchSemaphore(value: 0)
       process.terminationHandler = { _ in exited.signal() }
-      try process.run()
+      try process.runHoldingTheEnvironment()
       // Ready when it says it is serving; a port in use makes it exit instead.
       for _ in 0..<100 where process.isRunning {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""

@@ -16,7 +16,7 @@ import Testing
       let output = Pipe()
       process.standardOutput = output
       process.standardError = FileHandle.nullDevice
-      try process.run()
+      try process.runHoldingTheEnvironment()
       let data = output.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
       let objects = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])

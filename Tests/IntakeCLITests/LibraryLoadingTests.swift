@@ -20,7 +20,7 @@
       let err = Pipe()
       process.standardOutput = FileHandle.nullDevice
       process.standardError = err
-      try process.run()
+      try process.runHoldingTheEnvironment()
       let data = err.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
       return Child(status: process.terminationStatus, stderr: String(decoding: data, as: UTF8.self))
@@ -101,7 +101,7 @@
       let vips = Process()
       vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
       vips.arguments = ["icc_transform", ImagingFixture.path("orientation-6.jpg"), tagged, "srgb"]
-      try vips.run()
+      try vips.runHoldingTheEnvironment()
       vips.waitUntilExit()
       #expect(vips.terminationStatus == 0)
       let opened = try Self.librariesOpened([

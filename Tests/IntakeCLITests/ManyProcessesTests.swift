@@ -16,7 +16,7 @@ import Testing
     _ = FileManager.default.createFile(atPath: output, contents: nil)
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runHoldingTheEnvironment()
     return process
   }
 

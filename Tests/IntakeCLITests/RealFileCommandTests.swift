@@ -95,7 +95,7 @@ import Testing
     process.arguments = arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runHoldingTheEnvironment()
     process.waitUntilExit()
     return process.terminationStatus == 0
   }

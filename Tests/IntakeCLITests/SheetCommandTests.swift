@@ -153,7 +153,7 @@
       process.standardError = FileHandle.nullDevice
       let exited = DispatchSemaphore(value: 0)
       process.terminationHandler = { _ in exited.signal() }
-      try process.run()
+      try process.runHoldingTheEnvironment()
       if exited.wait(timeout: .now() + 60) == .timedOut {
         process.terminate()
         throw ChromiumError(message: "timed out after 60 s")

@@ -28,7 +28,7 @@ struct TerminalOutputTests {
       "-LensModel=\(hostileModel)",
       path,
     ]
-    try process.run()
+    try process.runHoldingTheEnvironment()
     process.waitUntilExit()
     try #require(process.terminationStatus == 0, "exiftool could not write the test photo")
     return path

@@ -47,7 +47,7 @@ import Testing
             + "--wait 120 \"$f\" >/dev/null 2>&1; done",
           "sh",
         ] + folders
-      try process.run()
+      try process.runHoldingTheEnvironment()
       return process
     }
     // In this process: imports, and a remover taking back what they imported.

@@ -31,7 +31,7 @@ import Testing
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
     process.standardError = handle
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
+    try process.runHoldingTheEnvironment()
     process.waitUntilExit()
     try handle.close()
     return (process.terminationStatus, try String(contentsOfFile: errors, encoding: .utf8))

@@ -24,7 +24,7 @@
       process.arguments = [path, "--size", "320", "-o", folder.at("out.jpg")]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
-      try process.run()
+      try process.runHoldingTheEnvironment()
       process.waitUntilExit()
       return process.terminationStatus == 0
     }

@@ -26,7 +26,7 @@ import Testing
       let output = Pipe()
       process.standardOutput = output
       process.standardError = FileHandle.nullDevice
-      try process.run()
+      try process.runHoldingTheEnvironment()
       let data = output.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
       try #require(process.terminationStatus == 0, "\(tool) \(arguments.joined(separator: " ")) failed")

@@ -38,7 +38,7 @@ enum TestSupport {
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    try process.run()
+    try process.runHoldingTheEnvironment()
     // stderr is drained on another thread while stdout is read here: a tool that fills one pipe while we
     // wait on the other would otherwise never finish.
     let errorData = Protected(Data())

@@ -40,10 +40,15 @@
       // them. The variable is only set when the host has not set it, and removed again once libvips has read
       // it, so child processes see the environment unchanged. (vips_init itself calls g_setenv on VIPSHOME,
       // so this adds no environment race that libvips does not already have.)
-      let hidesModules = getenv("VIPSHOME") == nil
-      if hidesModules { setenv("VIPSHOME", "/nonexistent/photointake-vips-prefix", 1) }
-      defer { if hidesModules { unsetenv("VIPSHOME") } }
-      guard photointake_vips_init("photointake") == 0 else {
+      // Under ProcessEnvironment's lock: a thread copying the environment meanwhile (`Process.run()`) would read
+      // the array setenv moved.
+      let started = ProcessEnvironment.withLock {
+        let hidesModules = getenv("VIPSHOME") == nil
+        if hidesModules { setenv("VIPSHOME", "/nonexistent/photointake-vips-prefix", 1) }
+        defer { if hidesModules { unsetenv("VIPSHOME") } }
+        return photointake_vips_init("photointake") == 0
+      }
+      guard started else {
         return .decodeFailed(reason: "libvips could not be started")
       }
       photointake_vips_drop_warnings()
