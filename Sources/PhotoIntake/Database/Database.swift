@@ -126,21 +126,19 @@ final class Database {
 
   /// Runs `body` in an `IMMEDIATE` transaction, committing if it returns and rolling back if it throws.
   func transaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
-    try execute("BEGIN IMMEDIATE")
-    do {
-      let result = try body()
-      try execute("COMMIT")
-      return result
-    } catch {
-      try? execute("ROLLBACK")
-      throw error
-    }
+    try transaction(beginning: "BEGIN IMMEDIATE", body)
   }
 
   /// Runs `body` in one read transaction (`BEGIN DEFERRED`): every query in it sees the same committed state,
   /// one WAL snapshot, whatever writers commit meanwhile. For the readers' connection.
   func readTransaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
-    try execute("BEGIN DEFERRED")
+    try transaction(beginning: "BEGIN DEFERRED", body)
+  }
+
+  private func transaction<T>(beginning begin: String, _ body: () throws(DatabaseError) -> T)
+    throws(DatabaseError) -> T
+  {
+    try execute(begin)
     do {
       let result = try body()
       try execute("COMMIT")
