@@ -15,7 +15,7 @@ import PhotoMetadata
 
 extension Repair {
   /// Why the manifest at `root/manifest.sqlite` cannot be trusted, or nil when it can: it does not open, SQLite's
-  /// integrity check fails, a relation every write keeps is broken (`Database.relationProblems()`), its
+  /// integrity check fails or a relation every write keeps is broken (`Database.pageCheckProblems`), its
   /// header's schema version is not the one its tables record, it lacks commits its identity journal holds (a
   /// damaged write-ahead log that SQLite silently stopped reading at), or its assets and listings are not the
   /// ones the journal builds (a changed byte in a name, a date, a place: `differenceFromJournal`).
@@ -33,11 +33,7 @@ extension Repair {
       return "SQLite cannot open it (\(error.message))"
     }
     do {
-      let check = try database.prepare("PRAGMA integrity_check(5)")
-      var messages: [String] = []
-      while try check.step() { messages.append(check.text(0) ?? "") }
-      if messages != ["ok"] { return "SQLite's integrity check fails" }
-      if let broken = try database.relationProblems().first { return broken }
+      if let problem = try database.pageCheckProblems(thorough: true).first { return problem }
       let version = try database.userVersion
       try Manifest.refuseDamagedVersion(version, database)
       guard let applied = try database.appliedJournalSequence() else { return nil }
@@ -67,13 +63,7 @@ extension Repair {
     // `applied`, the journal's frames through it and the snapshot's outbox after them.
     var model = IdentityModel(frames: read.frames.filter { $0.sequence <= applied })
     guard model.problems.isEmpty, model.sequence <= applied else { return nil }
-    let pending = try database.prepare(
-      "SELECT sequence, payload FROM journal_outbox WHERE sequence > ?1 ORDER BY sequence")
-    try pending.bind(.int(Int64(model.sequence)))
-    while try pending.step() {
-      model.apply(
-        JournalFrame(sequence: UInt64(max(0, pending.int(0))), payload: Array((pending.text(1) ?? "").utf8)))
-    }
+    for frame in try database.journalOutbox(after: model.sequence) { model.apply(frame) }
     guard model.problems.isEmpty, model.sequence == applied else { return nil }
 
     let rows = try database.prepare(

@@ -83,6 +83,19 @@ extension Database {
     return []
   }
 
+  /// The journal outbox's frames after `sequence`, oldest first (a damaged negative sequence reads as 0).
+  func journalOutbox(after sequence: UInt64) throws(DatabaseError) -> [JournalFrame] {
+    let select = try prepare(
+      "SELECT sequence, payload FROM journal_outbox WHERE sequence > ?1 ORDER BY sequence")
+    try select.bind(.int(Int64(clamping: sequence)))
+    var frames: [JournalFrame] = []
+    while try select.step() {
+      frames.append(
+        JournalFrame(sequence: UInt64(clamping: select.int(0)), payload: Array((select.text(1) ?? "").utf8)))
+    }
+    return frames
+  }
+
   /// The records of a snapshot: every asset with the listing its row carries, then every other listing, in batch
   /// order.
   func snapshotRecords() throws(DatabaseError) -> [IdentityRecord] {
@@ -186,15 +199,7 @@ extension Manifest {
 
   /// The outbox's frames after `sequence`, oldest first.
   func outbox(after sequence: UInt64) throws(DatabaseError) -> [JournalFrame] {
-    let select = try database.prepare(
-      "SELECT sequence, payload FROM journal_outbox WHERE sequence > ?1 ORDER BY sequence")
-    try select.bind(.int(Int64(sequence)))
-    var frames: [JournalFrame] = []
-    while try select.step() {
-      frames.append(
-        JournalFrame(sequence: UInt64(select.int(0)), payload: Array((select.text(1) ?? "").utf8)))
-    }
-    return frames
+    try database.journalOutbox(after: sequence)
   }
 
   /// Records a snapshot of every asset and listing, in a transaction of its own; returns its frame. For a library

@@ -189,25 +189,21 @@ public final class SimulatedCloudKit: Sendable {
   /// The user deletes the app's data from iCloud (Settings): the zone and its records are gone, reported as
   /// purged; saves to it fail with `userDeletedZone` until it is created again.
   public func userDeletesZone(_ zone: SyncZoneID = .library, of account: String) {
-    state.withLock { state in
-      state.sequence += 1
-      let sequence = state.sequence
-      var database = state.databases[account, default: Database()]
-      if let removed = database.zones.removeValue(forKey: zone.name) {
-        database.usedBytes -= removed.records.values.reduce(0) {
-          $0 + Int64($1.assets.values.map(\.count).reduce(0, +))
-        }
-      }
-      database.purged.insert(zone.name)
-      database.zoneDeletions.append((sequence, zone.name, .purged))
-      state.databases[account] = database
-    }
+    removeZone(zone, of: account, reason: .purged)
   }
 
   /// Another client deletes the zone (a `CKModifyRecordZonesOperation` deleting it, as an older version of the
   /// app or another device could): the zone and its records are gone, reported as deleted; saves to it fail
   /// with `zoneNotFound` until it is created again.
   public func deleteZone(_ zone: SyncZoneID = .library, of account: String) {
+    removeZone(zone, of: account, reason: .deleted)
+  }
+
+  /// Removes a zone and its records, frees their bytes and records the deletion for the database's change
+  /// token; a zone the user purged also refuses saves until it is created again.
+  private func removeZone(
+    _ zone: SyncZoneID, of account: String, reason: SyncEvent.FetchedDatabaseChanges.ZoneDeletion.Reason
+  ) {
     state.withLock { state in
       state.sequence += 1
       let sequence = state.sequence
@@ -217,7 +213,8 @@ public final class SimulatedCloudKit: Sendable {
           $0 + Int64($1.assets.values.map(\.count).reduce(0, +))
         }
       }
-      database.zoneDeletions.append((sequence, zone.name, .deleted))
+      if reason == .purged { database.purged.insert(zone.name) }
+      database.zoneDeletions.append((sequence, zone.name, reason))
       state.databases[account] = database
     }
   }
