@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <turbojpeg.h>
+#include <unistd.h>
+#include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "turbo_thumbnail.h"
 
@@ -52,32 +57,194 @@ void photointake_turbo_free(unsigned char *data) {
     if (data != NULL) turbo.free(data);
 }
 
+/// What a rendition needs besides the photo: TurboJPEG handles and buffers for the file and the decode. Kept in a
+/// small pool between renditions (decode lanes are dispatch queues, whose blocks run on whichever thread of the
+/// pool is free, so a thread-local would be made again for most photos). Making them again for every photo cost
+/// about 4 ms of a 33 ms rendition here (the benchmark corpus's 12 MP JPEGs): fresh pages are faulted in and
+/// zeroed, and libjpeg sets up its pools each time. A buffer over `kept_buffer_limit` is freed after use (and
+/// the freed memory handed back), so the pool holds at most `kept_states` × 2 × that between photos.
+struct turbo_state {
+    tjhandle decoder;
+    tjhandle encoder;
+    unsigned char *file;
+    size_t file_capacity;
+    unsigned char *decoded;
+    size_t decoded_capacity;
+};
+
+static const size_t kept_buffer_limit = 8 << 20;
+enum { kept_states = 4 };
+static struct turbo_state *pool[kept_states];
+static int pooled = 0;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/// A state from the pool, or a new one; NULL when out of memory.
+static struct turbo_state *take_state(void) {
+    struct turbo_state *state = NULL;
+    pthread_mutex_lock(&pool_lock);
+    if (pooled > 0) state = pool[--pooled];
+    pthread_mutex_unlock(&pool_lock);
+    return state != NULL ? state : calloc(1, sizeof *state);
+}
+
+static void free_state(struct turbo_state *state) {
+    if (state->decoder != NULL) turbo.destroy(state->decoder);
+    if (state->encoder != NULL) turbo.destroy(state->encoder);
+    free(state->file);
+    free(state->decoded);
+    free(state);
+}
+
+/// A buffer of at least `size` bytes in *buffer (grown as needed); NULL when out of memory.
+/// Rounded up to a power of two, so that photos of slightly different sizes reuse one buffer.
+static unsigned char *room(unsigned char **buffer, size_t *capacity, size_t size) {
+    if (*capacity >= size) return *buffer;
+    size_t rounded = 1 << 16;
+    while (rounded < size && rounded < ((size_t)1 << 40)) rounded <<= 1;
+    free(*buffer);
+    *capacity = 0;
+    if ((*buffer = malloc(rounded)) != NULL) *capacity = rounded;
+    return *buffer;
+}
+
+/// Returns a state to the pool (or frees it when the pool is full), after freeing buffers larger than the pool
+/// keeps; hands the freed memory back to the system when it freed any.
+static void return_state(struct turbo_state *state) {
+    int freed = 0;
+    if (state->file_capacity > kept_buffer_limit) {
+        free(state->file);
+        state->file = NULL;
+        state->file_capacity = 0;
+        freed = 1;
+    }
+    if (state->decoded_capacity > kept_buffer_limit) {
+        free(state->decoded);
+        state->decoded = NULL;
+        state->decoded_capacity = 0;
+        freed = 1;
+    }
+    pthread_mutex_lock(&pool_lock);
+    if (pooled < kept_states) {
+        pool[pooled++] = state;
+        state = NULL;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    if (state != NULL) {
+        free_state(state);
+        freed = 1;
+    }
+#ifdef __GLIBC__
+    if (freed) malloc_trim(0);
+#else
+    (void)freed;
+#endif
+}
+
+/// Drops a handle that failed, so that the next photo starts from a fresh one.
+static void drop(tjhandle *handle) {
+    if (*handle != NULL) turbo.destroy(*handle);
+    *handle = NULL;
+}
+
+/// For a reduction of `in` samples to `out`: output sample i covers the input interval [i*s, (i+1)*s) with
+/// s = in/out. Its `taps` weights (how much of each input sample from first[i] on it covers, 0 past its end)
+/// are normalised to sum 1.
+static void coverage(int in, int out, int taps, int *first, float *weights) {
+    const double s = (double)in / out;
+    for (int i = 0; i < out; i++) {
+        const double a = i * s, b = a + s;
+        int start = (int)a;
+        if (start > in - taps) start = in - taps;
+        first[i] = start;
+        double total = 0;
+        for (int k = 0; k < taps; k++) {
+            const int x = start + k;
+            const double lo = x > a ? x : a, hi = x + 1 < b ? x + 1 : b;
+            const double w = hi > lo ? hi - lo : 0;
+            weights[i * taps + k] = (float)w;
+            total += w;
+        }
+        for (int k = 0; k < taps; k++) weights[i * taps + k] = (float)(weights[i * taps + k] / total);
+    }
+}
+
+/// How many input samples one output sample of a reduction from `in` to `out` can touch: ceil(in/out) + 1.
+static int taps_for(int in, int out) {
+    const int taps = (in + out - 1) / out + 1;
+    return taps > in ? in : taps;
+}
+
+/// One RGB input row reduced horizontally to `out_width` pixels of float RGB.
+static void reduce_row(const unsigned char *line, int out_width, int taps, const int *first, const float *weights,
+                       float *row) {
+    for (int ox = 0; ox < out_width; ox++) {
+        const unsigned char *p = line + (size_t)first[ox] * 3;
+        const float *w = weights + (size_t)ox * taps;
+        float r = 0, g = 0, b = 0;
+        for (int k = 0; k < taps; k++, p += 3) {
+            r += w[k] * p[0];
+            g += w[k] * p[1];
+            b += w[k] * p[2];
+        }
+        row[ox * 3] = r;
+        row[ox * 3 + 1] = g;
+        row[ox * 3 + 2] = b;
+    }
+}
+
 /// Reduces an RGB image by area averaging: each output pixel is the mean of the input area it covers, with
 /// partial pixels at its edges weighted by how much of them it covers. Without the ringing of Lanczos, and a
 /// proper low-pass filter for a reduction of less than 2x, which is all that is left after DCT scaling.
-static void reduce(const unsigned char *in, int width, int height, unsigned char *out, int out_width,
-                   int out_height) {
-    const double sx = (double)width / out_width, sy = (double)height / out_height;
-    for (int oy = 0; oy < out_height; oy++) {
-        const double y0 = oy * sy, y1 = y0 + sy;
-        for (int ox = 0; ox < out_width; ox++) {
-            const double x0 = ox * sx, x1 = x0 + sx;
-            double sum[3] = {0, 0, 0}, total = 0;
-            for (int y = (int)y0; y < height && y < y1; y++) {
-                const double wy = (y + 1 < y1 ? y + 1 : y1) - (y > y0 ? y : y0);
-                const unsigned char *row = in + (size_t)y * width * 3;
-                for (int x = (int)x0; x < width && x < x1; x++) {
-                    const double w = wy * ((x + 1 < x1 ? x + 1 : x1) - (x > x0 ? x : x0));
-                    sum[0] += w * row[x * 3];
-                    sum[1] += w * row[x * 3 + 1];
-                    sum[2] += w * row[x * 3 + 2];
-                    total += w;
+/// Separable: each input row is reduced horizontally once (kept in a ring of `ytaps` rows), then the rows an
+/// output row covers are averaged. Returns -1 when out of memory.
+static int reduce(const unsigned char *in, int width, int height, unsigned char *out, int out_width,
+                  int out_height) {
+    const int xtaps = taps_for(width, out_width), ytaps = taps_for(height, out_height);
+    const size_t stride = (size_t)out_width * 3;
+    int *xfirst = malloc(sizeof(int) * out_width), *yfirst = malloc(sizeof(int) * out_height);
+    int *held = malloc(sizeof(int) * ytaps);
+    float *xw = malloc(sizeof(float) * out_width * xtaps), *yw = malloc(sizeof(float) * out_height * ytaps);
+    float *rows = malloc(sizeof(float) * stride * ytaps);
+    const float **source = malloc(sizeof(float *) * ytaps);
+    float *sum = malloc(sizeof(float) * stride);
+    int status = -1;
+    if (xfirst && yfirst && held && xw && yw && rows && source && sum) {
+        coverage(width, out_width, xtaps, xfirst, xw);
+        coverage(height, out_height, ytaps, yfirst, yw);
+        for (int k = 0; k < ytaps; k++) held[k] = -1;
+        for (int oy = 0; oy < out_height; oy++) {
+            for (int k = 0; k < ytaps; k++) {
+                const int y = yfirst[oy] + k, slot = y % ytaps;
+                float *row = rows + (size_t)slot * stride;
+                if (held[slot] != y) {
+                    reduce_row(in + (size_t)y * width * 3, out_width, xtaps, xfirst, xw, row);
+                    held[slot] = y;
                 }
+                source[k] = row;
             }
-            unsigned char *pixel = out + ((size_t)oy * out_width + ox) * 3;
-            for (int c = 0; c < 3; c++) pixel[c] = (unsigned char)(sum[c] / total + 0.5);
+            // Row by row, so that the compiler can use vector instructions.
+            const float *weight = yw + (size_t)oy * ytaps;
+            unsigned char *target = out + (size_t)oy * stride;
+            for (size_t i = 0; i < stride; i++) sum[i] = 0.5f;
+            for (int k = 0; k < ytaps; k++) {
+                const float w = weight[k], *line = source[k];
+                for (size_t i = 0; i < stride; i++) sum[i] += w * line[i];
+            }
+            for (size_t i = 0; i < stride; i++) {
+                target[i] = sum[i] >= 255 ? 255 : sum[i] <= 0 ? 0 : (unsigned char)sum[i];
+            }
         }
+        status = 0;
     }
+    free(xfirst);
+    free(yfirst);
+    free(held);
+    free(xw);
+    free(yw);
+    free(rows);
+    free(source);
+    free(sum);
+    return status;
 }
 
 /// Applies EXIF orientation 1-8 (CIPA DC-008 §4.6.4 Table 6: where the 0th row and column were) to an RGB image,
@@ -108,13 +275,15 @@ static int fail(char *error, size_t length, const char *what, tjhandle handle) {
     return -1;
 }
 
-/// Reduces `decoded` (RGB, dw × dh) to fit each of `sizes`, applies `orientation` and encodes each; on failure
-/// frees what was made. Shared by the JPEG path and movie posters (which arrive as RGB).
-static int encode_sizes(const unsigned char *decoded, int dw, int dh, const int *sizes, int count, int orientation,
-                        int quality, struct photointake_turbo_output *outputs, char *error, size_t error_length) {
-    tjhandle encoder = turbo.init_compress();
-    int status = encoder == NULL ? -1 : 0;
-    if (encoder == NULL) snprintf(error, error_length, "TurboJPEG did not start");
+/// Reduces `decoded` (RGB, dw × dh) to fit each of `sizes`, applies `orientation` and encodes each with the
+/// thread's encoder; on failure frees what was made. Shared by the JPEG path and movie posters (which arrive
+/// as RGB).
+static int encode_sizes(struct turbo_state *state, const unsigned char *decoded, int dw, int dh, const int *sizes,
+                        int count, int orientation, int quality, struct photointake_turbo_output *outputs,
+                        char *error, size_t error_length) {
+    if (state->encoder == NULL) state->encoder = turbo.init_compress();
+    int status = state->encoder == NULL ? -1 : 0;
+    if (state->encoder == NULL) snprintf(error, error_length, "TurboJPEG did not start");
     for (int i = 0; i < count && status == 0; i++) {
         // Fit inside sizes[i] without enlarging; the longest side is exactly the size when it is smaller.
         const int size = sizes[i];
@@ -128,20 +297,25 @@ static int encode_sizes(const unsigned char *decoded, int dw, int dh, const int 
         }
         unsigned char *reduced = malloc((size_t)tw * th * 3);
         unsigned char *upright = malloc((size_t)tw * th * 3);
-        if (reduced == NULL || upright == NULL) {
+        if (reduced == NULL || upright == NULL ||
+            (tw == dw && th == dh ? (memcpy(reduced, decoded, (size_t)tw * th * 3), 0)
+                                  : reduce(decoded, dw, dh, reduced, tw, th)) != 0) {
             snprintf(error, error_length, "out of memory");
             status = -1;
         } else {
-            if (tw == dw && th == dh) memcpy(reduced, decoded, (size_t)tw * th * 3);
-            else reduce(decoded, dw, dh, reduced, tw, th);
-            orient(reduced, tw, th, orientation, upright);
+            // Orientation 1 (or none): the reduced picture is already upright.
+            const int turned = orientation >= 2 && orientation <= 8;
+            if (turned) orient(reduced, tw, th, orientation, upright);
             const int swap = orientation >= 5 && orientation <= 8;
             const int uw = swap ? th : tw, uh = swap ? tw : th;
             unsigned char *data = NULL;
             unsigned long size_out = 0;
-            if (turbo.compress(encoder, upright, uw, 0, uh, TJPF_RGB, &data, &size_out, TJSAMP_420, quality, 0) !=
-                0) {
-                status = fail(error, error_length, "encode", encoder);
+            const unsigned char *picture = turned ? upright : reduced;
+            const int compressed =
+                turbo.compress(state->encoder, picture, uw, 0, uh, TJPF_RGB, &data, &size_out, TJSAMP_420, quality, 0);
+            if (compressed != 0) {
+                status = fail(error, error_length, "encode", state->encoder);
+                drop(&state->encoder);
             } else {
                 outputs[i] = (struct photointake_turbo_output){data, size_out, uw, uh};
             }
@@ -149,7 +323,6 @@ static int encode_sizes(const unsigned char *decoded, int dw, int dh, const int 
         free(reduced);
         free(upright);
     }
-    if (encoder != NULL) turbo.destroy(encoder);
     if (status != 0) {
         for (int i = 0; i < count; i++) {
             photointake_turbo_free(outputs[i].data);
@@ -159,34 +332,30 @@ static int encode_sizes(const unsigned char *decoded, int dw, int dh, const int 
     return status;
 }
 
-int photointake_turbo_thumbnails(const unsigned char *jpeg, unsigned long length, const int *sizes, int count,
-                                 int orientation, int quality, long long max_decoded_pixels,
-                                 struct photointake_turbo_output *outputs, char *error, size_t error_length) {
-    if (!photointake_turbo_available()) {
-        snprintf(error, error_length, "libturbojpeg is not installed");
-        return -1;
-    }
+/// The renditions of the JPEG in `jpeg`, with the thread's decoder and decode buffer.
+static int thumbnails(struct turbo_state *state, const unsigned char *jpeg, unsigned long length, const int *sizes,
+                      int count, int orientation, int quality, long long max_decoded_pixels,
+                      struct photointake_turbo_output *outputs, char *error, size_t error_length) {
     int largest = 0;
     for (int i = 0; i < count; i++) largest = sizes[i] > largest ? sizes[i] : largest;
     if (count <= 0 || largest <= 0) {
         snprintf(error, error_length, "no size to make");
         return -1;
     }
-    tjhandle decoder = turbo.init_decompress();
-    if (decoder == NULL) {
+    if (state->decoder == NULL) state->decoder = turbo.init_decompress();
+    if (state->decoder == NULL) {
         snprintf(error, error_length, "TurboJPEG did not start");
         return -1;
     }
     int width = 0, height = 0, subsampling = 0, colorspace = 0;
-    if (turbo.decompress_header(decoder, jpeg, length, &width, &height, &subsampling, &colorspace) != 0) {
-        int result = fail(error, error_length, "header", decoder);
-        turbo.destroy(decoder);
+    if (turbo.decompress_header(state->decoder, jpeg, length, &width, &height, &subsampling, &colorspace) != 0) {
+        int result = fail(error, error_length, "header", state->decoder);
+        drop(&state->decoder);
         return result;
     }
     if (width <= 0 || height <= 0 || (long long)width * height > max_decoded_pixels ||
         colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) {
         snprintf(error, error_length, "not decoded here (%dx%d, colour space %d)", width, height, colorspace);
-        turbo.destroy(decoder);
         return -1;
     }
     // The largest DCT scaling that keeps the longest side at least the largest size asked for.
@@ -199,36 +368,73 @@ int photointake_turbo_thumbnails(const unsigned char *jpeg, unsigned long length
         }
     }
     const int dw = (width + shrink - 1) / shrink, dh = (height + shrink - 1) / shrink;
-    unsigned char *decoded = malloc((size_t)dw * dh * 3);
+    unsigned char *decoded = room(&state->decoded, &state->decoded_capacity, (size_t)dw * dh * 3);
     if (decoded == NULL) {
         snprintf(error, error_length, "out of memory");
-        turbo.destroy(decoder);
         return -1;
     }
     // TJFLAG_STOPONWARNING: a truncated or damaged file is refused rather than padded with grey.
-    if (turbo.decompress(decoder, jpeg, length, decoded, dw, 0, dh, TJPF_RGB, TJFLAG_STOPONWARNING) != 0) {
-        int result = fail(error, error_length, "decode", decoder);
-        free(decoded);
-        turbo.destroy(decoder);
+    if (turbo.decompress(state->decoder, jpeg, length, decoded, dw, 0, dh, TJPF_RGB, TJFLAG_STOPONWARNING) != 0) {
+        int result = fail(error, error_length, "decode", state->decoder);
+        drop(&state->decoder);
         return result;
     }
-    turbo.destroy(decoder);
-    const int status = encode_sizes(decoded, dw, dh, sizes, count, orientation, quality, outputs, error, error_length);
-    free(decoded);
+    return encode_sizes(state, decoded, dw, dh, sizes, count, orientation, quality, outputs, error, error_length);
+}
+
+/// Checks that TurboJPEG is there and takes a state from the pool, or returns NULL with a sentence in `error`.
+static struct turbo_state *start(char *error, size_t error_length) {
+    if (!photointake_turbo_available()) {
+        snprintf(error, error_length, "libturbojpeg is not installed");
+        return NULL;
+    }
+    struct turbo_state *state = take_state();
+    if (state == NULL) snprintf(error, error_length, "out of memory");
+    return state;
+}
+
+int photointake_turbo_thumbnails_of_file(int descriptor, unsigned long length, const int *sizes, int count,
+                                         int orientation, int quality, long long max_decoded_pixels,
+                                         struct photointake_turbo_output *outputs, char *error,
+                                         size_t error_length) {
+    struct turbo_state *state = start(error, error_length);
+    if (state == NULL) return -1;
+    unsigned char *file = room(&state->file, &state->file_capacity, length > 0 ? length : 1);
+    if (file == NULL) {
+        snprintf(error, error_length, "out of memory");
+        return_state(state);
+        return -1;
+    }
+    size_t done = 0;
+    while (done < length) {
+        const ssize_t got = pread(descriptor, file + done, length - done, (off_t)done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+            if (got == 0) snprintf(error, error_length, "the file is shorter than it was");
+            else snprintf(error, error_length, "read: %s", strerror(errno));
+            return_state(state);
+            return -1;
+        }
+        done += (size_t)got;
+    }
+    const int status = thumbnails(state, file, length, sizes, count, orientation, quality, max_decoded_pixels,
+                                  outputs, error, error_length);
+    return_state(state);
     return status;
 }
 
 int photointake_turbo_encode_rgb(const unsigned char *rgb, int width, int height, const int *sizes, int count,
                                  int orientation, int quality, struct photointake_turbo_output *outputs, char *error,
                                  size_t error_length) {
-    if (!photointake_turbo_available()) {
-        snprintf(error, error_length, "libturbojpeg is not installed");
-        return -1;
-    }
     if (rgb == NULL || width <= 0 || height <= 0 || count <= 0) {
         snprintf(error, error_length, "no picture to encode");
         return -1;
     }
-    return encode_sizes(rgb, width, height, sizes, count, orientation, quality, outputs, error, error_length);
+    struct turbo_state *state = start(error, error_length);
+    if (state == NULL) return -1;
+    const int status =
+        encode_sizes(state, rgb, width, height, sizes, count, orientation, quality, outputs, error, error_length);
+    return_state(state);
+    return status;
 }
 #endif

@@ -11,7 +11,7 @@
 #ifdef __linux__
 #include <stddef.h>
 
-/// One rendition made by photointake_turbo_thumbnails; `data` is freed with photointake_turbo_free.
+/// One rendition made by photointake_turbo_thumbnails_of_file; `data` is freed with photointake_turbo_free.
 struct photointake_turbo_output {
     unsigned char *data;
     unsigned long length;
@@ -22,15 +22,20 @@ struct photointake_turbo_output {
 /// Whether libturbojpeg could be opened (the first call opens it).
 int photointake_turbo_available(void);
 
-/// Makes one upright JPEG per entry of `sizes` (longest side at most that size, never enlarged) from the
-/// JPEG in `jpeg`, decoded once. `orientation` is the EXIF orientation (1 to 8) to apply; `quality` 1 to 100.
-/// `max_decoded_pixels` refuses a decode that would hold more pixels (the bomb guard's limit, checked against
-/// the header TurboJPEG reads, which may disagree with ours).
+/// Makes one upright JPEG per entry of `sizes` (longest side at most that size, never enlarged) from the JPEG of
+/// `length` bytes open at `descriptor`, decoded once. `orientation` is the EXIF orientation (1 to 8) to apply;
+/// `quality` 1 to 100. `max_decoded_pixels` refuses a decode that would hold more pixels (the bomb guard's
+/// limit, checked against the header TurboJPEG reads, which may disagree with ours).
+///
+/// The file is read whole with pread into a buffer kept in a small pool for the next photo, with TurboJPEG
+/// handles (up to 8 MiB per buffer, four sets; larger ones are freed after use): no fresh pages to fault in and
+/// no decoder to set up for each photo.
 ///
 /// Returns 0 on success (every output filled), -1 on failure with a sentence in `error`; nothing to free then.
-int photointake_turbo_thumbnails(const unsigned char *jpeg, unsigned long length, const int *sizes, int count,
-                                 int orientation, int quality, long long max_decoded_pixels,
-                                 struct photointake_turbo_output *outputs, char *error, size_t error_length);
+int photointake_turbo_thumbnails_of_file(int descriptor, unsigned long length, const int *sizes, int count,
+                                         int orientation, int quality, long long max_decoded_pixels,
+                                         struct photointake_turbo_output *outputs, char *error,
+                                         size_t error_length);
 
 /// The same reduction, orientation and encoding for a picture already decoded to 8-bit RGB (`width` × `height`,
 /// rows without padding), such as a movie's poster frame. `rgb` stays the caller's.

@@ -19,17 +19,18 @@
       request: ThumbnailRequest
     ) -> [Thumbnail]? {
       guard metadata.type == .jpeg, !metadata.hasICCProfile, photointake_turbo_available() != 0,
-        let bytes = read(path)
+        let file = try? HeaderFile(path: path), file.count > 0, file.count <= maximumFileSize
       else { return nil }
       DecodeProbe.willDecode(.primaryImage)
-      // The file and the decode are freed before this returns; hand their pages back (as the libvips path does).
-      defer { photointake_release_free_memory() }
+      // The file is read into a buffer kept for the next photo, as are the decode and TurboJPEG's
+      // handles, from a small pool (turbo_thumbnail.h): nothing to hand back to the system after each photo.
       var outputs = [photointake_turbo_output](repeating: photointake_turbo_output(), count: sizes.count)
       var error = [CChar](repeating: 0, count: 256)
-      let status = bytes.withUnsafeBufferPointer { jpeg in
+      // The descriptor is valid while `file` lives: keep it alive until the call returns.
+      let status = withExtendedLifetime(file) {
         sizes.map { Int32($0) }.withUnsafeBufferPointer { sizes in
-          photointake_turbo_thumbnails(
-            jpeg.baseAddress, UInt(jpeg.count), sizes.baseAddress, Int32(sizes.count),
+          photointake_turbo_thumbnails_of_file(
+            file.descriptor, UInt(file.count), sizes.baseAddress, Int32(sizes.count),
             Int32(orientation?.rawValue ?? 1), Int32(max(1, min(100, request.quality))),
             Int64(request.maximumPixelCount), &outputs, &error, error.count)
         }
@@ -69,15 +70,6 @@
           jpegData: Array(UnsafeBufferPointer(start: output.data, count: Int(output.length))),
           width: Int(output.width), height: Int(output.height), source: source)
       }
-    }
-
-    /// The whole file (through ``HeaderFile``, which refuses anything but a regular file without blocking);
-    /// nil on any failure or when the file is larger than ``maximumFileSize``.
-    private static func read(_ path: String) -> [UInt8]? {
-      guard let file = try? HeaderFile(path: path), file.count > 0, file.count <= maximumFileSize,
-        let bytes = try? file.bytes(at: 0, length: file.count), bytes.count == file.count
-      else { return nil }
-      return bytes
     }
   }
 #endif
