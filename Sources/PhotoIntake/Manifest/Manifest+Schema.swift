@@ -15,8 +15,8 @@ extension Manifest {
   /// One step of the manifest's schema, tracked in `PRAGMA user_version`.
   ///
   /// To change the schema, append a migration with the next version: never edit or reorder a released one (a
-  /// manifest that already ran it would not run it again). Each runs in its own transaction with the version
-  /// bump, so a crash leaves the manifest at the previous version and the next open runs it again. Prefer
+  /// manifest that already ran it would not run it again). The pending ones run in one transaction with their
+  /// version bumps, so a crash leaves the manifest at the version it had and the next open runs them again. Prefer
   /// additions (new tables, new nullable columns, new indexes): an older PhotoIntake refuses a newer manifest
   /// rather than misread it.
   struct Migration: Sendable {
@@ -189,14 +189,18 @@ extension Manifest {
   /// The version a manifest has once every migration ran.
   static var currentVersion: Int { migrations.last?.version ?? 0 }
 
-  /// Runs the migrations `database` has not run yet, each in its own transaction; refuses a manifest made by a
+  /// Runs the migrations `database` has not run yet, in one transaction; refuses a manifest made by a
   /// newer PhotoIntake.
   static func migrate(_ database: Database) throws(DatabaseError) {
     let version = try database.userVersion
     try refuseDamagedVersion(version, database)
     try refuseNewer(version)
-    for migration in migrations where migration.version > version {
-      try database.transaction { () throws(DatabaseError) in
+    let pending = migrations.filter { $0.version > version }
+    guard !pending.isEmpty else { return }
+    // One transaction for all that are pending: one commit (one fsync of the WAL) for a new manifest instead of
+    // one per step, and a crash still leaves the manifest at a version it had.
+    try database.transaction { () throws(DatabaseError) in
+      for migration in pending {
         try database.execute(migration.sql)
         try database.execute("PRAGMA user_version=\(migration.version)")
         if migration.version >= 5 {

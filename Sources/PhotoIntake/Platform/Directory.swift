@@ -38,12 +38,15 @@ package final class Directory: Sendable {
   /// The display path of an entry.
   package func path(of name: String) -> String { path + "/" + name }
 
-  /// Opens the subfolder `name`, creating it first if asked (then the creation is made durable in this
-  /// folder before the subfolder is used). A symbolic link or a file in its place fails (`ELOOP`, `ENOTDIR`).
-  package func subdirectory(_ name: String, create: Bool = false) throws(SystemError) -> Directory {
+  /// Opens the subfolder `name`, creating it first if asked (then, unless `durably` is false, the creation is
+  /// made durable in this folder before the subfolder is used). A symbolic link or a file in its place fails
+  /// (`ELOOP`, `ENOTDIR`).
+  package func subdirectory(_ name: String, create: Bool = false, durably: Bool = true) throws(SystemError)
+    -> Directory
+  {
     if create, try Syscalls.statAt(descriptor, name, path: path(of: name)) == nil {
       try Syscalls.makeDirectoryAt(descriptor, name, path: path(of: name))
-      try sync()
+      if durably { try sync() }
     }
     let opened = try Syscalls.openAt(descriptor, name, O_RDONLY | O_DIRECTORY, path: path(of: name))
     return Directory(descriptor: opened, path: path(of: name))

@@ -182,7 +182,9 @@ public struct RenditionStore: Sendable {
   {
     let folder: Directory
     do {
-      folder = try library.store.renditions.subdirectory(String(digest.hex.prefix(2)), create: true)
+      // A cache's folder: not fsynced when made (a crash may lose it, and the renditions are made again).
+      folder = try library.store.renditions.subdirectory(
+        String(digest.hex.prefix(2)), create: true, durably: false)
     } catch {
       throw ImagingError(error)
     }
