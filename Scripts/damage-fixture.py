@@ -13,6 +13,9 @@ realfiles benchmark reads (exiftool still reads the size of every one of them).
   jpeg-soi-bytes    JPEG: 18 stray bytes right after SOI, and a stuffed 0xFF 0x00 between two segments
                     (libjpeg skips both: "extraneous bytes before marker")
   jpeg-cut-scan     JPEG: cut inside its scan header (SOS), before any entropy-coded data
+  jpeg-stray-frame  JPEG: 19 stray bytes before the DQT that precedes the frame header (libjpeg skips them),
+                    and every 0xFF after the frame header but EOI's overwritten, so that nothing after it leads
+                    to a marker (ImageTestSuite's c8bc97….jpg has this shape; its stray bytes precede a DHT)
   isobmff-cut       HEIF or MP4/QuickTime with 'meta'/'moov' before 'mdat': cut in the middle of 'mdat'
 """
 import struct
@@ -74,6 +77,29 @@ def jpeg_cut_scan(data):
     sys.exit("damage-fixture: no scan header")
 
 
+def jpeg_stray_frame(data):
+    at, tables = 2, []
+    while at + 4 <= len(data):
+        marker, length = data[at + 1], struct.unpack(">H", data[at + 2:at + 4])[0]
+        if marker == 0xC0:
+            break
+        if marker == 0xDB:
+            tables.append(at)
+        at += 2 + length
+    else:
+        sys.exit("damage-fixture: no baseline frame header")
+    if not tables or tables[-1] + 2 + struct.unpack(">H", data[tables[-1] + 2:tables[-1] + 4])[0] != at:
+        sys.exit("damage-fixture: no DQT right before the frame header")
+    end = at + 2 + struct.unpack(">H", data[at + 2:at + 4])[0]
+    # A comment whose 0xFF was overwritten: 19 bytes that belong to no segment.
+    stray = b"\xd4\xfe\x00\x11" + b"marker overwritten"[:15]
+    if data[-2:] != b"\xff\xd9":
+        sys.exit("damage-fixture: the JPEG does not end with EOI")
+    # EOI stays: exiftool reads a segment only once it has found the marker after it.
+    tail = data[end:-2].replace(b"\xff", b"\xd4") + data[-2:]
+    return data[:tables[-1]] + stray + data[tables[-1]:end] + tail
+
+
 def isobmff_cut(data):
     at = 0
     seen = set()
@@ -89,7 +115,8 @@ def isobmff_cut(data):
 
 
 KINDS = {"tiff-entries": tiff_entries, "png-chunk-length": png_chunk_length, "gif-cut": gif_cut,
-         "jpeg-soi-bytes": jpeg_soi_bytes, "jpeg-cut-scan": jpeg_cut_scan, "isobmff-cut": isobmff_cut}
+         "jpeg-soi-bytes": jpeg_soi_bytes, "jpeg-cut-scan": jpeg_cut_scan,
+         "jpeg-stray-frame": jpeg_stray_frame, "isobmff-cut": isobmff_cut}
 
 if len(sys.argv) != 4 or sys.argv[1] not in KINDS:
     sys.exit(__doc__)

@@ -135,6 +135,7 @@ $D png-chunk-length "$OUT/png-exif.png" "$OUT/damaged-png-chunk-length.png"
 $D gif-cut "$OUT/gif-xmp.gif" "$OUT/damaged-gif-cut.gif"
 $D jpeg-soi-bytes "$OUT/jpeg-orientation-6.jpg" "$OUT/damaged-jpeg-soi-bytes.jpg"
 $D jpeg-cut-scan "$OUT/jpeg-thumbnail-icc.jpg" "$OUT/damaged-jpeg-cut-scan.jpg"
+$D jpeg-stray-frame "$OUT/jpeg-orientation-6.jpg" "$OUT/damaged-jpeg-stray-frame.jpg"
 $D isobmff-cut "$OUT/heic-exif-thumbnail.heic" "$OUT/damaged-heic-cut.heic"
 # A movie with its 'moov' first (as cameras and +faststart write it), cut inside its media data.
 ffmpeg -v error -y -i "$OUT/mov-apple-keys.mov" -map 0 -c copy -map_metadata 0 -movflags +faststart+use_metadata_tags \

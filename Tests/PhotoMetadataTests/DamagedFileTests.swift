@@ -24,6 +24,7 @@ struct DamagedFileTests {
     Case(name: "damaged-gif-cut.gif", original: "gif-xmp.gif", part: .remainder),
     Case(name: "damaged-jpeg-soi-bytes.jpg", original: "jpeg-orientation-6.jpg", part: .extraneousBytes),
     Case(name: "damaged-jpeg-cut-scan.jpg", original: "jpeg-thumbnail-icc.jpg", part: .remainder),
+    Case(name: "damaged-jpeg-stray-frame.jpg", original: "jpeg-orientation-6.jpg", part: .remainder),
     Case(name: "damaged-heic-cut.heic", original: "heic-exif-thumbnail.heic", part: .remainder),
     Case(name: "damaged-mov-cut.mov", original: "mov-apple-keys.mov", part: .remainder),
   ]
@@ -46,7 +47,8 @@ struct DamagedFileTests {
       #expect(metadata.make == nil && metadata.model == nil)
       #expect(metadata.captureDate == original.captureDate && metadata.location == original.location)
       #expect(metadata.warnings.contains { $0.part == .thumbnail && $0.reason.contains("IFD1") })
-    case "damaged-gif-cut.gif", "damaged-mov-cut.mov", "damaged-jpeg-soi-bytes.jpg":
+    case "damaged-gif-cut.gif", "damaged-mov-cut.mov", "damaged-jpeg-soi-bytes.jpg",
+      "damaged-jpeg-stray-frame.jpg":
       #expect(metadata.location == original.location && metadata.captureDate == original.captureDate)
       #expect(metadata.livePhotoID == original.livePhotoID && metadata.make == original.make)
     case "damaged-jpeg-cut-scan.jpg":

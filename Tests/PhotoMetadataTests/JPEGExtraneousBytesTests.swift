@@ -107,6 +107,58 @@ struct JPEGExtraneousBytesTests {
     #expect(throws: MetadataError.self) { try LocationStripper.strip(bytes: Array(plain[..<end]) + garbage) }
   }
 
+  /// Stray bytes before the table segment that precedes the frame header, and nothing after the frame header
+  /// that leads to a marker (`damaged-jpeg-stray-frame.jpg`; ImageTestSuite's `c8bc97….jpg`, whose stray bytes
+  /// precede a DHT): a DQT or DHT whose tables fill its length exactly, as libjpeg reads them, is no chance
+  /// find in random bytes, so the frame header after it keeps its size, as exiftool reads it.
+  @Test func aFrameHeaderAfterAWholeTableKeepsItsSizeWhenWhatFollowsIsDamaged() throws {
+    let metadata = try MetadataReader.read(fileAt: TestSupport.fixture("damaged-jpeg-stray-frame.jpg").path)
+    #expect(metadata.width == 64 && metadata.height == 48)
+    #expect(metadata.warnings.map(\.part) == [.remainder, .extraneousBytes])
+    #expect(metadata.warnings.last?.reason.hasPrefix("19 bytes at offset 597") == true)
+    // The same with a DHT (the first of the file's, whose 16 counts sum to 5) between the run and the frame
+    // header.
+    let plain = try TestSupport.bytes("jpeg-orientation-6.jpg")
+    let frame = Array(plain[0x29A..<0x2AD])
+    let garbage = [UInt8](repeating: 0x46, count: 600)
+    let stray = Array("stray".utf8)
+    let huffman = Array(plain[0x2AD..<0x2C7])
+    let afterHuffman = try MetadataReader.read(
+      bytes: Array(plain[..<0x29A]) + stray + huffman + frame + garbage)
+    #expect(afterHuffman.width == 64 && afterHuffman.height == 48)
+    #expect(afterHuffman.warnings.map(\.part) == [.remainder, .extraneousBytes])
+  }
+
+  /// Segments a resync confirms by their length alone do not anchor the frame header after them: a comment, a
+  /// DQT with a byte too many, a DHT whose counts sum past 256 (libjpeg: "Bogus Huffman table definition").
+  /// With nothing after the frame header that leads to a marker, the file stays damaged.
+  @Test(arguments: [
+    JPEGBuilder.segment(0xFE, Array("a comment".utf8)),
+    JPEGBuilder.segment(0xDB, [0x00] + [UInt8](repeating: 1, count: 65)),
+    JPEGBuilder.segment(
+      0xC4, [0x00] + [UInt8](repeating: 0, count: 14) + [255, 2] + [UInt8](repeating: 0, count: 257)),
+  ])
+  func segmentsConfirmedByTheirLengthAloneAnchorNoFrameHeader(segment: [UInt8]) throws {
+    let plain = try TestSupport.bytes("jpeg-orientation-6.jpg")
+    let garbage = [UInt8](repeating: 0x46, count: 600)
+    let file = Array(plain[..<0x29A]) + Array("stray".utf8) + segment + Array(plain[0x29A..<0x2AD]) + garbage
+    let end = 0x2AD + 5 + segment.count
+    #expect(throws: MetadataError.corrupt("no marker at offset \(end)")) {
+      try MetadataReader.read(bytes: file)
+    }
+  }
+
+  /// A run skipped after the frame header does not make it a chance find: damage after that still keeps the
+  /// size.
+  @Test func aRunAfterTheFrameHeaderKeepsItsSize() throws {
+    let plain = try TestSupport.bytes("jpeg-orientation-6.jpg")
+    let comments = JPEGBuilder.segment(0xFE, Array("a".utf8)) + JPEGBuilder.segment(0xFE, Array("b".utf8))
+    let garbage = [UInt8](repeating: 0x46, count: 600)
+    let metadata = try MetadataReader.read(bytes: Array(plain[..<0x2AD]) + [0x20] + comments + garbage)
+    #expect(metadata.width == 64 && metadata.height == 48)
+    #expect(metadata.warnings.map(\.part) == [.remainder, .extraneousBytes])
+  }
+
   /// A run of every byte value right after SOI (Apache Commons Imaging's "0x00-to-0xFF-between-segments.jpg"
   /// has this shape; libjpeg decodes it) puts the first marker past the 32 bytes sniffing looks at: a confirmed
   /// marker further on still makes it a JPEG. Random bytes after 0xFF 0xD8 hold none.

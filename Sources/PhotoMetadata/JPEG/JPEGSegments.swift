@@ -60,10 +60,11 @@ enum JPEGSegments {
   /// past that, or with no confirmed marker, the stream is damaged as before ("no marker at offset N").
   ///
   /// With `toleratingCut`, once a frame header has been read, a file that ends inside a segment or before the
-  /// next one, or whose bytes lead to no confirmed marker when none were skipped before
-  /// (``Walk/cutIsDamage``), gives the segments before the cut and its position (``Walk/cutAt``) instead of
-  /// ``MetadataError/truncated`` or `.corrupt`: the size and the metadata segments are all there, as exiftool
-  /// and libjpeg read them. Readers pass true; the location stripper passes false, as it must copy a whole file.
+  /// next one, or whose bytes lead to no confirmed marker (or to a segment with a length below 2) after a
+  /// frame header that is no chance find (``frameHeaderIsAnchored(_:_:)``, ``Walk/cutIsDamage``), gives the
+  /// segments before the cut and its position (``Walk/cutAt``) instead of ``MetadataError/truncated`` or
+  /// `.corrupt`: the size and the metadata segments are all there, as exiftool and libjpeg read them. Readers
+  /// pass true; the location stripper passes false, as it must copy a whole file.
   static func walk(
     _ input: Input, from start: Int = 0, limits: MetadataReader.Limits, toleratingCut: Bool = false
   ) throws(MetadataError) -> Walk {
@@ -88,11 +89,12 @@ enum JPEGSegments {
         guard walk.extraneous.count < maxResyncs,
           let next = try confirmedMarker(input, after: position, within: maxExtraneousBytes - skippedBytes)
         else {
-          // After a frame header reached through whole segments, what leads to no marker is damage to the
-          // tables or the image data, not to the size and metadata read before it: those are kept (as exiftool
-          // keeps them), and the decoder decides what it can show. Before the frame header, the file has no
-          // size; after a resync, the frame header may be a chance find in random bytes: damaged.
-          guard tolerates(walk), walk.extraneous.isEmpty else {
+          // After a frame header that is no chance find (``frameHeaderIsAnchored(_:_:)``), what leads to no
+          // marker is damage to the tables or the image data, not to the size and metadata read before it:
+          // those are kept (as exiftool keeps them), and the decoder decides what it can show. Before the
+          // frame header, the file has no size; after a resync to a marker confirmed by its length alone, the
+          // frame header may be a chance find in random bytes: damaged.
+          guard tolerates(walk), try frameHeaderIsAnchored(input, walk) else {
             throw .corrupt("no marker at offset \(position)")
           }
           walk.cutAt = position
@@ -134,9 +136,9 @@ enum JPEGSegments {
           continue
         }
         // Any other segment (libjpeg fails on it): exiftool stops there and keeps what it read. After a frame
-        // header reached through whole segments, so do we; before it, the file has no size.
+        // header that is no chance find, so do we; before it, the file has no size.
         let reason = "segment 0x\(String(marker, radix: 16)) has length \(length)"
-        guard tolerates(walk), walk.extraneous.isEmpty else { throw .corrupt(reason) }
+        guard tolerates(walk), try frameHeaderIsAnchored(input, walk) else { throw .corrupt(reason) }
         walk.cutAt = position
         walk.cutIsDamage = true
         walk.cutReason = "\(reason) at offset \(position), after the frame header"
@@ -153,6 +155,49 @@ enum JPEGSegments {
       if marker == startOfScan { return walk }
       position = end
     }
+  }
+
+  /// Whether the walk's frame header is no chance find, so that damage after it costs only what follows: no
+  /// run of extraneous bytes was skipped before it, or the walk reached it from the last such run through
+  /// whole segments of which one is a table segment that fills its length exactly
+  /// (``isWholeTableSegment(_:_:)``).
+  ///
+  /// A resync confirms the marker it lands on by its length alone (``isConfirmed(_:markerAt:)``), which
+  /// random bytes do now and then; a frame header reached from there may be a chance find. Tables that
+  /// libjpeg's marker reader takes whole are not found by chance: a DHT's 16 counts sum to at most 256
+  /// (random counts sum to about 2,000), and a DQT's or DHT's tables add up to its length exactly. libjpeg
+  /// resynchronises on the same marker and reads the same tables (ImageTestSuite's `c8bc97….jpg`: "19
+  /// extraneous bytes before marker 0xc4", then the frame header after that DHT).
+  static func frameHeaderIsAnchored(_ input: Input, _ walk: Walk) throws(MetadataError) -> Bool {
+    guard let frame = walk.segments.first(where: \.isStartOfFrame) else { return false }
+    guard let run = walk.extraneous.last(where: { $0.upperBound <= frame.position }) else { return true }
+    for segment in walk.segments where (run.upperBound..<frame.position).contains(segment.position) {
+      if try isWholeTableSegment(input, segment) { return true }
+    }
+    return false
+  }
+
+  /// Whether `segment` is a DQT or DHT whose tables fill its length exactly, each as libjpeg's marker reader
+  /// takes it (jdmarker.c `get_dqt`, `get_dht`; T.81 §B.2.4.1, §B.2.4.2): a DQT table is a selector byte
+  /// (precision Pq 0 or 1, destination Tq 0–3) and 64 values of 1 or 2 bytes; a DHT table is a selector byte
+  /// (class Tc 0 or 1, destination Th 0–3), 16 counts summing to at most 256, and that many values.
+  static func isWholeTableSegment(_ input: Input, _ segment: JPEGSegment) throws(MetadataError) -> Bool {
+    guard segment.marker == 0xDB || segment.marker == 0xC4, !segment.payload.isEmpty else { return false }
+    let body = try input.read(at: segment.payload.lowerBound, count: segment.payload.count)
+    var at = 0
+    while at < body.count {
+      let selector = body[at]
+      guard selector >> 4 <= 1, selector & 0x0F <= 3 else { return false }
+      if segment.marker == 0xDB {
+        at += 1 + 64 * (1 + Int(selector >> 4))
+      } else {
+        guard at + 17 <= body.count else { return false }
+        let count = body[(at + 1)..<(at + 17)].reduce(0) { $0 + Int($1) }
+        guard count <= 256 else { return false }
+        at += 17 + count
+      }
+    }
+    return at == body.count
   }
 
   /// Marker codes that may follow extraneous bytes: those of the segments before the image data (T.81

@@ -33,6 +33,7 @@
     @Test(arguments: [
       "damaged-tiff-entries.tif", "damaged-png-chunk-length.png", "damaged-gif-cut.gif",
       "damaged-jpeg-soi-bytes.jpg", "damaged-jpeg-cut-scan.jpg", "damaged-heic-cut.heic",
+      "damaged-jpeg-stray-frame.jpg",
     ])
     func rendersWhatVipsthumbnailRenders(name: String) throws {
       let path = Self.fixture(name)
