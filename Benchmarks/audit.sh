@@ -11,7 +11,8 @@
 # and more calls for the project model to resolve than the generated tree.
 # Then, unless SIZES is empty (default "1 5 10 25 50"), it audits one generated file of each size in MB —
 # the same method bodies repeated, with semaphore waits, UserDefaults stores of picker identifiers, image
-# decodes, nested interpolations and a long literal line in every block — and prints seconds per MB and
+# decodes, nested interpolations, a long literal line and asset reads after a helper read the same asset
+# in every block — and prints seconds per MB and
 # peak memory over file size: both must stay flat from 1 to 50 MB (linear time, memory a small multiple).
 # INTAKE= audits with that binary instead of the release build; BASELINE= also measures another `intake`
 # (an earlier build) on the same trees in the same run, and prints the ratio of CPU times, which is the
@@ -161,10 +162,16 @@ block = """
     let text = "{filler}"
     print(label, text, UIImage(data: Data()) as Any)
   }}
+
+  func wire{i}(_ asset: AVAsset) {{
+    wireVideo(asset)
+    print(asset.duration, asset.tracks(withMediaType: .audio).count)
+  }}
 """
 filler = "lorem ipsum " * 200
 with open(path, "w") as out:
-    out.write("import PhotosUI\nimport UIKit\n\nfinal class Large {\n")
+    out.write("import AVFoundation\nimport PhotosUI\nimport UIKit\n\nfinal class Large {\n")
+    out.write("  func wireVideo(_ asset: AVAsset) {\n    print(asset.tracks(withMediaType: .video).count)\n  }\n")
     written, i = 0, 0
     while written < mb * 1_000_000:
         chunk = block.format(i=i, filler=filler)

@@ -152,12 +152,12 @@ struct FullDecodeThumbnailRule: AuditRule {
         "A list or grid cell shows AsyncImage of the full-size photo, decoded at full size; load a thumbnail URL."
     }
     // The model property the URL comes from: `post.imageUrl`, `URL(string: photo.url)`,
-    // `folder.appendingPathComponent(entry.imagePath)`.
+    // `URL(string: upload.link)`, `folder.appendingPathComponent(entry.imagePath)`.
     for token in identifiers.reversed() where file.isMember(token) {
       let name = file.text(token)
       let lower = ASCII.lowercased(name)
       guard
-        ["image", "photo", "picture", "pic", "media", "url", "path"].contains(where: {
+        ["image", "photo", "picture", "pic", "media", "url", "path", "link", "uri", "src"].contains(where: {
           ASCII.contains(lower, $0)
         }),
         let owners = project.propertyOwners[name]

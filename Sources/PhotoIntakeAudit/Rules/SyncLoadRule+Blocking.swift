@@ -39,6 +39,8 @@ extension SyncLoadRule {
     }
     var findings: [Finding] = []
     var facts = AssetFacts(file)
+    // An asset parameter every caller had read or loaded before the call (across functions).
+    var loads = ProjectModel.AssetLoads(model)
     // Every blocking call of one function that its function's context decides has the same path: found
     // once per function, which keeps a file of thousands of them in a helper linear.
     var paths: [Int: [ContextStep]?] = [:]
@@ -82,13 +84,17 @@ extension SyncLoadRule {
         message =
           "AVAssetImageGenerator.copyCGImage(at:actualTime:) blocks the main thread while it decodes a frame."
       } else if word == .tracks, calls, !Self.isComposition(receiver, in: file) {
-        guard !facts.isLoaded(readAt: index) else { continue }
+        guard !facts.isLoaded(readAt: index), !loads.isLoadedByCallers(receiver: receiver, in: file) else {
+          continue
+        }
         severity = { $0.isRemote(receiver, generator: false) ? .error : .warning }
         message = "AVAsset.tracks(withMediaType:) loads synchronously on the main thread; use load(.tracks)."
       } else if Self.assetProperties.contains(word), !calls, let assets, file.kind(receiver) == .identifier,
         assets.refers(receiver)
       {
-        guard !facts.isLoaded(readAt: index) else { continue }
+        guard !facts.isLoaded(readAt: index), !loads.isLoadedByCallers(receiver: receiver, in: file) else {
+          continue
+        }
         severity = { $0.isRemote(receiver, generator: false) ? .error : .warning }
         message =
           "Synchronous AVAsset property read on the main thread blocks until the asset is loaded; use load(_:)."

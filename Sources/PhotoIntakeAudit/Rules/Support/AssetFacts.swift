@@ -6,17 +6,22 @@
 /// harmless after an earlier read of the same value in the same function, after `load(_:)`,
 /// `loadValuesAsynchronously(forKeys:)`, `loadTracks(withMediaType:)` or a `statusOfValue(forKey:error:)`
 /// check on it (in that function, or for a property, anywhere in its type), and on the asset of a player
-/// item, which the player loaded before it could play.
+/// item, which the player loaded before it could play — unless the function has just made that item
+/// (`let item = AVPlayerItem(asset: …)`) and reads its asset before any player could load it.
 struct AssetFacts {
   let file: SourceFile
-  /// Per function scope: the first read or load of each receiver key in it, by token.
-  private var firstUse: [Int: [String: Int]] = [:]
+  /// Per function scope: the reads and loads of each receiver key in it, by token, in order.
+  private var uses: [Int: [String: [Int]]] = [:]
   /// Per type scope: the keys some function of the type loads.
   private var loadedInType: [Int: Set<String>] = [:]
   /// Per function scope and key: whether the key names a property (not a parameter or local).
   private var properties: [Int: [String: Bool]] = [:]
   /// Per function scope and receiver text: whether the asset or generator is remote.
   private var remote: [Int: [String: Bool]] = [:]
+  /// Per function scope: each local name's declarations (see ``localDeclarations(in:)``).
+  private var declarations: [Int: [String: [Declaration]]] = [:]
+  /// A `let`/`var` name's token, and whether its value is `AVPlayerItem(…)`.
+  private typealias Declaration = (token: Int, makesPlayerItem: Bool)
   /// `type scope:key` of stored assets whose blocking read was already reported.
   private var reportedProperties: Set<String> = []
 
@@ -33,11 +38,14 @@ struct AssetFacts {
     // `player.currentItem?.asset.duration`, `playerItem.asset.duration`: the player loaded it.
     let lower = ASCII.lowercased(key)
     if ASCII.contains(lower, "currentitem") { return true }
-    if ASCII.hasSuffix(lower, ".asset"), ASCII.contains(lower, "item") || ASCII.contains(lower, "player") {
-      return true
-    }
     let function = file.enclosingFunction(of: index)
-    if let first = firstUses(in: function)[key], first < index { return true }
+    // A player item this function has just made: only a use after it was made counts.
+    var since = -1
+    if ASCII.hasSuffix(lower, ".asset"), ASCII.contains(lower, "item") || ASCII.contains(lower, "player") {
+      guard let made = newPlayerItem(assetAt: end, in: function) else { return true }
+      since = made
+    }
+    if let earlier = usesOf(key, in: function), Self.any(earlier, after: since, before: index) { return true }
     guard isProperty(key, in: function), let type = file.enclosingType(of: index) else { return false }
     return keysLoaded(in: type).contains(key)
   }
@@ -109,17 +117,28 @@ struct AssetFacts {
     return text.hasPrefix("self.") ? String(text.dropFirst(5)) : text
   }
 
-  private mutating func firstUses(in function: Int) -> [String: Int] {
-    if let known = firstUse[function] { return known }
-    var found: [String: Int] = [:]
+  private mutating func usesOf(_ key: String, in function: Int) -> [Int]? {
+    if let known = uses[function] { return known[key] }
+    var found: [String: [Int]] = [:]
     for token in file.body(of: function) where file.kind(token) == .identifier && file.isMember(token) {
       let loads = Self.loaderNames.contains(file.text(token)) || file.word(token) == .statusOfValue
       guard loads || Self.reads.contains(file.word(token)), let end = receiverEnd(of: token) else { continue }
-      let key = Self.key(file, start: file.postfixStart(endingAt: end), end: end)
-      if found[key] == nil { found[key] = token }
+      found[Self.key(file, start: file.postfixStart(endingAt: end), end: end), default: []].append(token)
     }
-    firstUse[function] = found
-    return found
+    uses[function] = found
+    return found[key]
+  }
+
+  /// Whether the sorted `tokens` hold one strictly between `lower` and `upper` (a binary search, so a
+  /// function of thousands of reads stays linear-logarithmic).
+  private static func any(_ tokens: [Int], after lower: Int, before upper: Int) -> Bool {
+    var low = 0
+    var high = tokens.count
+    while low < high {
+      let middle = (low + high) / 2
+      if tokens[middle] <= lower { low = middle + 1 } else { high = middle }
+    }
+    return low < tokens.count && tokens[low] < upper
   }
 
   private mutating func keysLoaded(in type: Int) -> Set<String> {
@@ -133,6 +152,51 @@ struct AssetFacts {
     }
     loadedInType[type] = keys
     return keys
+  }
+
+  /// Where this function made the player item whose asset `item.asset` at `asset` reads
+  /// (`let item = AVPlayerItem(asset: AVAsset(url: url))`), if it did: no player has had the time to load
+  /// it, so the first read after that blocks. An item that comes from elsewhere (a property, a parameter, a
+  /// player) is one a player loaded before it could play: nil.
+  private mutating func newPlayerItem(assetAt asset: Int, in function: Int) -> Int? {
+    let item = asset - 2
+    guard file.kind(asset - 1) == .dot, file.kind(item) == .identifier,
+      file.postfixStart(endingAt: asset) == item
+    else { return nil }
+    // The nearest declaration of the name before the read, in this function.
+    let declarations = localDeclarations(in: function)[file.text(item)] ?? []
+    // Declarations are in token order: the last one before the read, by binary search.
+    var low = 0
+    var high = declarations.count
+    while low < high {
+      let middle = (low + high) / 2
+      if declarations[middle].token < item { low = middle + 1 } else { high = middle }
+    }
+    guard low > 0, declarations[low - 1].makesPlayerItem else { return nil }
+    return declarations[low - 1].token
+  }
+
+  /// Per function: each name's `let`/`var` declarations in order, and whether each is initialised with
+  /// `AVPlayerItem(…)`. Worked out once per function, so a file of many reads stays linear.
+  private mutating func localDeclarations(in function: Int) -> [String: [Declaration]] {
+    if let known = declarations[function] { return known }
+    var found: [String: [Declaration]] = [:]
+    let body = file.body(of: function)
+    for token in body
+    where file.kind(token) == .identifier && (file.word(token - 1) == .let || file.word(token - 1) == .var) {
+      var assign = token + 1
+      while assign < body.upperBound, file.word(assign) != .opAssign, !file.tokens[assign].startsLine,
+        file.kind(assign) != .leftBrace
+      {
+        assign += 1
+      }
+      let makes =
+        assign < body.upperBound && file.word(assign) == .opAssign && file.word(assign + 1) == .AVPlayerItem
+        && file.kind(assign + 2) == .leftParen
+      found[file.text(token), default: []].append((token, makes))
+    }
+    declarations[function] = found
+    return found
   }
 
   /// Whether `key` names a stored value of the type rather than a parameter or local of `function`.
