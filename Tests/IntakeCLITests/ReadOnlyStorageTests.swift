@@ -242,3 +242,33 @@ import Testing
       try jsonLines(result("after").stdout).map { $0["id"] as? String } == listed.map { $0["id"] as? String })
   }
 }
+
+#if TestHooks  // fault injection exists only in test-hook builds
+  /// A full disk where a command writes outside the library (an export's destination, a contact sheet) is
+  /// reported as a full disk too.
+  @Suite struct FullDestinationTests {
+    let folder = TemporaryDirectory()
+    var library: String { folder.at("library") }
+
+    func intake(_ arguments: [String], faults: FaultInjector? = nil) async -> CLIResult {
+      await Syscalls.injectedFaults.withValue(faults) {
+        await runIntake(arguments + ["--library", library], in: folder.path)
+      }
+    }
+
+    @Test func exportAndSheetSayTheDiskIsFull() async throws {
+      _ = try folder.write("in/a.png", Fixtures.png(width: 6, height: 4, seed: "full destination"))
+      #expect(await intake(["import", "--no-renditions", folder.at("in")]).status == 0)
+      let id = try #require(try jsonLines(await intake(["list", "--json"]).stdout).first?["id"] as? String)
+      let full = FaultInjector([.init(.write, pathContains: "dest-full", code: ENOSPC)])
+      let export = await intake(["export", id, folder.at("dest-full.png")], faults: full)
+      #expect(export.status == 1)
+      #expect(export.stderr.contains("is full"), "\(export.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: folder.at("dest-full.png")))
+      #expect(folder.files(under: "").filter { $0.contains(".intake-") }.isEmpty, "no temporary file left")
+      let sheet = await intake(["sheet", "--out", folder.at("dest-full-sheet")], faults: full)
+      #expect(sheet.status != 0)
+      #expect(sheet.stderr.contains("full"), "\(sheet.stderr)")
+    }
+  }
+#endif

@@ -242,6 +242,7 @@ struct Repair: Sendable {
     var rebuilt = false
     let top: Directory
     var storageFailure: Library.Error?
+    if configuration.readOnly { throw .readOnly }
     do throws(SystemError) {
       top = try Directory(opening: root, create: true)
       // Storage this process cannot write is refused before anything is moved.
