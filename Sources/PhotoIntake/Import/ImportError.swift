@@ -209,7 +209,10 @@ extension Importer {
     /// The failure of one item's commit (``Library`` commits in groups; each item keeps its own error).
     init(commitFailure failure: CommitFailure) {
       switch failure {
-      case .manifest(let error): self = error.isDiskFull ? .diskFull : .database(reason: error.description)
+      case .manifest(let error):
+        self =
+          error.isDiskFull
+          ? .diskFull : error.isReadOnly ? .libraryReadOnly : .database(reason: error.description)
       case .storage(let error): self.init(libraryFailure: error)
       case .damagedLayout(let what): self = .libraryDamaged(reason: what)
       }
