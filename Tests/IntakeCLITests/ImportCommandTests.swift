@@ -254,11 +254,11 @@ import Testing
       .cannotOpen(reason: "x"), .notALibrary("/x"), .manifestMissing, .manifestUnreadable(reason: "x"),
       .damagedLayout("x"), .busy, .database(reason: "x"), .notFound(AssetID(rawValue: "a")),
       .damagedObject(AssetID(rawValue: "a"), .fifo), .alteredObject(AssetID(rawValue: "a")), .diskFull,
-      .io(reason: "x"), .destinationExists("/x"),
+      .io(reason: "x"), .destinationExists("/x"), .readOnly,
     ]
     let importer: [Importer.Error] = [
       .libraryBusy, .libraryDamaged(reason: "x"), .notAttempted, .folderTooDeep(limit: 64),
-      .database(reason: "x"), .diskFull, .cancelled, .emptyFile,
+      .database(reason: "x"), .diskFull, .cancelled, .emptyFile, .libraryReadOnly,
     ]
     for sentence in library.map(\.description) + importer.map(\.description) {
       #expect(!sentence.contains("intake "), "\(sentence)")

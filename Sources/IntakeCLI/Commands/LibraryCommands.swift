@@ -25,7 +25,7 @@ let listCommand = CommandSpec(
       }
       remaining = limit
     }
-    guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
+    guard let library = await LibraryLocation.open(parsed, context, readOnly: true) else { return 3 }
     do {
       // A full listing reads every row anyway: the manifest is checked first, so that a damaged one is refused
       // rather than listed short or wrong.
@@ -143,7 +143,7 @@ let removeCommand = CommandSpec(
     ArgumentSpec(name: "ID", arity: .one, help: "An asset id, or a unique prefix of an id or SHA-256.")
   ],
   run: { parsed, context in
-    await withAsset(parsed, context, command: "remove") { library, asset in
+    await withAsset(parsed, context, command: "remove", readOnly: false) { library, asset in
       do {
         try await library.remove(asset.id)
         context.stdout.line("removed \(asset.id)")
@@ -160,7 +160,7 @@ let verifyCommand = CommandSpec(
   name: "verify", abstract: "Re-hash every asset and report damage (exit 1 if any).",
   options: [ValueOption.library, Flag.json],
   run: { parsed, context in
-    guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
+    guard let library = await LibraryLocation.open(parsed, context, readOnlyIfFull: true) else { return 3 }
     let report: VerificationReport
     do {
       report = try await library.verify()
@@ -171,6 +171,11 @@ let verifyCommand = CommandSpec(
       return 3
     }
     await library.close()
+    if library.isReadOnly && !report.damaged.isEmpty {
+      context.stderr.line(
+        "intake verify: note: the library cannot be written here (read-only or full storage), so the damage "
+          + "found was reported but not recorded.")
+    }
     if parsed.isSet(Flag.json) {
       context.stdout.line(
         JSON.object([
@@ -212,12 +217,13 @@ let verifyCommand = CommandSpec(
     return report.isClean ? 0 : 1
   })
 
-/// Opens the library, resolves the ID argument, and runs `body`; reports "not found" as exit 1.
+/// Opens the library (for reading only unless `readOnly` is false), resolves the ID argument, and runs `body`;
+/// reports "not found" as exit 1.
 private func withAsset(
-  _ parsed: ParsedCommand, _ context: CommandContext, command: String,
+  _ parsed: ParsedCommand, _ context: CommandContext, command: String, readOnly: Bool = true,
   _ body: (Library, Asset) async -> Int32
 ) async -> Int32 {
-  guard let library = await LibraryLocation.open(parsed, context) else { return 3 }
+  guard let library = await LibraryLocation.open(parsed, context, readOnly: readOnly) else { return 3 }
   let key = parsed.positionals[0]
   do {
     // The manifest is checked before it answers (issue 24): a damaged one is refused, naming repair.

@@ -24,13 +24,25 @@ enum LibraryLocation {
   /// Only commands that write (`import`, `repair`) create a library; the others refuse a path where there is
   /// none, so that a mistyped `--library` is not a new, empty library. A write waits `--wait` seconds for
   /// another process's write, saying so once.
-  static func open(_ parsed: ParsedCommand, _ context: CommandContext, create: Bool = false) async -> Library?
-  {
+  ///
+  /// Commands that only read pass `readOnly` (``Library/Configuration/readOnly``): they open no connection that
+  /// writes, so they work on a full disk too. With `readOnlyIfFull`, a command that writes only as a side
+  /// effect (`verify`'s damage marks) opens for reading when the disk is too full to open otherwise.
+  static func open(
+    _ parsed: ParsedCommand, _ context: CommandContext, create: Bool = false, readOnly: Bool = false,
+    readOnlyIfFull: Bool = false
+  ) async -> Library? {
     let path = path(parsed, context)
-    guard let configuration = configuration(parsed, context, create: create) else { return nil }
+    guard var configuration = configuration(parsed, context, create: create) else { return nil }
+    configuration.readOnly = readOnly
     do {
       if create { try makeParents(of: path) }
-      return try await Library.open(at: path, configuration: configuration)
+      do {
+        return try await Library.open(at: path, configuration: configuration)
+      } catch .diskFull where readOnlyIfFull {
+        configuration.readOnly = true
+        return try await Library.open(at: path, configuration: configuration)
+      }
     } catch {
       report(error, at: path, context)
       return nil

@@ -29,9 +29,72 @@ final class Database {
   static func open(path: String, readOnly: Bool = false, headerCheck: (([UInt8]) -> String?)? = nil)
     throws(DatabaseError) -> Database
   {
-    var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | (readOnly ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
-    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    let database = try connect(path, name: path, flags: flags, headerCheck: headerCheck)
+    if readOnly {
+      try database.execute("PRAGMA query_only=1")
+      return database
+    }
+    try database.execute("PRAGMA journal_mode=WAL")
+    try database.execute("PRAGMA synchronous=FULL")
+    for pragma in Platform.sqliteDurabilityPragmas { try database.execute(pragma) }
+    try database.execute("PRAGMA foreign_keys=ON")
+    return database
+  }
+
+  /// Opens the existing database at `path` for reading only, on storage this process cannot write: read-only
+  /// media, a folder without write permission, or a full disk. Nothing is created, nothing is written.
+  ///
+  /// A reader in WAL mode needs the log's shared-memory index (`-shm`) (https://sqlite.org/wal.html §8,
+  /// "Read-Only Databases"): SQLite's read-only open uses one that exists, even read-only, and makes one where
+  /// it can. Where it cannot (nothing to write it in, no space for its 32 KB), and the log holds nothing
+  /// (`logHoldsCommits` false: no `-wal`, or an empty one — which is also how a library closed cleanly is left),
+  /// the file alone is the whole database: it is opened `immutable`, without locks or index. A log with commits
+  /// in it and no index to read it by cannot be read here: that open fails (SQLITE_CANTOPEN) rather than answer
+  /// from the file without the log's commits.
+  static func openOnReadOnlyStorage(
+    path: String, logHoldsCommits: Bool, headerCheck: (([UInt8]) -> String?)? = nil
+  ) throws(DatabaseError) -> Database {
+    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+    do {
+      let database = try connect(uri(path), name: path, flags: flags, headerCheck: headerCheck)
+      // The first read opens the log, and its index: what fails where the index cannot be had.
+      _ = try database.userVersion
+      return database
+    } catch
+      where !logHoldsCommits
+      && (error.isReadOnly || error.isDiskFull
+        || [SQLITE_CANTOPEN, SQLITE_IOERR].contains(error.code & 0xFF))
+    {
+      let database = try connect(
+        uri(path) + "?immutable=1", name: path, flags: flags, headerCheck: headerCheck)
+      _ = try database.userVersion
+      return database
+    }
+  }
+
+  /// `path` as an SQLite URI filename (https://sqlite.org/uri.html §3.1): `%`, `?` and `#` escaped, and an
+  /// absolute path given an empty authority, so that one beginning `//` is not read as a host.
+  private static func uri(_ path: String) -> String {
+    var escaped = ""
+    for character in path {
+      switch character {
+      case "%": escaped += "%25"
+      case "?": escaped += "%3f"
+      case "#": escaped += "%23"
+      default: escaped.append(character)
+      }
+    }
+    return path.hasPrefix("/") ? "file://" + escaped : "file:" + escaped
+  }
+
+  /// `sqlite3_open_v2` of `filename` (a path, or a URI with `SQLITE_OPEN_URI`), with extended result codes, the
+  /// header check and a busy timeout.
+  private static func connect(
+    _ filename: String, name path: String, flags: Int32, headerCheck: (([UInt8]) -> String?)?
+  ) throws(DatabaseError) -> Database {
+    var handle: OpaquePointer?
+    let code = sqlite3_open_v2(filename, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let error =
         handle.map { DatabaseError(connection: $0) } ?? DatabaseError(code: code, message: "out of memory")
@@ -45,14 +108,6 @@ final class Database {
     }
     // Wait rather than fail when another connection (a reader in another process) holds a lock briefly.
     sqlite3_busy_timeout(handle, 5_000)
-    if readOnly {
-      try database.execute("PRAGMA query_only=1")
-      return database
-    }
-    try database.execute("PRAGMA journal_mode=WAL")
-    try database.execute("PRAGMA synchronous=FULL")
-    for pragma in Platform.sqliteDurabilityPragmas { try database.execute(pragma) }
-    try database.execute("PRAGMA foreign_keys=ON")
     return database
   }
 
@@ -262,6 +317,14 @@ struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
     code & 0xFF == SQLITE_FULL || code == ExtendedCode.shmSize || systemCode == ENOSPC || systemCode == EDQUOT
   }
 
+  /// The storage cannot be written here: SQLite opened the file read-only or cannot write it (SQLITE_READONLY
+  /// and its extended codes), or could not make the log or its index for lack of write permission or on
+  /// read-only media (SQLITE_CANTOPEN, SQLITE_IOERR with EROFS, EACCES or EPERM behind it).
+  var isReadOnly: Bool {
+    code & 0xFF == SQLITE_READONLY
+      || [EROFS, EACCES, EPERM].contains(systemCode) && [SQLITE_CANTOPEN, SQLITE_IOERR].contains(code & 0xFF)
+  }
+
   /// The manifest's bytes are damaged: SQLite finds the file malformed (SQLITE_CORRUPT) or not a database at all
   /// (SQLITE_NOTADB), or a page is missing from a file cut short (ExtendedCode.shortRead).
   var isDamage: Bool {
@@ -293,4 +356,7 @@ enum ExtendedCode {
   /// Ours, not SQLite's: a row holds a value no write stores (a changed byte inside a value, which SQLite's
   /// checks cannot see). A kind of `SQLITE_CORRUPT`.
   static let damagedValue: Int32 = SQLITE_CORRUPT | (200 << 8)
+  /// Ours: the manifest must be migrated (or made) before it can be read, and it is opened for reading only. A
+  /// kind of `SQLITE_READONLY`.
+  static let needsMigration: Int32 = SQLITE_READONLY | (200 << 8)
 }

@@ -10,8 +10,14 @@ final class DatabaseReader: @unchecked Sendable {
   private let database: Database
   private let queue = DispatchQueue(label: "PhotoIntake.Library.reader")
 
-  init(path: String) throws(DatabaseError) {
-    database = try Database.open(path: path, readOnly: true)
+  convenience init(path: String) throws(DatabaseError) {
+    try self.init(database: try Database.open(path: path, readOnly: true))
+  }
+
+  /// A reader over a connection already open (read-only) and used by nothing else.
+  init(database: Database) throws(DatabaseError) {
+    try database.execute("PRAGMA query_only=1")
+    self.database = database
     OwnQueues.mark(queue)
   }
 

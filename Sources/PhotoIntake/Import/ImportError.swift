@@ -83,6 +83,9 @@ extension Importer {
     case sourceFailed(reason: String)
     /// Another process kept writing to the library for longer than the wait; nothing of this batch was stored.
     case libraryBusy
+    /// The library cannot be written here (read-only media, a folder without write permission, a library opened
+    /// for reading only); nothing was imported.
+    case libraryReadOnly
     /// Part of the library is not what it should be (a link or a file where a folder belongs); nothing was
     /// followed or changed.
     case libraryDamaged(reason: String)
@@ -143,6 +146,9 @@ extension Importer {
       case .libraryBusy:
         "Another process kept writing to the library for longer than the wait allows; nothing of this item "
           + "was stored. Try again when it has finished."
+      case .libraryReadOnly:
+        "The library cannot be changed here: it is on a read-only disk, in a folder this user cannot write, or "
+          + "was opened for reading only. Nothing was imported; make it writable and import again."
       case .libraryDamaged(let reason):
         "The library is damaged (\(reason)); nothing was followed or changed. Repair the library, then import "
           + "again."
@@ -180,6 +186,7 @@ extension Importer {
       case .cancelled: "cancelled"
       case .sourceFailed: "source-failed"
       case .libraryBusy: "library-busy"
+      case .libraryReadOnly: "library-read-only"
       case .libraryDamaged: "library-damaged"
       case .notAttempted: "not-attempted"
       case .folderTooDeep: "folder-too-deep"
@@ -192,6 +199,7 @@ extension Importer {
       switch error {
       case .busy: self = .libraryBusy
       case .diskFull: self = .diskFull
+      case .readOnly: self = .libraryReadOnly
       case .damagedLayout(let what): self = .libraryDamaged(reason: what)
       case .database(let reason): self = .database(reason: reason)
       default: self = .database(reason: error.description)
@@ -201,7 +209,10 @@ extension Importer {
     /// The failure of one item's commit (``Library`` commits in groups; each item keeps its own error).
     init(commitFailure failure: CommitFailure) {
       switch failure {
-      case .manifest(let error): self = error.isDiskFull ? .diskFull : .database(reason: error.description)
+      case .manifest(let error):
+        self =
+          error.isDiskFull
+          ? .diskFull : error.isReadOnly ? .libraryReadOnly : .database(reason: error.description)
       case .storage(let error): self.init(libraryFailure: error)
       case .damagedLayout(let what): self = .libraryDamaged(reason: what)
       }

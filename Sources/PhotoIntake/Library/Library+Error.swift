@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension Library {
   /// Why a library operation failed. Each description is a sentence a user can act on; none names a command
   /// or a flag of a particular tool (the CLI adds those).
@@ -33,6 +41,9 @@ extension Library {
     case unreadableObject(AssetID, reason: String)
     /// The device is full.
     case diskFull
+    /// The library is on storage this process cannot write (read-only media, a folder or manifest without
+    /// write permission), or was opened for reading only: it can be read, and nothing was changed.
+    case readOnly
     /// A file operation failed.
     case io(reason: String)
     /// The export destination already exists; nothing was overwritten.
@@ -80,6 +91,9 @@ extension Library {
           + "was written. Check the permissions of the library folder and its disk, then try again."
       case .diskFull:
         "The disk holding the library is full. Free some space and try again; nothing was lost."
+      case .readOnly:
+        "The library cannot be changed here: it is on a read-only disk, in a folder this user cannot write, or "
+          + "was opened for reading only. Nothing was changed; it can still be read. Make it writable and try again."
       case .io(let reason):
         "A storage error stopped the operation (\(reason))."
       case .destinationExists:
@@ -98,6 +112,10 @@ extension Library {
         self = .diskFull
       } else if error.isDamage {
         self = .manifestDamaged(reason: error.damageReason)
+      } else if error.code == ExtendedCode.needsMigration {
+        self = .cannotOpen(reason: error.message)
+      } else if error.isReadOnly {
+        self = .readOnly
       } else {
         self = .database(reason: error.description)
       }
@@ -113,7 +131,9 @@ extension Library {
     }
 
     init(_ error: SystemError) {
-      self = error.isDiskFull ? .diskFull : .io(reason: error.description)
+      // EROFS only: one file without write permission (EACCES) is not a read-only library.
+      self =
+        error.isDiskFull ? .diskFull : error.code == EROFS ? .readOnly : .io(reason: error.description)
     }
 
     /// Any failure of the manifest or the file system, as the library reports it.

@@ -44,6 +44,12 @@ public actor Library {
     public var onWaitingForWriter: (@Sendable () -> Void)?
     /// Caps the manifest's size in pages (SQLite `max_page_count`); tests use it to simulate a full disk.
     package var maximumManifestPages: Int?
+    /// Open for reading only: no connection that writes is opened and nothing in the folder is created or
+    /// changed, so reading works on a full disk too; every write throws ``Library/Error/readOnly``. (A manifest
+    /// that must first be made or upgraded, by a newer PhotoIntake, is made or upgraded where the storage can be
+    /// written.) Storage this process cannot write — read-only media, a folder or manifest without write
+    /// permission — is always opened so, whatever this says. Default false.
+    public var readOnly = false
 
     /// The default configuration: create the library where there is none, and wait for another writer as long
     /// as ``writerWait`` says.
@@ -72,6 +78,10 @@ public actor Library {
   private var transition: Task<Result<Void, Error>, Never>?
   /// What the last ``recoverInterruptedWork()`` (or the start of the last write) found and did.
   public private(set) var lastRecovery = RecoveryReport()
+
+  /// Whether the library was opened for reading only (``Configuration/readOnly``, or storage this process cannot
+  /// write): reads work, and every write throws ``Error/readOnly``.
+  public nonisolated var isReadOnly: Bool { manifest.isReadOnly }
 
   /// Where renditions (caches) are kept.
   public nonisolated var renditionsPath: String { store.renditions.path }
@@ -231,6 +241,8 @@ public actor Library {
   /// can be found again after a crash. Writes of one library value nest; each must be ended with
   /// ``endWriting()``.
   func beginWriting() async throws(Error) {
+    // Before the lock and before anything is undone or recorded: nothing may be written through this value.
+    if isReadOnly { throw .readOnly }
     // A write of this value that is taking or releasing the lock finishes first; one that failed to take it
     // fails its waiters alike.
     while let pending = transition {

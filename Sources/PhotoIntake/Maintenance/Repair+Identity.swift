@@ -22,12 +22,16 @@ extension Repair {
   ///
   /// Reads every page (repair's cost is the library's size anyway). The connection is closed on return, so that
   /// the file can be moved aside.
-  static func whyNotTrusted(root: String, journal: IdentityJournal?) -> String? {
+  ///
+  /// - Throws: ``Library/Error/diskFull`` or ``Library/Error/readOnly`` when the storage, not the manifest, is
+  ///   what fails (no space for the log's index, no write permission): a manifest is never set aside for that.
+  static func whyNotTrusted(root: String, journal: IdentityJournal?) throws(Library.Error) -> String? {
     let database: Database
     do {
       database = try Database.open(
         path: root + "/manifest.sqlite", readOnly: true, headerCheck: Manifest.headerDamage)
     } catch {
+      try refuseStorageFailure(error)
       // The header check's own sentence, or SQLite's.
       if error.message.hasPrefix("its header") { return error.message }
       return "SQLite cannot open it (\(error.message))"
@@ -45,9 +49,18 @@ extension Repair {
         return "it differs from its identity journal (\(difference))"
       }
     } catch {
+      try refuseStorageFailure(error)
       return "SQLite cannot read it (\(error.message))"
     }
     return nil
+  }
+
+  /// Throws the library's error for a failure of the storage rather than of the manifest's bytes: a full disk
+  /// (the first read makes the log's 32 KB index), storage that cannot be written.
+  private static func refuseStorageFailure(_ error: DatabaseError) throws(Library.Error) {
+    guard !error.isDamage else { return }
+    let failure = Library.Error(error)
+    if failure == .diskFull || failure == .readOnly { throw failure }
   }
 
   /// Where the manifest's assets (id, hash, name, size, type, import time, strip status, first listing), listings

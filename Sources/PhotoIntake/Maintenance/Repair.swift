@@ -241,8 +241,12 @@ struct Repair: Sendable {
     var moved: [RepairReport.Move] = []
     var rebuilt = false
     let top: Directory
-    do {
+    var storageFailure: Library.Error?
+    if configuration.readOnly { throw .readOnly }
+    do throws(SystemError) {
       top = try Directory(opening: root, create: true)
+      // Storage this process cannot write is refused before anything is moved.
+      guard Syscalls.isWritable(top.descriptor, ".", path: root) else { throw SystemError(.access, EROFS) }
       if let layout = try? LibraryLayout.inspect(top), layout.manifestIsEmpty, layout.holdsObjects {
         rebuilt = true
       }
@@ -266,16 +270,28 @@ struct Repair: Sendable {
       // A manifest that opens but cannot be trusted (damaged pages or header, commits lost from its log) is set
       // aside like an unreadable one; the identity journal gives the new one back what it held.
       if let info = try top.status("manifest.sqlite"), Platform.fileType(info.st_mode) == .regular,
-        info.st_size > 0,
-        let why = whyNotTrusted(root: root, journal: try? IdentityJournal(root: top, create: false))
+        info.st_size > 0
       {
-        moved += try setAside(
-          ["manifest.sqlite", "manifest.sqlite-wal", "manifest.sqlite-shm"], in: top, why)
-        rebuilt = true
+        let why: String?
+        do {
+          why = try whyNotTrusted(root: root, journal: try? IdentityJournal(root: top, create: false))
+        } catch {
+          // A full disk or read-only storage is the storage's failure, not the manifest's: it is kept as it is.
+          storageFailure = error
+          why = nil
+        }
+        if let why {
+          moved += try setAside(
+            ["manifest.sqlite", "manifest.sqlite-wal", "manifest.sqlite-shm"], in: top, why)
+          rebuilt = true
+        }
       }
     } catch {
-      throw .cannotOpen(reason: error.description)
+      // A full disk and read-only storage are named as such; anything else is the folder's failure to open.
+      throw error.isDiskFull || error.code == EROFS
+        ? Library.Error(error) : .cannotOpen(reason: error.description)
     }
+    if let storageFailure { throw storageFailure }
     let library: Library
     do {
       library = try Library.openChecked(at: root, configuration: configuration, forRepair: true)

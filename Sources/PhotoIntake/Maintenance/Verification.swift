@@ -108,7 +108,8 @@ struct Verification: Sendable {
         report.damaged.removeAll { !remaining.contains($0.id) }
         changes.removeAll { $0.damage != nil && !remaining.contains($0.id) }
       }
-      try await manifest.setDamage(changes)
+      // Opened for reading only (read-only storage, a full disk): the damage is reported, not recorded.
+      if !manifest.isReadOnly { try await manifest.setDamage(changes) }
       let referenced = Set(assets.map(\.sha256.hex))
       let unreferenced = listed.filter { !referenced.contains($0.name) || !$0.isFanOutChild }
       let stillThere = try await BlockingLanes.io.run { () throws(SystemError) -> [Bool] in

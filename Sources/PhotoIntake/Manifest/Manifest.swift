@@ -28,10 +28,15 @@ actor Manifest {
   /// frames after it (see `Manifest+Journal.swift`).
   var journaledThrough: UInt64 = 0
 
-  private init(path: String, database: Database, reader: DatabaseReader) {
+  /// Opened for reading only (``openForReading(at:logHoldsCommits:)``): both connections are read-only, and
+  /// nothing may be written through this value.
+  nonisolated let isReadOnly: Bool
+
+  private init(path: String, database: Database, reader: DatabaseReader, isReadOnly: Bool = false) {
     self.path = path
     self.database = database
     self.reader = reader
+    self.isReadOnly = isReadOnly
   }
 
   /// Opens the manifest at `path`, creating and migrating it as needed. Blocks (`sqlite3_open`, fsynced
@@ -44,6 +49,33 @@ actor Manifest {
     try migrate(database)
     if let maximumPages { try database.execute("PRAGMA max_page_count=\(maximumPages)") }
     return Manifest(path: path, database: database, reader: try DatabaseReader(path: path))
+  }
+
+  /// Opens the existing manifest at `path` for reading only, creating and writing nothing (see
+  /// ``Database/openOnReadOnlyStorage(path:logHoldsCommits:headerCheck:)``): for storage this process cannot
+  /// write, or is full, and for tools that only read. Blocks: call it on a lane.
+  ///
+  /// - Throws: a manifest that must be migrated first (made by an older PhotoIntake, or new and empty) cannot be
+  ///   read without writing: `ExtendedCode.needsMigration`, with a sentence saying so.
+  static func openForReading(at path: String, logHoldsCommits: Bool) throws(DatabaseError) -> Manifest {
+    let database = try Database.openOnReadOnlyStorage(
+      path: path, logHoldsCommits: logHoldsCommits, headerCheck: headerDamage)
+    try database.execute("PRAGMA query_only=1")
+    let version = try database.userVersion
+    try refuseDamagedVersion(version, database)
+    try refuseNewer(version)
+    if version < currentVersion {
+      throw DatabaseError(
+        code: ExtendedCode.needsMigration,
+        message: version == 0
+          ? "the manifest is new and empty, and making it needs write access"
+          : "the manifest was made by an older PhotoIntake (schema version \(version)), and upgrading it needs "
+            + "write access")
+    }
+    let reader = try DatabaseReader(
+      database: try Database.openOnReadOnlyStorage(
+        path: path, logHoldsCommits: logHoldsCommits, headerCheck: headerDamage))
+    return Manifest(path: path, database: database, reader: reader, isReadOnly: true)
   }
 
   /// Runs a read on the readers' connection and waits for it (for callers on a blocking lane).
@@ -60,6 +92,7 @@ actor Manifest {
 
   /// Folds the write-ahead log into the manifest when no one else is reading it (at the end of a library's use).
   func checkpoint() {
+    guard !isReadOnly else { return }
     try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
   }
 

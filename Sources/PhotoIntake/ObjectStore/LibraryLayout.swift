@@ -1,3 +1,8 @@
+#if canImport(CSQLite)
+  internal import CSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -31,11 +36,22 @@ struct LibraryLayout {
       folder = try Directory(opening: root, create: configuration.createIfNeeded || forRepair)
     } catch  where error.code == ENOENT {
       throw .notALibrary(root)
+    } catch  where error.code == EROFS {
+      throw .readOnly
     } catch {
       throw .cannotOpen(reason: error.description)
     }
     let layout = try inspect(folder)
     if !forRepair { try layout.refuseUnlessUsable(root: root, createIfNeeded: configuration.createIfNeeded) }
+    // Storage this process cannot write is read, never written: the writer's connection could not even open
+    // (WAL needs its log and index beside the manifest), and every write is refused up front as `.readOnly`.
+    let writable = layout.isWritable(folder)
+    if forRepair && !writable { throw .readOnly }
+    if !forRepair && (configuration.readOnly || !writable),
+      let opened = try openForReading(folder, root: root, layout: layout, writable: writable)
+    {
+      return opened
+    }
     let store: ObjectStore
     do {
       store = try ObjectStore(root: folder)
@@ -57,6 +73,51 @@ struct LibraryLayout {
       do { try store.makeFanOutFolders() } catch { throw .cannotOpen(reason: error.description) }
     }
     return (root, manifest, store)
+  }
+
+  /// Opens the parts of a library for reading only: nothing is created, made durable or migrated. A manifest
+  /// that must be made or migrated first cannot be read so: nil where the storage can be written (the caller
+  /// then opens it to write), else ``Library/Error/cannotOpen(reason:)`` saying why.
+  private static func openForReading(_ folder: Directory, root: String, layout: LibraryLayout, writable: Bool)
+    throws(Library.Error) -> (root: String, manifest: Manifest, store: ObjectStore)?
+  {
+    if layout.manifestIsEmpty {
+      if writable { return nil }
+      throw .cannotOpen(reason: "its manifest has not been made yet, and making it needs write access")
+    }
+    let store: ObjectStore
+    let logHoldsCommits: Bool
+    do {
+      store = try ObjectStore(root: folder, create: false)
+      logHoldsCommits = (try folder.status("manifest.sqlite-wal")).map { $0.st_size > 0 } ?? false
+    } catch  where error.code == ELOOP || error.code == ENOTDIR {
+      throw .damagedLayout("\(error.path.map(lastComponent) ?? "a library folder") is not a folder")
+    } catch {
+      throw .cannotOpen(reason: error.description)
+    }
+    let manifest: Manifest
+    do {
+      manifest = try Manifest.openForReading(at: root + "/manifest.sqlite", logHoldsCommits: logHoldsCommits)
+    } catch  where error.code == ExtendedCode.needsMigration && writable {
+      return nil
+    } catch  where error.code & 0xFF == SQLITE_CANTOPEN && logHoldsCommits {
+      throw .cannotOpen(
+        reason: "its manifest has recent changes in its write-ahead log, which can be read only where the "
+          + "log's index (manifest.sqlite-shm) exists or can be made")
+    } catch {
+      throw Library.Error(error)
+    }
+    try JournalCheck.check(manifest, journal: store.journal)
+    return (root, manifest, store)
+  }
+
+  /// Whether this process can write the library at `folder`: the folder, and its manifest and the manifest's
+  /// log and index where they exist (a manifest without write permission opens read-only in SQLite, and its
+  /// writes would fail). Read-only media fail this for root too; permissions do not.
+  func isWritable(_ folder: Directory) -> Bool {
+    let names =
+      ["."] + (manifestKind == nil ? [] : ["manifest.sqlite", "manifest.sqlite-wal", "manifest.sqlite-shm"])
+    return names.allSatisfy { Syscalls.isWritable(folder.descriptor, $0, path: folder.path(of: $0)) }
   }
 
   /// What is at the root `root`.

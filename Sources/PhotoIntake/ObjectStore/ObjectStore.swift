@@ -28,14 +28,16 @@ final class ObjectStore: Sendable {
   /// Opens (creating where missing) `objects/`, `staging/`, `renditions/` and `journal/` under `root`.
   ///
   /// - Throws: `ELOOP` or `ENOTDIR` when one of them is a link or a file (damage, not followed).
-  init(root: Directory) throws(SystemError) {
+  /// With `create` false (a library opened for reading only), nothing is made: the folders must exist, and
+  /// a missing `journal/` is no journal.
+  init(root: Directory, create: Bool = true) throws(SystemError) {
     self.root = root
-    objects = try root.subdirectory("objects", create: true)
-    staging = try root.subdirectory("staging", create: true)
-    renditions = try root.subdirectory("renditions", create: true)
+    objects = try root.subdirectory("objects", create: create)
+    staging = try root.subdirectory("staging", create: create)
+    renditions = try root.subdirectory("renditions", create: create)
     do {
-      journal = try IdentityJournal(root: root, create: true)
-    } catch  where [EROFS, EACCES, EPERM, ENOSPC].contains(error.code) {
+      journal = try IdentityJournal(root: root, create: create)
+    } catch  where [EROFS, EACCES, EPERM, ENOSPC].contains(error.code) || !create && error.code == ENOENT {
       journal = nil
     }
   }

@@ -303,6 +303,26 @@ package enum Syscalls {
     return info
   }
 
+  /// Whether this process may write the entry `name` of `directory` (`"."` for the folder itself):
+  /// `faccessat(2)` with `W_OK` and `AT_EACCESS`, so with the effective user, as an `open` for writing would be
+  /// judged. False on read-only media (`EROFS`, for root too) and without write permission (`EACCES`, `EPERM`);
+  /// true when nothing has that name or the answer is anything else (the write itself will then say what is
+  /// wrong). Tests inject `EROFS` here (operation `.access`) to take the read-only path where they run as root.
+  package static func isWritable(_ directory: Int32, _ name: String, path: String) -> Bool {
+    var error: Int32 = 0
+    #if TestHooks
+      error = faults?.error(for: .access, path: path, bytes: 0) ?? 0
+    #endif
+    if error == 0 {
+      while libc_faccessat(directory, name, W_OK, AT_EACCESS) != 0 {
+        error = Platform.errno
+        if error != EINTR { break }
+        error = 0
+      }
+    }
+    return ![EROFS, EACCES, EPERM].contains(error)
+  }
+
   /// `unlinkat(2)` of a file (never a folder); a name that is already gone is not an error.
   package static func unlinkAt(_ directory: Int32, _ name: String, path: String) throws(SystemError) {
     try inject(.unlink, path)
@@ -454,6 +474,9 @@ private func libc_fstatat(_ dir: Int32, _ name: String, _ info: UnsafeMutablePoi
   -> Int32
 {
   fstatat(dir, name, info, flags)
+}
+private func libc_faccessat(_ dir: Int32, _ name: String, _ mode: Int32, _ flags: Int32) -> Int32 {
+  faccessat(dir, name, mode, flags)
 }
 private func libc_unlinkat(_ dir: Int32, _ name: String, _ flags: Int32) -> Int32 {
   unlinkat(dir, name, flags)

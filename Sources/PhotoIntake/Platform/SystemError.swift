@@ -13,6 +13,8 @@
 package struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
   package enum Operation: String, Sendable, Hashable {
     case open, read, write, fsync, rename, link, unlink, mkdir, stat, lock
+    /// A check of write permission (`faccessat`).
+    case access
     /// An SQLite statement or commit (injected only: SQLite does its own I/O).
     case sqlite
   }
@@ -33,4 +35,8 @@ package struct SystemError: Error, Sendable, Equatable, CustomStringConvertible 
 
   /// Whether the failure means the storage is full (ENOSPC, or EDQUOT for a user quota).
   package var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+
+  /// Whether the failure means the storage cannot be written by this process: read-only media (EROFS), or no
+  /// write permission (EACCES, EPERM).
+  package var isReadOnly: Bool { code == EROFS || code == EACCES || code == EPERM }
 }
