@@ -52,14 +52,7 @@ struct LibraryLayout {
     {
       return opened
     }
-    let store: ObjectStore
-    do {
-      store = try ObjectStore(root: folder)
-    } catch  where error.code == ELOOP || error.code == ENOTDIR {
-      throw .damagedLayout("\(error.path.map(lastComponent) ?? "a library folder") is not a folder")
-    } catch {
-      throw .cannotOpen(reason: error.description)
-    }
+    let store = try openStore(folder, create: true)
     let manifest: Manifest
     do {
       manifest = try Manifest.open(
@@ -75,6 +68,18 @@ struct LibraryLayout {
     return (root, manifest, store)
   }
 
+  /// The library's object store in `folder` (its folders made if `create`): a link or file in place of one of
+  /// them is a damaged layout, anything else a library that cannot be opened.
+  private static func openStore(_ folder: Directory, create: Bool) throws(Library.Error) -> ObjectStore {
+    do {
+      return try ObjectStore(root: folder, create: create)
+    } catch  where error.code == ELOOP || error.code == ENOTDIR {
+      throw .damagedLayout("\(error.path.map(lastComponent) ?? "a library folder") is not a folder")
+    } catch {
+      throw .cannotOpen(reason: error.description)
+    }
+  }
+
   /// Opens the parts of a library for reading only: nothing is created, made durable or migrated. A manifest
   /// that must be made or migrated first cannot be read so: nil where the storage can be written (the caller
   /// then opens it to write), else ``Library/Error/cannotOpen(reason:)`` saying why.
@@ -85,13 +90,10 @@ struct LibraryLayout {
       if writable { return nil }
       throw .cannotOpen(reason: "its manifest has not been made yet, and making it needs write access")
     }
-    let store: ObjectStore
+    let store = try openStore(folder, create: false)
     let logHoldsCommits: Bool
     do {
-      store = try ObjectStore(root: folder, create: false)
       logHoldsCommits = (try folder.status("manifest.sqlite-wal")).map { $0.st_size > 0 } ?? false
-    } catch  where error.code == ELOOP || error.code == ENOTDIR {
-      throw .damagedLayout("\(error.path.map(lastComponent) ?? "a library folder") is not a folder")
     } catch {
       throw .cannotOpen(reason: error.description)
     }
