@@ -107,22 +107,20 @@ static unsigned char *room(unsigned char **buffer, size_t *capacity, size_t size
     return *buffer;
 }
 
+/// Frees *buffer when it is larger than the pool keeps; returns whether it did.
+static int release_if_large(unsigned char **buffer, size_t *capacity) {
+    if (*capacity <= kept_buffer_limit) return 0;
+    free(*buffer);
+    *buffer = NULL;
+    *capacity = 0;
+    return 1;
+}
+
 /// Returns a state to the pool (or frees it when the pool is full), after freeing buffers larger than the pool
 /// keeps; hands the freed memory back to the system when it freed any.
 static void return_state(struct turbo_state *state) {
-    int freed = 0;
-    if (state->file_capacity > kept_buffer_limit) {
-        free(state->file);
-        state->file = NULL;
-        state->file_capacity = 0;
-        freed = 1;
-    }
-    if (state->decoded_capacity > kept_buffer_limit) {
-        free(state->decoded);
-        state->decoded = NULL;
-        state->decoded_capacity = 0;
-        freed = 1;
-    }
+    int freed = release_if_large(&state->file, &state->file_capacity);
+    freed |= release_if_large(&state->decoded, &state->decoded_capacity);
     pthread_mutex_lock(&pool_lock);
     if (pooled < kept_states) {
         pool[pooled++] = state;
@@ -295,22 +293,27 @@ static int encode_sizes(struct turbo_state *state, const unsigned char *decoded,
             if (tw < 1) tw = 1;
             if (th < 1) th = 1;
         }
-        unsigned char *reduced = malloc((size_t)tw * th * 3);
-        unsigned char *upright = malloc((size_t)tw * th * 3);
-        if (reduced == NULL || upright == NULL ||
-            (tw == dw && th == dh ? (memcpy(reduced, decoded, (size_t)tw * th * 3), 0)
-                                  : reduce(decoded, dw, dh, reduced, tw, th)) != 0) {
+        // A buffer only for each step that changes the picture: the reduction (unless the decode already fits)
+        // and the orientation (unless it is 1 or none).
+        const size_t bytes = (size_t)tw * th * 3;
+        const int reducing = tw != dw || th != dh;
+        const int turned = orientation >= 2 && orientation <= 8;
+        unsigned char *reduced = reducing ? malloc(bytes) : NULL;
+        unsigned char *upright = turned ? malloc(bytes) : NULL;
+        if ((reducing && (reduced == NULL || reduce(decoded, dw, dh, reduced, tw, th) != 0)) ||
+            (turned && upright == NULL)) {
             snprintf(error, error_length, "out of memory");
             status = -1;
         } else {
-            // Orientation 1 (or none): the reduced picture is already upright.
-            const int turned = orientation >= 2 && orientation <= 8;
-            if (turned) orient(reduced, tw, th, orientation, upright);
+            const unsigned char *picture = reducing ? reduced : decoded;
+            if (turned) {
+                orient(picture, tw, th, orientation, upright);
+                picture = upright;
+            }
             const int swap = orientation >= 5 && orientation <= 8;
             const int uw = swap ? th : tw, uh = swap ? tw : th;
             unsigned char *data = NULL;
             unsigned long size_out = 0;
-            const unsigned char *picture = turned ? upright : reduced;
             const int compressed =
                 turbo.compress(state->encoder, picture, uw, 0, uh, TJPF_RGB, &data, &size_out, TJSAMP_420, quality, 0);
             if (compressed != 0) {
