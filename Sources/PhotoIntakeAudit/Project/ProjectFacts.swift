@@ -37,6 +37,13 @@ struct ProjectFacts: Sendable {
   /// Names declared anywhere in the project as fetch results of assets (`var assets: PHFetchResult<PHAsset>!`,
   /// `let result = PHAsset.fetchAssets(with: options)`): `model.assets.count` in a view of another file is one.
   var fetchResultNames: Set<String> = []
+  /// Names of properties declared anywhere in the project as read-write photo library authorization
+  /// statuses (`@Published var authState: PHAuthorizationStatus = PHPhotoLibrary.authorizationStatus(for: level)`),
+  /// less any name also given a legacy or add-only status: `service.authState == .authorized` in a view of
+  /// another file checks the photo library (see ``addPhotoStatusNames(_:)``).
+  var photoStatusNames: Set<String> = []
+  /// Names given a legacy or add-only status somewhere, never counted in ``photoStatusNames``.
+  var legacyStatusNames: Set<String> = []
   /// Calls and member reads made from list or grid contexts, by the called name (see ``ListCall``):
   /// a helper or view they reach draws cells too.
   var listCalls: [String: [ListCall]] = [:]
@@ -94,6 +101,7 @@ struct ProjectFacts: Sendable {
       }
     }
     if file.source.words.containsAny([.PHFetchResult, .fetchAssets]) { addFetchResultNames(file) }
+    if file.source.words.containsAny([.PHAuthorizationStatus, .PHPhotoLibrary]) { addPhotoStatusNames(file) }
     if file.source.words.containsAny([.assetIdentifier, .localIdentifier, .itemIdentifier]) {
       addIdentifierCarriers(file)
     }

@@ -14,7 +14,7 @@ struct LimitedIgnoredRule: AuditRule {
     summary:
       "PHAuthorizationStatus.limited is not handled: people who chose Select Photos are treated as denied.",
     leavesAlone:
-      "A status switch with a .limited case, and == .authorized checks in code that also handles .limited.",
+      "A status switch whose .limited case does something other than its .denied case, and == .authorized checks in code that also handles .limited.",
     fix: """
       Treat .limited as a grant: show the photos the person shared, and offer \
       PHPhotoLibrary.shared().presentLimitedLibraryPicker(from:) to widen the selection. Add an explicit \
@@ -25,16 +25,27 @@ struct LimitedIgnoredRule: AuditRule {
   let triggers: Set<Word> = [.switch, .authorized]
 
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
-    guard file.source.words.contains(.PHPhotoLibrary) || file.source.words.contains(.PHAuthorizationStatus)
+    guard
+      file.source.words.contains(.PHPhotoLibrary) || file.source.words.contains(.PHAuthorizationStatus)
+        || !project.photoStatusNames.isEmpty
     else { return [] }
-    /// `authorizationStatus()` or `requestAuthorization { … }` / `requestAuthorization(handler)`.
     func callsLegacyAPI(_ range: Range<Int>) -> Bool {
-      range.contains { index in
-        let word = file.word(index)
-        guard word == .authorizationStatus || word == .requestAuthorization else { return false }
-        return file.kind(index + 1) == .leftBrace
-          || (file.kind(index + 1) == .leftParen && file.word(index + 2) != .for)
+      ProjectFacts.callsLegacyAuthorization(file, in: range)
+    }
+    // Names this file declares itself (locals, parameters, properties): for those the file's own
+    // declarations decide, not a property of the same name elsewhere.
+    var declaredHere: Set<String>?
+    func declaresItself(_ name: Int) -> Bool {
+      if declaredHere == nil {
+        var names: Set<String> = []
+        for index in 0..<file.count where file.kind(index) == .identifier && !file.isMember(index) {
+          if file.word(index - 1) == .var || file.word(index - 1) == .let || file.kind(index + 1) == .colon {
+            names.insert(file.text(index))
+          }
+        }
+        declaredHere = names
       }
+      return declaredHere?.contains(file.text(name)) == true
     }
     var statuses = DeclaredNames(
       in: file, types: [.PHAuthorizationStatus], initializers: [.PHPhotoLibrary], excluding: [.addOnly],
@@ -64,7 +75,11 @@ struct LimitedIgnoredRule: AuditRule {
           return handlers.contains(scope)
         }
       }
-      return statuses.refers(last)
+      if statuses.refers(last) { return true }
+      // A status property of another file's type (`service.authState`, or `authState` in an extension).
+      guard project.photoStatusNames.contains(file.text(last)) else { return false }
+      if file.isMember(last) { return file.word(last - 2) != .selfKeyword || !declaresItself(last) }
+      return !declaresItself(last)
     }
 
     func mentionsLimited(_ range: Range<Int>) -> Bool {
@@ -85,10 +100,13 @@ struct LimitedIgnoredRule: AuditRule {
             brace += 1
           }
         }
-        guard brace < file.count, let close = file.match(brace), isPhotoStatus((index + 1)..<brace),
-          !mentionsLimited((brace + 1)..<close)
+        guard brace < file.count, let close = file.match(brace), isPhotoStatus((index + 1)..<brace)
         else { continue }
-        findings.append(file.finding(descriptor, at: index))
+        if !mentionsLimited((brace + 1)..<close) {
+          findings.append(file.finding(descriptor, at: index))
+        } else if let limited = Self.limitedTreatedAsDenied(file, body: (brace + 1)..<close) {
+          findings.append(file.finding(descriptor, at: limited))
+        }
       case .opEqual, .opNotEqual:
         var authorized = index + 2
         if file.word(index + 1) == .PHAuthorizationStatus { authorized += 1 }
@@ -105,5 +123,66 @@ struct LimitedIgnoredRule: AuditRule {
       }
     }
     return findings
+  }
+
+  /// The `.limited` of a switch's case that treats it as a denial: a label that also lists `.denied` or
+  /// `.restricted` (`case .denied, .restricted, .limited:`), or a `.limited` case whose statements are,
+  /// token for token, those of the `.denied` case (and not those of the `.authorized` case).
+  static func limitedTreatedAsDenied(_ file: SourceFile, body: Range<Int>) -> Int? {
+    struct Case {
+      var label: Range<Int>
+      var statements: Range<Int>
+    }
+    // The switch's own case labels: brackets and nested braces (closures, nested switches) are skipped.
+    var cases: [Case] = []
+    var cursor = body.lowerBound
+    while cursor < body.upperBound {
+      if file.tokens[cursor].isOpening, let close = file.match(cursor) {
+        cursor = close + 1
+        continue
+      }
+      if file.word(cursor) == .case || file.word(cursor) == .default {
+        var colon = cursor + 1
+        while colon < body.upperBound, file.kind(colon) != .colon {
+          if file.tokens[colon].isOpening, let close = file.match(colon) { colon = close }
+          colon += 1
+        }
+        if let last = cases.indices.last {
+          cases[last].statements = cases[last].statements.lowerBound..<cursor
+        }
+        cases.append(Case(label: cursor..<colon, statements: (colon + 1)..<body.upperBound))
+        cursor = colon + 1
+        continue
+      }
+      cursor += 1
+    }
+    func first(_ word: Word, in range: Range<Int>) -> Int? { range.first { file.isDotted($0, word) } }
+    func sameCode(_ one: Range<Int>, _ other: Range<Int>) -> Bool {
+      let one = one.clamped(to: 0..<file.count)
+      let other = other.clamped(to: 0..<file.count)
+      guard !one.isEmpty, one.count == other.count else { return false }
+      return zip(one, other).allSatisfy { file.source.sameText($0, $1) }
+    }
+    guard let limitedCase = cases.first(where: { first(.limited, in: $0.label) != nil }),
+      let limited = first(.limited, in: limitedCase.label)
+    else { return nil }
+    if first(.denied, in: limitedCase.label) != nil || first(.restricted, in: limitedCase.label) != nil {
+      return limited
+    }
+    // `fallthrough` into the next case runs that case's code.
+    var statements = limitedCase.statements
+    if file.word(statements.lowerBound) == .fallthrough,
+      let next = cases.firstIndex(where: { $0.label.lowerBound > limitedCase.label.lowerBound })
+    {
+      if first(.denied, in: cases[next].label) != nil || first(.restricted, in: cases[next].label) != nil {
+        return limited
+      }
+      statements = cases[next].statements
+    }
+    let denied = cases.first { first(.denied, in: $0.label) != nil }
+    let authorized = cases.first { first(.authorized, in: $0.label) != nil }
+    guard let denied, sameCode(statements, denied.statements) else { return nil }
+    if let authorized, sameCode(statements, authorized.statements) { return nil }
+    return limited
   }
 }
