@@ -6,7 +6,8 @@
 /// (`let ids = results.compactMap(\.assetIdentifier)`); data encoded from such an expression and written
 /// with `write(to:)`; an `@AppStorage`/`@SceneStorage` property named like a photo identifier, or one of
 /// any name assigned such an expression; and a persisted model (`Codable`/`Encodable` here or in another
-/// file, SwiftData `@Model`, Core Data `NSManagedObject`) with a photo-identifier property and no property
+/// file, SwiftData `@Model`, Core Data `NSManagedObject`, a Realm `Object` or `@Persisted` property) with a
+/// photo-identifier property and no property
 /// that could hold the photo itself (data, a file URL or path, a content hash, a cloud identifier, or a
 /// type of the app's that has one). Counts and emptiness checks of identifiers, and album or collection
 /// identifiers, are not reported.
@@ -190,7 +191,17 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     {
       return true
     }
-    if let name = file.name(of: type), project.inherits(name, anyOf: Self.persistedBases) { return true }
+    if let name = file.name(of: type) {
+      if project.inherits(name, anyOf: Self.persistedBases) { return true }
+      // Realm's `Object` is a common name: only a file that imports Realm means Realm's.
+      if project.inherits(name, anyOf: Self.realmBases), Self.importsRealm(file) { return true }
+    }
+    for index in file.body(of: type)
+    where file.kind(index) == .attribute && file.text(index) == "@Persisted"
+      && file.syntax.scope(of: index) == type
+    {
+      return true
+    }
     var cursor = scope.head - 1
     while cursor >= 0, file.kind(cursor) == .attribute || file.word(cursor).isModifier {
       if file.word(cursor) == .Model { return true }
@@ -200,6 +211,14 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
   }
 
   private static let persistedBases: Set<String> = ["Codable", "Encodable", "NSManagedObject"]
+  /// Realm model base classes: every stored property of a subclass is written to the Realm file.
+  private static let realmBases: Set<String> = ["Object", "EmbeddedObject"]
+
+  private static func importsRealm(_ file: SourceFile) -> Bool {
+    (0..<file.count).contains { index in
+      file.word(index) == .import && ["RealmSwift", "Realm"].contains(file.text(index + 1))
+    }
+  }
 
   /// The photo-identifier stored properties of a persisted type that has nothing more durable: no other
   /// stored property could hold the photo — none is named or typed for data, a file, a path, a hash or a

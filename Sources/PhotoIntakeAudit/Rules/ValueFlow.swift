@@ -1,5 +1,6 @@
 /// Where the values of a file's names come from, indexed once per file: the initializer of every
-/// `let`/`var` and every plain assignment (`name = …`, `self.name = …`), and the names declared as
+/// `let`/`var`, every plain assignment (`name = …`, `self.name = …`), every element added to a
+/// collection (`ids.append(…)`, `ids.insert(…, at: 0)`, `ids += […]`), and the names declared as
 /// `UserDefaults`/`NSUbiquitousKeyValueStore`. Built in one pass on first use, so that following a value
 /// costs a dictionary lookup instead of a walk back through the function (which made a file of many
 /// uses quadratic).
@@ -74,7 +75,17 @@ final class ValueFlow {
   /// function or, for a name declared as a property of a type in this file, every value assigned to it
   /// anywhere in the file.
   func values(of name: Int, before use: Int) -> [Range<Int>] {
-    if let local = local(name, before: use) { return [local] }
+    if let local = local(name, before: use) {
+      // What the function adds to or assigns to the local before `use`
+      // (`var ids = defaults.stringArray(forKey: key) ?? []`, then `ids.append(asset.localIdentifier)`).
+      let function = file.enclosingFunction(of: use)
+      let body = file.body(of: function)
+      let later = (byName[file.text(name)] ?? []).lazy.filter {
+        !$0.declares && $0.target > local.lowerBound && $0.target < use && body.contains($0.target)
+          && self.file.enclosingFunction(of: $0.target) == function
+      }
+      return [local] + later.prefix(Self.assignmentsFollowed).map(\.value)
+    }
     let text = file.text(name)
     guard properties.contains(text) else { return [] }
     // A property set in a great many places is followed through its first few assignments only, which
@@ -112,6 +123,12 @@ final class ValueFlow {
         guard file.kind(index + 1) == .identifier, !file.isMember(index) else { continue }
         declaration(at: index, defaults: hasDefaults)
       case .opAssign:
+        assignment(at: index)
+      case .append, .insert:
+        addition(at: index)
+      case .none
+      where file.kind(index) == .op && file.tokens[index].end - file.tokens[index].start == 2
+        && file.text(index) == "+=":
         assignment(at: index)
       default: continue
       }
@@ -155,5 +172,23 @@ final class ValueFlow {
     let value = file.statement(from: index)
     byName[file.text(target), default: []].append(
       Assignment(target: target, value: (index + 1)..<value.upperBound, declares: false))
+  }
+
+  /// `name.append(…)`, `name.append(contentsOf: …)`, `name.insert(…, at: …)`, `self.name.append(…)` as a
+  /// statement of its own: the arguments are values the collection now holds.
+  private func addition(at index: Int) {
+    let target = index - 2
+    guard file.kind(index - 1) == .dot, file.kind(target) == .identifier, file.kind(index + 1) == .leftParen,
+      let close = file.match(index + 1)
+    else { return }
+    let start = file.isMember(target) ? target - 2 : target
+    if file.isMember(target), file.word(start) != .selfKeyword { return }
+    let previous = file.kind(start - 1)
+    guard
+      file.tokens[start].startsLine || previous == .semicolon || previous == .leftBrace
+        || file.word(start - 1) == .in
+    else { return }
+    byName[file.text(target), default: []].append(
+      Assignment(target: target, value: (index + 2)..<close, declares: false))
   }
 }
