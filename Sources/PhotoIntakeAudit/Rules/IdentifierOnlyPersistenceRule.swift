@@ -95,8 +95,9 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
         }
       }
     }
+    let realm = Self.importsRealm(file)
     for (index, scope) in file.syntax.scopes.enumerated()
-    where scope.kind == .type && isPersisted(file, index, project: project) {
+    where scope.kind == .type && isPersisted(file, index, realm: realm, project: project) {
       findings += identifierOnlyProperties(file, type: index, project: project).map {
         file.finding(descriptor, at: $0)
       }
@@ -183,7 +184,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
 
   /// A type whose values are written to disk: Codable (here, in an extension in another file, or
   /// through a protocol of the project's that is), a SwiftData model, or a Core Data entity.
-  private func isPersisted(_ file: SourceFile, _ type: Int, project: ProjectFacts) -> Bool {
+  private func isPersisted(_ file: SourceFile, _ type: Int, realm: Bool, project: ProjectFacts) -> Bool {
     let scope = file.scope(type)
     guard file.word(scope.head) != .protocol, file.word(scope.head) != .extension else { return false }
     let inherited = file.inheritance(of: type)
@@ -194,13 +195,15 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     if let name = file.name(of: type) {
       if project.inherits(name, anyOf: Self.persistedBases) { return true }
       // Realm's `Object` is a common name: only a file that imports Realm means Realm's.
-      if project.inherits(name, anyOf: Self.realmBases), Self.importsRealm(file) { return true }
+      if realm, project.inherits(name, anyOf: Self.realmBases) { return true }
     }
-    for index in file.body(of: type)
-    where file.kind(index) == .attribute && file.text(index) == "@Persisted"
-      && file.syntax.scope(of: index) == type
-    {
-      return true
+    if realm {
+      for index in file.body(of: type)
+      where file.kind(index) == .attribute && file.text(index) == "@Persisted"
+        && file.syntax.scope(of: index) == type
+      {
+        return true
+      }
     }
     var cursor = scope.head - 1
     while cursor >= 0, file.kind(cursor) == .attribute || file.word(cursor).isModifier {
@@ -214,10 +217,13 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
   /// Realm model base classes: every stored property of a subclass is written to the Realm file.
   private static let realmBases: Set<String> = ["Object", "EmbeddedObject"]
 
+  /// Whether `file` imports Realm (`import RealmSwift`): only then are `Object` and `@Persisted` Realm's.
   private static func importsRealm(_ file: SourceFile) -> Bool {
-    (0..<file.count).contains { index in
-      file.word(index) == .import && ["RealmSwift", "Realm"].contains(file.text(index + 1))
-    }
+    file.source.words.contains(.import)
+      && (0..<file.count).contains { index in
+        file.word(index) == .import && file.kind(index + 1) == .identifier
+          && ["RealmSwift", "Realm"].contains(file.text(index + 1))
+      }
   }
 
   /// The photo-identifier stored properties of a persisted type that has nothing more durable: no other
