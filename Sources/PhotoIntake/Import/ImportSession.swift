@@ -86,8 +86,10 @@ public final class ImportSession: AsyncSequence, Sendable {
       }
       switch staged {
       case .ready(let request, let mismatch):
-        // Received: the next item may start while this one waits for its group commit.
+        // Received: the next item may start while this one waits for its group commit, and so may the decode
+        // of its renditions (written only once it is committed).
         slot.release()
+        renditions?.prepare(index: index, request)
         return await importer.commitItem(request, index: index, typeHintMismatch: mismatch)
       case .finished(let report):
         return report
@@ -97,7 +99,11 @@ public final class ImportSession: AsyncSequence, Sendable {
       if case .failed(.diskFull) = report.result { diskFull = true }
       tracker.finish(index: report.index)
       continuation.yield(.itemFinished(report))
-      if let asset = report.result.asset { renditions?.enqueue(index: report.index, asset: asset) }
+      if let asset = report.result.asset {
+        renditions?.enqueue(index: report.index, asset: asset)
+      } else {
+        renditions?.drop(index: report.index)
+      }
       tracker.emitOverall()
       return !diskFull
     }

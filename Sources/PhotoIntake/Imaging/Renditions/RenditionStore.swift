@@ -85,14 +85,19 @@ public struct RenditionStore: Sendable {
   {
     let requested = sizes ?? configuration.sizes
     for size in requested where size <= 0 { throw .invalidSize(size) }
-    // A size at or above the photo's own longest side is the photo at its own size: one rendition serves all
-    // such sizes (stored under that side), never an upscaled or duplicate one.
-    let longest = asset.metadata.flatMap { facts in
-      facts.width.flatMap { width in facts.height.map { max(width, $0) } }
-    }
-    let keys = requested.map { size in longest.map { min(size, $0) } ?? size }
+    let keys = Self.keys(requested, metadata: asset.metadata)
     let made = try await renditions(of: asset, keys: Array(Set(keys)).sorted(), priority: priority)
     return keys.map { key in made[key]! }
+  }
+
+  /// The key each of `sizes` is stored under. A size at or above the photo's own longest side is the photo at
+  /// its own size: one rendition serves all such sizes (stored under that side), never an upscaled or
+  /// duplicate one.
+  static func keys(_ sizes: [Int], metadata: MediaMetadata?) -> [Int] {
+    let longest = metadata.flatMap { facts in
+      facts.width.flatMap { width in facts.height.map { max(width, $0) } }
+    }
+    return sizes.map { size in longest.map { min(size, $0) } ?? size }
   }
 
   /// The renditions stored under `sizes` (distinct), making the missing ones with one decode.
@@ -157,27 +162,31 @@ public struct RenditionStore: Sendable {
   private func make(_ sizes: [Int], of original: String, digest: SHA256Digest) async throws(ImagingError)
     -> [Rendition]
   {
-    let request = ThumbnailRequest(
-      maxPixelSize: sizes[0], maximumPixelCount: configuration.maximumPixelCount,
-      quality: configuration.quality, decodeLimit: configuration.decodeLimit)
     // The decode holds a core for tens of milliseconds: a decode lane (one per core). The writes wait in
     // fsync: an I/O lane, so that the decode lanes go on to the next photo meanwhile. Neither is a thread of
     // Swift's cooperative pool.
-    let thumbnailer = configuration.thumbnailer
-    let thumbnails = try await BlockingLanes.shared.run { () throws(ImagingError) -> [Thumbnail] in
-      try thumbnailer.thumbnails(ofFileAt: original, sizes: sizes, request: request)
+    let thumbnails = try await BlockingLanes.shared.run { [self] () throws(ImagingError) -> [Thumbnail] in
+      try decode(original, sizes: sizes)
     }
     return try await BlockingLanes.io.run { [self] () throws(ImagingError) -> [Rendition] in
       try write(thumbnails, sizes: sizes, digest: digest)
     }
   }
 
-  private static func keyed(_ sizes: [Int], _ found: [Rendition?]) -> [Int: Rendition] {
+  /// One decode of the file at `path` for all `sizes`, with this configuration's limits (blocking: a decode lane).
+  func decode(_ path: String, sizes: [Int]) throws(ImagingError) -> [Thumbnail] {
+    let request = ThumbnailRequest(
+      maxPixelSize: sizes[0], maximumPixelCount: configuration.maximumPixelCount,
+      quality: configuration.quality, decodeLimit: configuration.decodeLimit)
+    return try configuration.thumbnailer.thumbnails(ofFileAt: path, sizes: sizes, request: request)
+  }
+
+  static func keyed(_ sizes: [Int], _ found: [Rendition?]) -> [Int: Rendition] {
     Dictionary(uniqueKeysWithValues: zip(sizes, found.map { $0! }))
   }
 
   /// Writes the renditions of the object with `digest`, atomically.
-  private func write(_ thumbnails: [Thumbnail], sizes: [Int], digest: SHA256Digest) throws(ImagingError)
+  func write(_ thumbnails: [Thumbnail], sizes: [Int], digest: SHA256Digest) throws(ImagingError)
     -> [Rendition]
   {
     let folder: Directory
@@ -214,7 +223,7 @@ public struct RenditionStore: Sendable {
   /// and read whole through that descriptor: a link planted at a rendition's name is never served as that
   /// asset's rendition. Renditions are small (a 320 px JPEG is about 30 KB); a file over
   /// ``largestRendition`` bytes is not one of ours.
-  private func existing(_ digest: SHA256Digest, size: Int) -> Rendition? {
+  func existing(_ digest: SHA256Digest, size: Int) -> Rendition? {
     let name = "\(digest.hex)-\(size).jpg"
     guard let folder = try? library.store.renditions.subdirectory(String(digest.hex.prefix(2))),
       let file = try? HeaderFile(in: folder, name: name), file.count <= Self.largestRendition,
