@@ -36,36 +36,43 @@ extension RenditionStore {
     let keys = Array(Set(Self.keys(configuration.sizes, metadata: metadata))).sorted()
     guard let smallest = keys.first, smallest > 0 else { return nil }
     let digest = staged.digest
-    // Look-ups block: an I/O lane. A staged name that is not a regular file is never opened (DESIGN.md
-    // invariant 8).
-    let usable = await BlockingLanes.io.run { [self] () -> Bool in
-      guard keys.allSatisfy({ existing(digest, size: $0) == nil }),
-        let info = try? staged.folder.status(staged.name)
-      else { return false }
-      return Platform.fileType(info.st_mode) == .regular
+    // Look-ups block: an I/O lane. The staged file is opened as a regular file, never through a link (DESIGN.md
+    // invariant 8), and the decode reads that same file.
+    let opened = await BlockingLanes.io.run { [self] () -> OpenFile? in
+      guard keys.allSatisfy({ existing(digest, size: $0) == nil }) else { return nil }
+      return (try? staged.folder.openRegularFile(staged.name))?.file
     }
-    guard usable else { return nil }
+    guard let opened else { return nil }
     let cost = ThumbnailPlan.decodedPixels(metadata, size: keys.last ?? 0)
     let key = AheadRequest(digest: digest, keys: keys, store: library.renditionsPath)
     let made = await decodes.run(priority: .background, cost: cost, merging: key) {
       [self] () async -> [Thumbnail]? in
-      await BlockingLanes.shared.run { [self] () -> [Thumbnail]? in decodeAhead(staged, keys: keys) }
+      await BlockingLanes.shared.run { [self] () -> [Thumbnail]? in decodeAhead(opened, staged, keys: keys) }
     }
     guard let made, let made else { return nil }
     return Prepared(digest: digest, keys: keys, thumbnails: made)
   }
 
-  /// The decode of `staged` (blocking: a decode lane). A group commit may have taken the staged name away
-  /// meanwhile; it does so only once the object holds the same bytes, which are then decoded instead.
-  private func decodeAhead(_ staged: StagedFile, keys: [Int]) -> [Thumbnail]? {
-    do throws(ImagingError) {
-      return try decode(staged.path, sizes: keys)
-    } catch {
-      guard (try? staged.folder.status(staged.name)) == nil,
-        let info = library.store.status(of: staged.digest), Platform.fileType(info.st_mode) == .regular
-      else { return nil }
-      return try? decode(library.store.path(of: staged.digest), sizes: keys)
-    }
+  /// The decode of the staged file `opened` (blocking: a decode lane).
+  ///
+  /// The group commit takes the staged name away once the object holds the same bytes, possibly while this
+  /// decode runs (the decoders open their path more than once). On Linux the decode reads the open file
+  /// through `/proc/self/fd`, which outlives its name; elsewhere a decode that failed once the name was gone
+  /// reads the object instead.
+  private func decodeAhead(_ opened: OpenFile, _ staged: StagedFile, keys: [Int]) -> [Thumbnail]? {
+    defer { withExtendedLifetime(opened) {} }
+    #if os(Linux)
+      return try? decode("/proc/self/fd/\(opened.descriptor)", sizes: keys)
+    #else
+      do throws(ImagingError) {
+        return try decode(staged.path, sizes: keys)
+      } catch {
+        guard (try? staged.folder.status(staged.name)) == nil,
+          let info = library.store.status(of: staged.digest), Platform.fileType(info.st_mode) == .regular
+        else { return nil }
+        return try? decode(library.store.path(of: staged.digest), sizes: keys)
+      }
+    #endif
   }
 
   /// The configured renditions of the committed `asset`, written from `prepared`.
