@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// The library's files: each asset's bytes as an object named by their SHA-256 in one of 256 fan-out folders
@@ -19,6 +20,8 @@ final class ObjectStore: Sendable {
   let renditions: Directory
   /// The 256 `objects/ab` folders, opened as first needed.
   private let fanOut = Protected<[Substring: Directory]>([:])
+  /// A new library's fan-out folders being made in the background (``makeFanOutFoldersInBackground()``).
+  private let making = Protected(FanOutMaking())
   /// How objects are read.
   let reader = ChunkedReader()
   /// The identity journal (`journal/`); nil only for a library made before it whose folder cannot be written
@@ -62,6 +65,7 @@ final class ObjectStore: Sendable {
     let prefix = digest.hex.prefix(2)
     if let open = fanOut.withLock({ $0[prefix] }) { return open }
     do {
+      try fanOutFoldersMade()
       let folder = try objects.subdirectory(String(prefix), create: true)
       return fanOut.withLock { opened in
         if let existing = opened[prefix] { return existing }
@@ -130,21 +134,79 @@ final class ObjectStore: Sendable {
   }
 
   /// Makes all 256 fan-out folders of a new library up front, so that a commit rarely has to make (and
-  /// fsync) one.
+  /// fsync) one. Whatever it made is fsynced, even when it stops at a failure.
   func makeFanOutFolders() throws(SystemError) {
     let digits = Array("0123456789abcdef")
     var created = false
-    for high in digits {
-      for low in digits where try objects.status("\(high)\(low)") == nil {
-        try Syscalls.makeDirectoryAt(
-          objects.descriptor, "\(high)\(low)", path: objects.path(of: "\(high)\(low)"))
-        created = true
+    var failure: SystemError?
+    making: for high in digits {
+      for low in digits {
+        do {
+          guard try objects.status("\(high)\(low)") == nil else { continue }
+          try Syscalls.makeDirectoryAt(
+            objects.descriptor, "\(high)\(low)", path: objects.path(of: "\(high)\(low)"))
+          created = true
+        } catch {
+          failure = error
+          break making
+        }
       }
     }
     if created {
       try objects.sync()
       try root.sync()
     }
+    if let failure { throw failure }
+  }
+
+  /// The state of ``makeFanOutFoldersInBackground()``.
+  private struct FanOutMaking {
+    /// Left when the folders are made (or their making ended in a failure).
+    var running: DispatchGroup?
+    /// The making failed: a folder it made may not be durable yet, so `objects/` is fsynced before any
+    /// folder is used.
+    var needsSync = false
+  }
+
+  /// The queue fan-out folders are made on: a thread of PhotoIntake's own, never the cooperative pool.
+  private static let fanOutQueue: DispatchQueue = {
+    let queue = DispatchQueue(label: "PhotoIntake.FanOut")
+    OwnQueues.mark(queue)
+    return queue
+  }()
+
+  /// Makes a new library's 256 fan-out folders (``makeFanOutFolders()``) in the background, while the first
+  /// items are received: 256 `mkdir`s and two fsyncs that no longer delay the first copy. The first use of a
+  /// folder (``folder(for:)``, which every commit and read of an object goes through) waits until they are
+  /// made and durable.
+  func makeFanOutFoldersInBackground() {
+    let group = DispatchGroup()
+    group.enter()
+    making.withLock { $0.running = group }
+    #if TestHooks
+      let faults = Syscalls.injectedFaults.get()
+    #endif
+    Self.fanOutQueue.async { [self] in
+      #if TestHooks
+        let failed = Syscalls.injectedFaults.withValue(faults) { (try? makeFanOutFolders()) == nil }
+      #else
+        let failed = (try? makeFanOutFolders()) == nil
+      #endif
+      making.withLock { state in
+        state.running = nil
+        if failed { state.needsSync = true }
+      }
+      group.leave()
+    }
+  }
+
+  /// Waits for the background making of the fan-out folders, if it runs (blocking: on a lane or the library's
+  /// executor, as every caller of ``folder(for:)`` is); after a failed making, fsyncs `objects/` once.
+  private func fanOutFoldersMade() throws(SystemError) {
+    making.withLock { $0.running }?.wait()
+    guard making.withLock({ $0.needsSync }) else { return }
+    try objects.sync()
+    making.withLock { $0.needsSync = false }
   }
 
   // MARK: Placing

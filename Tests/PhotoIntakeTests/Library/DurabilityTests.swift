@@ -204,3 +204,51 @@
     }
   }
 #endif
+
+#if TestHooks
+  /// A new library's fan-out folders are made in the background while the first items arrive; no object is
+  /// linked before they are all made and `objects/` is fsynced, and a failed making leaves the folders
+  /// made on demand, durably.
+  @Suite struct FanOutFolderTests {
+    let folder = TemporaryDirectory()
+
+    @Test func noObjectIsLinkedBeforeTheFoldersAreDurable() async throws {
+      let calls = Protected<[(SystemError.Operation, String)]>([])
+      let hook = FaultInjector(
+        [], beforeCall: { operation, path in calls.withLock { $0.append((operation, path)) } })
+      let root = folder.at("library")
+      try await Syscalls.injectedFaults.withValue(hook) {
+        let library = try await Library.open(at: root)
+        let summary = await Importer(library: library).importItems(DurabilityTests.sources(6))
+        #expect(summary.importedCount == 6)
+        await library.close()
+      }
+      let seen = calls.current
+      let folders = seen.indices.filter { seen[$0].0 == .mkdir && seen[$0].1.hasPrefix(root + "/objects/") }
+      #expect(folders.count == 256)
+      let synced = seen.indices.filter { seen[$0].0 == .fsync && seen[$0].1 == root + "/objects" }
+      let firstLink = try #require(seen.firstIndex { $0.0 == .link })
+      #expect(synced.contains { $0 > folders.max()! && $0 < firstLink }, "objects/ fsynced before a link")
+      let entries = try FileManager.default.contentsOfDirectory(atPath: root + "/objects")
+      #expect(entries.count == 256)
+    }
+
+    @Test func aFailedMakingLeavesEachFolderMadeWhenNeeded() async throws {
+      // The 11th mkdir under objects/ fails: the making stops there, with 10 folders made (and fsynced);
+      // each commit then makes its own folder when it needs one, durably.
+      let hook = FaultInjector([.init(.mkdir, pathContains: "/objects/", code: EIO, times: 1, skip: 10)])
+      let root = folder.at("library")
+      let library = try await Syscalls.injectedFaults.withValue(hook) {
+        try await Library.open(at: root)
+      }
+      let summary = await Importer(library: library).importItems(DurabilityTests.sources(8))
+      #expect(summary.importedCount == 8)
+      #expect(hook.firedCounts[0] == 1)
+      let report = try await library.verify()
+      #expect(report.isClean)
+      await library.close()
+      let entries = try FileManager.default.contentsOfDirectory(atPath: root + "/objects")
+      #expect(entries.count >= 10 && entries.count < 256)
+    }
+  }
+#endif
