@@ -73,6 +73,9 @@ public final class ImportSession: AsyncSequence, Sendable {
     // `window` items are under way, which bounds how far receiving runs ahead of committing.
     let width = Swift.max(1, importer.configuration.maximumConcurrentItems)
     let receiving = WorkQueue(label: "PhotoIntake.Import", width: width)
+    // Received items join the commit queue in the batch's order, whichever was received first: the first of
+    // two items with the same bytes is the one imported, the later one its duplicate, on every run.
+    let turns = CommitTurns()
     // The first full disk stops the batch: the items not yet started are reported once, as not attempted,
     // rather than each failing on its own.
     var diskFull = false
@@ -90,8 +93,12 @@ public final class ImportSession: AsyncSequence, Sendable {
         // of its renditions (written only once it is committed).
         slot.release()
         renditions?.prepare(index: index, request)
-        return await importer.commitItem(request, index: index, typeHintMismatch: mismatch)
+        await turns.wait(for: index)
+        return await importer.commitItem(request, index: index, typeHintMismatch: mismatch) {
+          turns.done(index)
+        }
       case .finished(let report):
+        turns.done(index)
         return report
       }
     } each: { _, report in
@@ -179,5 +186,46 @@ private final class ProgressTracker: Sendable {
       return ImportProgress(completed: state.completed, total: total, fraction: fraction)
     }
     if let progress { continuation.yield(.progress(progress)) }
+  }
+}
+
+/// The items' turns to join the commit queue: in the batch's order, each once every item before it has joined
+/// or finished. Receiving still runs several items at once; only their places in the queue are ordered.
+private final class CommitTurns: Sendable {
+  private struct State {
+    /// Every item before this one has had its turn.
+    var next = 0
+    /// Items past `next` that have had theirs.
+    var done: Set<Int> = []
+    var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+  }
+
+  private let state = Protected(State())
+
+  /// Returns once every item before `index` has joined the queue or finished, or at once when the task is
+  /// cancelled (the item is then dropped, and has its turn).
+  func wait(for index: Int) async {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let now = state.withLock { state -> Bool in
+          if state.next >= index || Task.isCancelled { return true }
+          state.waiting[index] = continuation
+          return false
+        }
+        if now { continuation.resume() }
+      }
+    } onCancel: {
+      state.withLock { $0.waiting.removeValue(forKey: index) }?.resume()
+    }
+  }
+
+  /// The item at `index` has had its turn (called once per item).
+  func done(_ index: Int) {
+    let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      state.done.insert(index)
+      while state.done.remove(state.next) != nil { state.next += 1 }
+      return state.waiting.removeValue(forKey: state.next)
+    }
+    next?.resume()
   }
 }

@@ -128,16 +128,19 @@ public struct Importer: Sendable {
   }
 
   /// Commits a staged item with the group it joins, and returns its report once the group's rows are
-  /// committed. Never throws: a failure is the item's result.
-  func commitItem(_ request: CommitRequest, index: Int, typeHintMismatch: TypeHintMismatch?) async
-    -> ItemReport
-  {
+  /// committed. Never throws: a failure is the item's result. `queued` is called once, when the item has its
+  /// place in the commit queue or is dropped.
+  func commitItem(
+    _ request: CommitRequest, index: Int, typeHintMismatch: TypeHintMismatch?,
+    queued: @Sendable () -> Void = {}
+  ) async -> ItemReport {
     // The last point at which cancelling drops the item; once the commit starts it completes.
     if Task.isCancelled {
       request.staged.discard()
+      queued()
       return ItemReport(index: index, result: .failed(.cancelled), typeHintMismatch: typeHintMismatch)
     }
-    switch await library.commit(request) {
+    switch await library.commit(request, queued: queued) {
     case .success(.imported(let asset)):
       return ItemReport(index: index, result: .imported(asset), typeHintMismatch: typeHintMismatch)
     case .success(.duplicate(let asset)):

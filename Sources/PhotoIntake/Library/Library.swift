@@ -386,10 +386,14 @@ public actor Library {
   /// Commits a staged file durably (see `GroupCommit`), together with the other items that are waiting, and
   /// returns once its group's rows are committed: only then may the item be acknowledged.
   ///
-  /// The commit completes once it has begun: cancelling the calling task does not interrupt it.
-  func commit(_ request: CommitRequest) async -> Result<CommitOutcome, CommitFailure> {
+  /// The commit completes once it has begun: cancelling the calling task does not interrupt it. `queued` is
+  /// called once the item has its place in the queue (an import lets its next item in then, in the batch's order).
+  func commit(_ request: CommitRequest, queued: @Sendable () -> Void = {}) async
+    -> Result<CommitOutcome, CommitFailure>
+  {
     await withCheckedContinuation { reply in
       commitQueue.append(CommitQueue.Waiting(request: request, reply: reply))
+      queued()
       if !commitQueue.isCommitting {
         commitQueue.isCommitting = true
         // Its own task, so that no item's acknowledgement waits for the groups after its own.

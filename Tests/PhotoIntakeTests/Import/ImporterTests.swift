@@ -29,6 +29,30 @@ import Testing
     #expect(listed.map(\.position) == Array(0..<8))
   }
 
+  @Test func theFirstOfTwoCopiesInTheUsersOrderIsTheOneImported() async throws {
+    let library = try await openLibrary()
+    let bytes = Fixture.jpeg(seed: 7, size: 8192)
+    // The first copy arrives slowly: the second copy (two items later) is received long before it.
+    let sources: [any ItemSource] = [
+      BytesSource(bytes: bytes, suggestedName: "a.jpg", delayPerChunk: .milliseconds(40)),
+      BytesSource(bytes: Fixture.jpeg(seed: 8, size: 8192), suggestedName: "b.jpg"),
+      BytesSource(bytes: bytes, suggestedName: "copy-of-a.jpg"),
+    ]
+    var configuration = Importer.Configuration()
+    configuration.maximumConcurrentItems = 2
+    let summary = await Importer(library: library, configuration: configuration).importItems(sources)
+    let statuses = summary.items.map { report -> String in
+      switch report.result {
+      case .imported: "imported"
+      case .duplicate: "duplicate"
+      case .failed: "failed"
+      }
+    }
+    #expect(statuses == ["imported", "imported", "duplicate"])
+    let listed = try await library.all(order: .batch)
+    #expect(listed.map(\.name) == ["a.jpg", "b.jpg", "a.jpg"])
+  }
+
   @Test func sameBytesTwiceAreOneObjectListedInBothBatches() async throws {
     let library = try await openLibrary()
     let importer = Importer(library: library)
