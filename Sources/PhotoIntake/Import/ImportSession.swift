@@ -2,10 +2,13 @@ import Foundation
 
 /// One batch being imported: an `AsyncSequence` of ``ImportEvent``s, cancellable, in the user's order.
 ///
-/// Items are received with bounded concurrency (through one work queue) and committed in groups (the items
-/// received while one group waits on the disk share the next group's flushes); events of different items
-/// interleave, and each carries the item's index. An item is reported imported only once its group is committed. Cancelling stops items that have not been committed: their staging files are deleted and
-/// they report ``Importer/Error/cancelled``. Items already reported as imported stay imported.
+/// Items are received with bounded concurrency (through one work queue) and committed in groups, in the
+/// batch's order (the items received while one group waits on the disk share the next group's flushes; of two
+/// items with the same bytes, the first in the batch is imported and the other is its duplicate); events of
+/// different items interleave, and each carries the item's index. An item is reported imported only once its
+/// group is committed. Renditions, when configured, are decoded while their item waits for its commit and
+/// written once it is committed. Cancelling stops items that have not been committed: their staging files are
+/// deleted and they report ``Importer/Error/cancelled``. Items already reported as imported stay imported.
 ///
 /// A session is meant to be iterated once; ``summary()`` may be awaited as well, from anywhere.
 public final class ImportSession: AsyncSequence, Sendable {
