@@ -105,4 +105,26 @@ struct CallSitePathTests {
       steps.map { "\($0.file):\($0.line)" } == ["Screens.swift:6", "Screens.swift:7", "Screens.swift:13"])
     #expect(steps.last?.reason == "also calls thumbnail(_:) on the main thread")
   }
+
+  /// A blocking read inside an `AVAsset` extension's members: reported once, at the read, with the
+  /// main-thread callers that had not loaded the asset (viewDidLoad on line 11, an action on line 15) as
+  /// steps; a caller that loaded it first and one on a background queue are not among them.
+  @Test func anAssetExtensionListsItsMainThreadCallers() throws {
+    let fixture = try #require(Fixture.all.first { $0.name == "sync-load/bad-asset-extension-read-on-main" })
+    let folder = TemporaryDirectory()
+    try fixture.write(to: folder)
+    let report = try Auditor(only: ["sync-load"]).audit(folder: folder.path, displayName: ".")
+    #expect(
+      report.findings.map { "\($0.file):\($0.line)" } == [
+        "AVAsset+Orientation.swift:8", "AVAsset+Orientation.swift:14",
+      ])
+    let portrait = try #require(report.findings.first { $0.line == 8 })
+    #expect(
+      portrait.contextPath.map { "\($0.file):\($0.line)" } == [
+        "PlayerViewController.swift:8", "PlayerViewController.swift:11",
+      ])
+    let length = try #require(report.findings.first { $0.line == 14 })
+    #expect(length.contextPath.last.map { "\($0.file):\($0.line)" } == "PlayerViewController.swift:15")
+    #expect(!report.findings.flatMap(\.contextPath).contains { $0.line == 22 || $0.line == 28 })
+  }
 }

@@ -21,6 +21,8 @@ extension ProjectModel {
     private var readsParameter: [Int: [Bool]] = [:]
     /// Per function and parameter name: whether every caller had loaded the argument.
     private var answers: [Int: [String: Bool]] = [:]
+    /// Per member of an `AVAsset` extension: the calls that may find its asset unloaded.
+    private var selfLoads: [Int: Set<Int>] = [:]
 
     init(_ model: ProjectModel) { self.model = model }
 
@@ -53,6 +55,97 @@ extension ProjectModel {
       }
       answers[id, default: [:]][name] = answer
       return answer
+    }
+
+    /// The calls of the function around `index` (a member of an `AVAsset` extension) whose caller had not
+    /// read or loaded the asset it calls it on (`asset` in `asset.isPortrait`) before the call: only those
+    /// can find the asset unloaded. Empty when nothing calls the member.
+    mutating func callsNotLoadingReceiver(of index: Int, in file: SourceFile) -> Set<Int> {
+      let (id, _) = model.function(at: index, in: file)
+      guard id >= 0 else { return [] }
+      var visiting: Set<Int> = []
+      return callsNotLoadingSelf(of: id, visiting: &visiting)
+    }
+
+    /// ``callsNotLoadingReceiver(of:in:)`` for function `id`. A call from another member of the extension
+    /// (`isPortrait ? … : naturalSize`) is on the same asset: loaded when that member read it first, or
+    /// when every call of that member is itself on a loaded asset.
+    private mutating func callsNotLoadingSelf(of id: Int, visiting: inout Set<Int>) -> Set<Int> {
+      if let known = selfLoads[id] { return known }
+      guard visiting.insert(id).inserted else { return [] }
+      var unloaded: Set<Int> = []
+      for number in model.incoming[id] {
+        let call = model.calls[number]
+        let callerFile = model.files[model.functions[call.caller].file]
+        var receiver = call.token - 2
+        if callerFile.word(receiver) == .opQuestion || callerFile.word(receiver) == .opBang { receiver -= 1 }
+        let onSelf = !callerFile.isMember(call.token) || callerFile.word(receiver) == .selfKeyword
+        if onSelf {
+          if readsSelf(in: call.caller, before: call.token) { continue }
+          if Self.extended.contains(model.functions[call.caller].typeName ?? ""),
+            !model.incoming[call.caller].isEmpty,
+            callsNotLoadingSelf(of: call.caller, visiting: &visiting).isEmpty
+          {
+            continue
+          }
+        } else if Self.isPlayersAsset(callerFile, receiver: receiver) {
+          // `player.currentItem?.asset.videoSize`, `item.asset.isPortrait`: a player loaded it to play it.
+          continue
+        } else if callerFile.kind(receiver) == .identifier, !callerFile.isMember(receiver) {
+          // `asset.isPortrait` after `asset.duration` or `try await asset.load(.tracks)` in the caller,
+          // or in every caller of the caller that passed the asset in.
+          if let loaded = loaded(in: call.caller)[callerFile.text(receiver)], loaded < call.token { continue }
+          if isLoadedByCallers(receiver: receiver, in: callerFile) { continue }
+        }
+        unloaded.insert(number)
+      }
+      visiting.remove(id)
+      selfLoads[id] = unloaded
+      return unloaded
+    }
+
+    private static let extended: Set<String> = ["AVAsset", "AVURLAsset"]
+
+    /// Whether the receiver ending at `receiver` is the asset of a player's item (`player.currentItem?.asset`,
+    /// `item.asset`), which the player loaded before it could play.
+    private static func isPlayersAsset(_ file: SourceFile, receiver: Int) -> Bool {
+      guard file.kind(receiver) == .identifier, file.text(receiver) == "asset", file.isMember(receiver) else {
+        return false
+      }
+      var owner = receiver - 2
+      if file.word(owner) == .opQuestion || file.word(owner) == .opBang { owner -= 1 }
+      guard file.kind(owner) == .identifier else { return false }
+      let name = ASCII.lowercased(file.text(owner))
+      return ASCII.contains(name, "item") || ASCII.contains(name, "player")
+    }
+
+    /// Whether a member of an `AVAsset` extension reads or loads its own asset before `token`: a bare or
+    /// `self.` read (`tracks(withMediaType:)`, `duration`), or a call to another member of an extension of
+    /// the asset.
+    func readsSelf(in caller: Int, before token: Int) -> Bool {
+      let function = model.functions[caller]
+      guard Self.extended.contains(function.typeName ?? "") else { return false }
+      let file = model.files[function.file]
+      let body = file.body(of: function.scope)
+      for index in body.lowerBound..<min(token, body.upperBound) where file.kind(index) == .identifier {
+        // Not an argument label (`CMTimeRange(start: .zero, duration: duration)`).
+        // Not an argument label (`CMTimeRange(start: .zero, duration: duration)`) nor a local's name
+        // (`let tracks = self.tracks(withMediaType: .video)`).
+        let bare =
+          (!file.isMember(index) || file.word(index - 2) == .selfKeyword) && file.kind(index + 1) != .colon
+          && file.word(index - 1) != .let && file.word(index - 1) != .var
+        guard bare, Self.reads.contains(file.word(index)) || Self.loaderNames.contains(file.text(index))
+        else {
+          continue
+        }
+        return true
+      }
+      return model.outgoing[caller].contains { number in
+        let call = model.calls[number]
+        return call.token < token
+          && Self.extended.contains(model.functions[call.callee].typeName ?? "")
+          && (!file.isMember(call.token) || file.word(call.token - 2) == .selfKeyword)
+      }
     }
 
     /// `loadedIn` for `caller`.

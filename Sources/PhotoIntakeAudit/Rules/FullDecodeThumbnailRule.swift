@@ -15,7 +15,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
     reports:
-      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), also in a helper a cell or a row the list creates calls through a model, requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
+      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder) and that each cell or row calls, directly or through a model, requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
       "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination), in functions that downsample with ImageIO or preparingThumbnail, and AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own.",
     fix: """
@@ -74,14 +74,27 @@ struct FullDecodeThumbnailRule: AuditRule {
   }
 
   /// A full-size decode in a helper that returns the image (`func image(for photo:) -> UIImage?`, a
-  /// computed `var image: UIImage?`), which list or grid contexts elsewhere call: reported once, at the
+  /// computed `var image: UIImage?`) or builds the view that shows it (`func row(_ entry:) -> some View`,
+  /// a `@ViewBuilder` function, a computed `var …: some View`), which list or grid contexts elsewhere call: reported once, at the
   /// decode, with each cell's call in the context path.
   private func helperCalledFromList(_ file: SourceFile, _ index: Int, function: Int, project: ProjectFacts)
     -> Finding?
   {
     let scope = file.scope(function)
-    guard scope.kind == .function, let name = file.name(of: function),
-      file.contains(Self.imageTypes, in: scope.head..<max(scope.head, scope.open))
+    guard scope.kind == .function, let name = file.name(of: function) else { return nil }
+    let head = scope.head..<max(scope.head, scope.open)
+    var modifier = scope.head - 1
+    var isPrivate = false
+    var isViewBuilder = false
+    while modifier >= 0, file.word(modifier).isModifier || file.kind(modifier) == .attribute {
+      isPrivate = isPrivate || file.word(modifier) == .private || file.word(modifier) == .fileprivate
+      isViewBuilder =
+        isViewBuilder || (file.kind(modifier) == .attribute && file.text(modifier).hasSuffix("ViewBuilder"))
+      modifier -= 1
+    }
+    // A helper that returns the image, or one that builds the view showing it (`-> some View`, a
+    // computed `var …: some View`, a `@ViewBuilder` function): a row or cell drawn per list item.
+    guard file.contains(Self.imageTypes, in: head) || isViewBuilder || Self.returnsView(file, head: head)
     else { return nil }
     let isProperty = file.word(scope.head) == .var
     let parameters: [String]?
@@ -93,12 +106,6 @@ struct FullDecodeThumbnailRule: AuditRule {
       return nil
     }
     let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
-    var modifier = scope.head - 1
-    var isPrivate = false
-    while modifier >= 0, file.word(modifier).isModifier || file.kind(modifier) == .attribute {
-      isPrivate = isPrivate || file.word(modifier) == .private || file.word(modifier) == .fileprivate
-      modifier -= 1
-    }
     let calls = (project.listCalls[name] ?? []).filter {
       $0.matches(parameters: parameters, typeName: typeName, file: file.path, isPrivate: isPrivate)
     }
@@ -114,6 +121,14 @@ struct FullDecodeThumbnailRule: AuditRule {
   }
 
   private static let imageTypes: Set<Word> = [.UIImage, .Image, .CGImage]
+
+  /// Whether a declaration's head returns a view: `-> some View` or `var row: some View`.
+  private static func returnsView(_ file: SourceFile, head: Range<Int>) -> Bool {
+    head.contains { index in
+      file.word(index) == .View && file.text(index - 1) == "some"
+        && (file.word(index - 2) == .opArrow || file.kind(index - 2) == .colon)
+    }
+  }
 
   /// `requestImage(…, targetSize: PHImageManagerMaximumSize, …)`, or `AsyncImage(url:)` of a photo that
   /// exists only at full size: a URL named for the original (`fullURL`, `originalURL`), a photo URL of a

@@ -14,7 +14,7 @@ struct LimitedIgnoredRule: AuditRule {
     summary:
       "PHAuthorizationStatus.limited is not handled: people who chose Select Photos are treated as denied.",
     leavesAlone:
-      "A status switch whose .limited case does something other than its .denied case, and == .authorized checks in code that also handles .limited.",
+      "A .limited case that loads, shows the picker or records a limited grant, also in a label shared with .restricted or .denied, and == .authorized checks in code that also handles .limited.",
     fix: """
       Treat .limited as a grant: show the photos the person shared, and offer \
       PHPhotoLibrary.shared().presentLimitedLibraryPicker(from:) to widen the selection. Add an explicit \
@@ -126,8 +126,9 @@ struct LimitedIgnoredRule: AuditRule {
   }
 
   /// The `.limited` of a switch's case that treats it as a denial: a label that also lists `.denied` or
-  /// `.restricted` (`case .denied, .restricted, .limited:`), or a `.limited` case whose statements are,
-  /// token for token, those of the `.denied` case (and not those of the `.authorized` case).
+  /// `.restricted` (`case .denied, .restricted, .limited:`) whose code denies (see ``denies(_:_:)``), or a
+  /// `.limited` case whose statements are, token for token, those of the `.denied` case (and not those of
+  /// the `.authorized` case).
   static func limitedTreatedAsDenied(_ file: SourceFile, body: Range<Int>) -> Int? {
     struct Case {
       var label: Range<Int>
@@ -166,8 +167,10 @@ struct LimitedIgnoredRule: AuditRule {
     guard let limitedCase = cases.first(where: { first(.limited, in: $0.label) != nil }),
       let limited = first(.limited, in: limitedCase.label)
     else { return nil }
+    // A label shared with `.denied` or `.restricted` says nothing by itself (`case .restricted, .limited:`
+    // may grant limited access): the code the case runs decides.
     if first(.denied, in: limitedCase.label) != nil || first(.restricted, in: limitedCase.label) != nil {
-      return limited
+      return denies(file, limitedCase.statements) ? limited : nil
     }
     // `fallthrough` into the next case runs that case's code.
     var statements = limitedCase.statements
@@ -175,7 +178,7 @@ struct LimitedIgnoredRule: AuditRule {
       let next = cases.firstIndex(where: { $0.label.lowerBound > limitedCase.label.lowerBound })
     {
       if first(.denied, in: cases[next].label) != nil || first(.restricted, in: cases[next].label) != nil {
-        return limited
+        return denies(file, cases[next].statements) ? limited : nil
       }
       statements = cases[next].statements
     }
@@ -185,4 +188,57 @@ struct LimitedIgnoredRule: AuditRule {
     if let authorized, sameCode(statements, authorized.statements) { return nil }
     return limited
   }
+
+  /// Whether a case's statements deny access: an alert or error, a "denied" or "no access" state or flag,
+  /// opening Settings, `return false`, or nothing at all (`break`, `return`: the photos are never loaded)
+  /// — and nothing that grants it (loading or fetching, the picker, a limited or partial grant,
+  /// `return true`, `completion(true)`).
+  static func denies(_ file: SourceFile, _ statements: Range<Int>) -> Bool {
+    let statements = statements.clamped(to: 0..<file.count)
+    var denial = false
+    var code = false
+    for index in statements {
+      switch file.kind(index) {
+      case .identifier:
+        let word = file.word(index)
+        if word == .break || word == .return || word == .fallthrough { continue }
+        code = true
+        // `return true`, `completion(true)`; `animated: true` says nothing.
+        let handedBack = file.word(index - 1) == .return || file.kind(index - 1) == .leftParen
+        if word == .true || word == .false {
+          if handedBack, word == .true { return false }
+          if handedBack { denial = true }
+          continue
+        }
+        let name = ASCII.lowercased(file.text(index))
+        if ASCII.containsAny(name, refusals) {
+          denial = true
+        } else if ASCII.containsAny(name, grants) {
+          return false
+        }
+      case .string:
+        code = true
+        let text = ASCII.lowercased(file.text(index))
+        if ASCII.containsAny(text, refusals) || ASCII.containsAny(text, refusingMessages) { denial = true }
+      case nil: continue
+      default: code = true
+      }
+    }
+    return denial || !code
+  }
+
+  /// Parts of names that say the code grants access (`permission = .limited`, `fetchAssets()`,
+  /// `presentLimitedLibraryPicker(from:)`).
+  private static let grants: [StaticString] = [
+    "limited", "partial", "authorized", "granted", "load", "fetch", "picker", "gallery",
+  ]
+  /// Parts of names and messages that say it refuses; checked first, so `unauthorized` and `notGranted`
+  /// refuse.
+  private static let refusals: [StaticString] = [
+    "denied", "deny", "noaccess", "unauthorized", "notauthorized", "notallowed", "notgranted", "restricted",
+    "settings", "alert", "error", "fail", "forbidden", "blocked",
+  ]
+  private static let refusingMessages: [StaticString] = [
+    "no access", "not authorized", "not allowed", "not granted", "permission",
+  ]
 }

@@ -53,6 +53,17 @@ extension SyncLoadRule {
       paths[scope] = path
       return path
     }
+    // Extensions of `AVAsset` the app declares: their members read the asset they are called on.
+    let assetExtensions =
+      assets == nil
+      ? []
+      : Set(
+        file.syntax.scopes.indices.filter { scope in
+          file.scope(scope).kind == .type && file.word(file.scope(scope).head) == .extension
+            && ["AVAsset", "AVURLAsset"].contains(file.name(of: scope) ?? "")
+        })
+    // Functions of those extensions whose first read of `self` was already seen: later reads find it loaded.
+    var selfReadIn: Set<Int> = []
     for index in 0..<file.count where file.kind(index) == .identifier {
       let word = file.word(index)
       let calls = file.kind(index + 1) == .leftParen
@@ -77,6 +88,21 @@ extension SyncLoadRule {
           synchrony.network
           ? "PHImageManager request with isSynchronous options on the main thread; it blocks until the image arrives, from iCloud if need be."
           : "PHImageManager request with isSynchronous options on the main thread; it blocks until the image is decoded."
+      } else if !assetExtensions.isEmpty, word == .tracks || (Self.assetProperties.contains(word) && !calls),
+        Self.readsSelf(index, in: file, extensions: assetExtensions)
+      {
+        // `tracks(withMediaType:)`, `self.duration` in `extension AVAsset { var isPortrait: Bool { … } }`:
+        // the first read in the member blocks, once, for the callers that had not loaded the asset.
+        let function = file.enclosingFunction(of: index)
+        guard selfReadIn.insert(function).inserted, !Self.loadsSelf(before: index, in: file) else { continue }
+        // An earlier call to another member of the extension (`fullRange` reads `duration`) read it first.
+        let member = model.function(at: index, in: file).id
+        guard member < 0 || !loads.readsSelf(in: member, before: index) else { continue }
+        through = loads.callsNotLoadingReceiver(of: index, in: file)
+        message =
+          word == .tracks
+          ? "AVAsset.tracks loads synchronously, and main-thread code calls this helper on an asset it has not loaded; use load(.tracks)."
+          : "Synchronous AVAsset property read in a helper that main-thread code calls on an asset it has not loaded; use load(_:)."
       } else if !file.isMember(index) {
         continue
       } else if word == .copyCGImage, calls {
@@ -108,7 +134,9 @@ extension SyncLoadRule {
         continue
       }
       guard let path = mainThreadPath(index, through: through) else { continue }
-      if word == .tracks || Self.assetProperties.contains(word), !facts.claim(readAt: index) { continue }
+      if word == .tracks || Self.assetProperties.contains(word), through == nil, !facts.claim(readAt: index) {
+        continue
+      }
       var finding = file.finding(descriptor, at: index, message: message).onMainThread(path)
       finding.severity = severity(&facts)
       if finding.severity == .error,
@@ -119,6 +147,41 @@ extension SyncLoadRule {
       findings.append(finding)
     }
     return findings
+  }
+
+  /// Whether the read at `index` is of the asset an `AVAsset` extension's member is called on:
+  /// `self.duration`, or a bare `tracks(withMediaType:)` or `duration` that no local or parameter of the
+  /// member shadows.
+  private static func readsSelf(_ index: Int, in file: SourceFile, extensions: Set<Int>) -> Bool {
+    guard let type = file.enclosingType(of: index), extensions.contains(type) else { return false }
+    if file.isMember(index) {
+      return file.word(index - 2) == .selfKeyword && file.kind(index - 3) != .dot
+    }
+    let before = file.word(index - 1)
+    guard before != .let, before != .var, before != .func, before != .case, file.kind(index + 1) != .colon
+    else { return false }
+    let function = file.enclosingFunction(of: index)
+    let scope = file.scope(function)
+    // A local (`let duration = …`) or a parameter (`func f(tracks: [AVAssetTrack])`); an argument label
+    // (`CMTimeRange(start: .zero, duration: duration)`) declares nothing.
+    let body = file.body(of: function)
+    let declared = (scope.head..<body.upperBound).contains { token in
+      token != index && file.kind(token) == .identifier && file.source.sameText(token, index)
+        && (file.word(token - 1) == .let || file.word(token - 1) == .var
+          || (token < body.lowerBound && file.kind(token + 1) == .colon))
+    }
+    return !declared
+  }
+
+  /// Whether the member around `index` loads `self` before it (`try await load(.tracks)`,
+  /// `loadValuesAsynchronously(forKeys:)`).
+  private static func loadsSelf(before index: Int, in file: SourceFile) -> Bool {
+    let function = file.enclosingFunction(of: index)
+    return (file.body(of: function).lowerBound..<index).contains { token in
+      ["load", "loadValuesAsynchronously", "loadTracks"].contains(file.text(token))
+        && file.kind(token + 1) == .leftParen
+        && (!file.isMember(token) || file.word(token - 2) == .selfKeyword)
+    }
   }
 
   /// `composition.tracks(withMediaType:)`: a composition is built in memory, so reading its tracks loads
