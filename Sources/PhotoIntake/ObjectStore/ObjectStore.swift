@@ -168,13 +168,6 @@ final class ObjectStore: Sendable {
     var needsSync = false
   }
 
-  /// The queue fan-out folders are made on: a thread of PhotoIntake's own, never the cooperative pool.
-  private static let fanOutQueue: DispatchQueue = {
-    let queue = DispatchQueue(label: "PhotoIntake.FanOut")
-    OwnQueues.mark(queue)
-    return queue
-  }()
-
   /// Makes a new library's 256 fan-out folders (``makeFanOutFolders()``) in the background, while the first
   /// items are received: 256 `mkdir`s and two fsyncs that no longer delay the first copy. The first use of a
   /// folder (``folder(for:)``, which every commit and read of an object goes through) waits until they are
@@ -186,7 +179,11 @@ final class ObjectStore: Sendable {
     #if TestHooks
       let faults = Syscalls.injectedFaults.get()
     #endif
-    Self.fanOutQueue.async { [self] in
+    // A queue of its own for each new library (a thread of PhotoIntake's own, never the cooperative pool): one
+    // shared queue would make a library wait for the folders of every other library opened before it.
+    let queue = DispatchQueue(label: "PhotoIntake.FanOut")
+    OwnQueues.mark(queue)
+    queue.async { [self] in
       #if TestHooks
         let failed = Syscalls.injectedFaults.withValue(faults) { (try? makeFanOutFolders()) == nil }
       #else
