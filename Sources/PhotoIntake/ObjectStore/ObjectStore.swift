@@ -18,8 +18,14 @@ final class ObjectStore: Sendable {
   let objects: Directory
   let staging: Directory
   let renditions: Directory
-  /// The 256 `objects/ab` folders, opened as first needed.
+  /// `objects/ab` folders, opened as first needed; at most ``openFolderLimit`` are kept open.
   private let fanOut = Protected<[Substring: Directory]>([:])
+  /// How many fan-out folders stay open between uses. An app has few descriptors (iOS starts a process with
+  /// 256), and a library that kept all 256 folders open would take them all; opening a folder again costs one
+  /// `openat`. A folder in use stays open however many are evicted: each user holds its own reference.
+  static let openFolderLimit = 16
+  /// How many fan-out folders are open now (for tests).
+  var openFolderCount: Int { fanOut.withLock { $0.count } }
   /// A new library's fan-out folders being made in the background (``makeFanOutFoldersInBackground()``).
   private let making = Protected(FanOutMaking())
   /// How objects are read.
@@ -69,6 +75,7 @@ final class ObjectStore: Sendable {
       let folder = try objects.subdirectory(String(prefix), create: true)
       return fanOut.withLock { opened in
         if let existing = opened[prefix] { return existing }
+        if opened.count >= Self.openFolderLimit { opened.remove(at: opened.startIndex) }
         opened[prefix] = folder
         return folder
       }

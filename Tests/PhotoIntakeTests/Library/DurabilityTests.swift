@@ -233,6 +233,24 @@
       #expect(entries.count == 256)
     }
 
+    @Test func aLibraryKeepsFewFoldersOpen() async throws {
+      // 64 photos land in about 56 of the 256 folders; an app's descriptors are few, so at most 16 stay open.
+      let library = try await Library.open(at: folder.at("library"))
+      let sources = (0..<64).map { index in
+        BytesSource(
+          bytes: Fixture.jpeg(seed: 300 + UInt64(index), size: 1000), suggestedName: "p\(index).jpg")
+      }
+      let summary = await Importer(library: library).importItems(sources)
+      #expect(summary.importedCount == 64)
+      let prefixes = Set(summary.items.compactMap { $0.result.asset?.sha256.hex.prefix(2) })
+      #expect(prefixes.count > ObjectStore.openFolderLimit)
+      #expect(library.store.openFolderCount <= ObjectStore.openFolderLimit)
+      // Every object is still reached (folders evicted are opened again).
+      let report = try await library.verify()
+      #expect(report.isClean && report.checked == 64)
+      await library.close()
+    }
+
     @Test func aFailedMakingLeavesEachFolderMadeWhenNeeded() async throws {
       // The 11th mkdir under objects/ fails: the making stops there, with 10 folders made (and fsynced);
       // each commit then makes its own folder when it needs one, durably.
