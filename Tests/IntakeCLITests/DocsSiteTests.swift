@@ -118,7 +118,7 @@ enum RenderedPage {
     ]
     process.standardOutput = handle
     process.standardError = FileHandle.nullDevice
-    // A termination handler, not `waitUntilExit()`, which can miss the exit of a child on Linux and hang.
+    // A termination handler and a deadline, so that a Chromium that never exits fails the test instead of hanging.
     let exited = DispatchSemaphore(value: 0)
     process.terminationHandler = { _ in exited.signal() }
     try process.run()
