@@ -39,13 +39,13 @@ struct AuditSARIFTests {
   static func validate(_ sarif: String) throws -> (status: Int32, output: String) {
     let folder = TemporaryDirectory()
     let file = try folder.write("log.sarif", sarif)
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", "-c", validator, file]
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
-    try process.runHoldingTheEnvironment()
+    try process.run()
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return (process.terminationStatus, output)

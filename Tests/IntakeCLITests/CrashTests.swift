@@ -26,7 +26,7 @@ import Testing
     _ arguments: [String], killAfter: Duration? = nil, afterLines: Int? = nil,
     environment: [String: String] = [:]
   ) throws -> Child {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: intakeExecutable())
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
@@ -41,7 +41,7 @@ import Testing
     let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardOutput = out
     process.standardError = FileHandle.nullDevice
-    try process.runHoldingTheEnvironment()
+    try process.run()
     if let killAfter {
       if let afterLines {
         let limit = ContinuousClock.now + .seconds(30)

@@ -110,7 +110,7 @@ enum RenderedPage {
     _ = FileManager.default.createFile(atPath: output, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
     defer { try? handle.close() }
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = [
       "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile)",
@@ -118,10 +118,10 @@ enum RenderedPage {
     ]
     process.standardOutput = handle
     process.standardError = FileHandle.nullDevice
-    // A termination handler, not `waitUntilExit()`, which can miss the exit of a child on Linux and hang.
+    // A termination handler and a deadline, so that a Chromium that never exits fails the test instead of hanging.
     let exited = DispatchSemaphore(value: 0)
     process.terminationHandler = { _ in exited.signal() }
-    try process.runHoldingTheEnvironment()
+    try process.run()
     if exited.wait(timeout: .now() + 60) == .timedOut {
       process.terminate()
       throw CocoaError(
@@ -135,7 +135,7 @@ enum RenderedPage {
 /// Chromium does not allow from `file://` URLs.
 final class StaticServer {
   let url: String
-  private let process: Process
+  private let process: ChildProcess
   private let exited: DispatchSemaphore
 
   init(root: String) throws {
@@ -144,7 +144,7 @@ final class StaticServer {
       let port = Int.random(in: 20_000..<60_000)
       _ = FileManager.default.createFile(atPath: log, contents: nil)
       let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-      let process = Process()
+      let process = ChildProcess()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = [
         "python3", "-u", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "-d", root,
@@ -153,7 +153,7 @@ final class StaticServer {
       process.standardError = handle
       let exited = DispatchSemaphore(value: 0)
       process.terminationHandler = { _ in exited.signal() }
-      try process.runHoldingTheEnvironment()
+      try process.run()
       // Ready when it says it is serving; a port in use makes it exit instead.
       for _ in 0..<100 where process.isRunning {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""

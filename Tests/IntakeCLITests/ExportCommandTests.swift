@@ -10,13 +10,13 @@ import Testing
     let folder = TemporaryDirectory()
 
     static func exif(_ path: String) throws -> [String: Any] {
-      let process = Process()
+      let process = ChildProcess()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
       process.arguments = ["-n", "-json", path]
       let output = Pipe()
       process.standardOutput = output
       process.standardError = FileHandle.nullDevice
-      try process.runHoldingTheEnvironment()
+      try process.run()
       let data = output.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
       let objects = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])

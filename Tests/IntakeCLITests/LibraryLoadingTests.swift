@@ -13,14 +13,14 @@
 
     /// Runs `intake` as a child with `environment` added to ours; stdout is discarded.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Child {
-      let process = Process()
+      let process = ChildProcess()
       process.executableURL = URL(fileURLWithPath: intakeExecutable())
       process.arguments = arguments
       process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
       let err = Pipe()
       process.standardOutput = FileHandle.nullDevice
       process.standardError = err
-      try process.runHoldingTheEnvironment()
+      try process.run()
       let data = err.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
       return Child(status: process.terminationStatus, stderr: String(decoding: data, as: UTF8.self))
@@ -98,10 +98,10 @@
       let scratch = TemporaryDirectory()
       // `vips icc_transform … srgb` embeds an sRGB profile, which libvips's path converts from.
       let tagged = scratch.at("icc.jpg")
-      let vips = Process()
+      let vips = ChildProcess()
       vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
       vips.arguments = ["icc_transform", ImagingFixture.path("orientation-6.jpg"), tagged, "srgb"]
-      try vips.runHoldingTheEnvironment()
+      try vips.run()
       vips.waitUntilExit()
       #expect(vips.terminationStatus == 0)
       let opened = try Self.librariesOpened([

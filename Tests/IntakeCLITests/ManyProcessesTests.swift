@@ -9,14 +9,14 @@ import Testing
   let folder = TemporaryDirectory()
   var library: String { folder.at("library") }
 
-  func start(_ arguments: [String], output: String) throws -> Process {
-    let process = Process()
+  func start(_ arguments: [String], output: String) throws -> ChildProcess {
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: intakeExecutable())
     process.arguments = arguments
     _ = FileManager.default.createFile(atPath: output, contents: nil)
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
     process.standardError = FileHandle.nullDevice
-    try process.runHoldingTheEnvironment()
+    try process.run()
     return process
   }
 
@@ -38,7 +38,7 @@ import Testing
       }
     }
     _ = try run(["import", "--library", library, "--no-renditions", folder.at("src0")])
-    var importers: [Process] = []
+    var importers: [ChildProcess] = []
     for importer in 0..<4 {
       importers.append(
         try start(

@@ -30,7 +30,7 @@ import Testing
 
   /// Runs `/bin/sh -c script` and waits for it; its output goes through files (no pipe to fill).
   func shell(_ script: String) throws -> Run {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", script]
     let out = folder.at("sh-out-\(UUID().uuidString)")
@@ -40,7 +40,7 @@ import Testing
     let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
     process.standardOutput = outHandle
     process.standardError = errHandle
-    try process.runHoldingTheEnvironment()
+    try process.run()
     process.waitUntilExit()
     try outHandle.close()
     try errHandle.close()

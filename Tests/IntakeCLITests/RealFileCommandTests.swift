@@ -90,12 +90,12 @@ import Testing
   }
 
   static func tool(_ name: String, _ arguments: [String]) throws -> Bool {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
     process.arguments = arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    try process.runHoldingTheEnvironment()
+    try process.run()
     process.waitUntilExit()
     return process.terminationStatus == 0
   }

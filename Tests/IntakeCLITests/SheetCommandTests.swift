@@ -135,7 +135,7 @@
       guard FileManager.default.isExecutableFile(atPath: executable) else {
         throw ChromiumError(message: "\(executable) is missing; run Scripts/install-deps.sh --test")
       }
-      let process = Process()
+      let process = ChildProcess()
       process.executableURL = URL(fileURLWithPath: executable)
       process.arguments =
         [
@@ -153,7 +153,7 @@
       process.standardError = FileHandle.nullDevice
       let exited = DispatchSemaphore(value: 0)
       process.terminationHandler = { _ in exited.signal() }
-      try process.runHoldingTheEnvironment()
+      try process.run()
       if exited.wait(timeout: .now() + 60) == .timedOut {
         process.terminate()
         throw ChromiumError(message: "timed out after 60 s")

@@ -21,14 +21,14 @@ struct TerminalOutputTests {
   static func hostilePhoto(in folder: TemporaryDirectory) throws -> String {
     let path = folder.path + "/hostile.jpg"
     try Data(Fixtures.jpeg(width: 16, height: 12, seed: "hostile")).write(to: URL(fileURLWithPath: path))
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
     process.arguments = [
       "-q", "-overwrite_original", "-Make=\(hostileMake)", "-Model=\(hostileModel)",
       "-LensModel=\(hostileModel)",
       path,
     ]
-    try process.runHoldingTheEnvironment()
+    try process.run()
     process.waitUntilExit()
     try #require(process.terminationStatus == 0, "exiftool could not write the test photo")
     return path

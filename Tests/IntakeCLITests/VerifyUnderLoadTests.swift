@@ -38,7 +38,7 @@ import Testing
     // Two other processes, each importing its folders one `intake import` at a time.
     let processes = try (0..<2).map { worker in
       let folders = try sources("process\(worker)", count: 12, size: 3)
-      let process = Process()
+      let process = ChildProcess()
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
       process.arguments =
         [
@@ -47,7 +47,7 @@ import Testing
             + "--wait 120 \"$f\" >/dev/null 2>&1; done",
           "sh",
         ] + folders
-      try process.runHoldingTheEnvironment()
+      try process.run()
       return process
     }
     // In this process: imports, and a remover taking back what they imported.

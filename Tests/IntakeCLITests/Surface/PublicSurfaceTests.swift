@@ -23,7 +23,7 @@ import Testing
     for include in ["/usr/include/glib-2.0", "/usr/lib/\(Self.multiarch)/glib-2.0/include"] {
       arguments += ["-Xcc", "-I" + include]
     }
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments + [file]
     let errors = folder.at("errors-\(UUID().uuidString)")
@@ -31,7 +31,7 @@ import Testing
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
     process.standardError = handle
     process.standardOutput = FileHandle.nullDevice
-    try process.runHoldingTheEnvironment()
+    try process.run()
     process.waitUntilExit()
     try handle.close()
     return (process.terminationStatus, try String(contentsOfFile: errors, encoding: .utf8))

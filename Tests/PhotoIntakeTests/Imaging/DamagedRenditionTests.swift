@@ -19,12 +19,12 @@
     /// Whether vipsthumbnail (libvips-tools, the reference) renders `path` at 320 px.
     static func vipsRenders(_ path: String) throws -> Bool {
       let folder = TemporaryDirectory()
-      let process = Process()
+      let process = ChildProcess()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/vipsthumbnail")
       process.arguments = [path, "--size", "320", "-o", folder.at("out.jpg")]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
-      try process.runHoldingTheEnvironment()
+      try process.run()
       process.waitUntilExit()
       return process.terminationStatus == 0
     }

@@ -20,13 +20,13 @@ import Testing
     /// Runs a command-line tool, failing the test when it fails; returns its standard output.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> Data {
-      let process = Process()
+      let process = ChildProcess()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
       process.arguments = arguments
       let output = Pipe()
       process.standardOutput = output
       process.standardError = FileHandle.nullDevice
-      try process.runHoldingTheEnvironment()
+      try process.run()
       let data = output.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
       try #require(process.terminationStatus == 0, "\(tool) \(arguments.joined(separator: " ")) failed")

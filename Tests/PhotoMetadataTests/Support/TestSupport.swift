@@ -32,13 +32,13 @@ enum TestSupport {
     status: Int32, output: Data, error: String
   ) {
     guard let path = which(tool) else { throw ToolMissing(tool: tool) }
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    try process.runHoldingTheEnvironment()
+    try process.run()
     // stderr is drained on another thread while stdout is read here: a tool that fills one pipe while we
     // wait on the other would otherwise never finish.
     let errorData = Protected(Data())

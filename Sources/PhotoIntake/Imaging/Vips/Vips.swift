@@ -40,8 +40,8 @@
       // them. The variable is only set when the host has not set it, and removed again once libvips has read
       // it, so child processes see the environment unchanged. (vips_init itself calls g_setenv on VIPSHOME,
       // so this adds no environment race that libvips does not already have.)
-      // Under ProcessEnvironment's lock: a thread copying the environment meanwhile (`Process.run()`) would read
-      // the array setenv moved.
+      // Under ProcessEnvironment's lock: a thread copying the environment meanwhile (for a child process, as the
+      // tests' `ChildProcess` does) would read the array setenv moved.
       let started = ProcessEnvironment.withLock {
         let hidesModules = getenv("VIPSHOME") == nil
         if hidesModules { setenv("VIPSHOME", "/nonexistent/photointake-vips-prefix", 1) }
