@@ -156,19 +156,22 @@ final class ValueFlow {
       Assignment(target: keyword + 1, value: (cursor + 1)..<statement.upperBound, declares: true))
   }
 
+  /// Whether the name at `target`, or `self.` and it, is the first thing in a statement (a line's start, or
+  /// after `;`, `{` or a closure's `in`).
+  private func beginsStatement(_ target: Int) -> Bool {
+    let start = file.isMember(target) ? target - 2 : target
+    if file.isMember(target), file.word(start) != .selfKeyword { return false }
+    let previous = file.kind(start - 1)
+    return file.tokens[start].startsLine || previous == .semicolon || previous == .leftBrace
+      || file.word(start - 1) == .in
+  }
+
   /// `name = …` or `self.name = …` as a statement of its own.
   private func assignment(at index: Int) {
     let target = index - 1
-    guard file.kind(target) == .identifier else { return }
-    let start = file.isMember(target) ? target - 2 : target
-    if file.isMember(target), file.word(start) != .selfKeyword { return }
     // Only a statement's first tokens: this excludes a declaration's `=` (handled at its keyword),
     // parameter defaults (`name: T = …`), `case a = 1` and labels.
-    let previous = file.kind(start - 1)
-    guard
-      file.tokens[start].startsLine || previous == .semicolon || previous == .leftBrace
-        || file.word(start - 1) == .in
-    else { return }
+    guard file.kind(target) == .identifier, beginsStatement(target) else { return }
     let value = file.statement(from: index)
     byName[file.text(target), default: []].append(
       Assignment(target: target, value: (index + 1)..<value.upperBound, declares: false))
@@ -179,14 +182,7 @@ final class ValueFlow {
   private func addition(at index: Int) {
     let target = index - 2
     guard file.kind(index - 1) == .dot, file.kind(target) == .identifier, file.kind(index + 1) == .leftParen,
-      let close = file.match(index + 1)
-    else { return }
-    let start = file.isMember(target) ? target - 2 : target
-    if file.isMember(target), file.word(start) != .selfKeyword { return }
-    let previous = file.kind(start - 1)
-    guard
-      file.tokens[start].startsLine || previous == .semicolon || previous == .leftBrace
-        || file.word(start - 1) == .in
+      let close = file.match(index + 1), beginsStatement(target)
     else { return }
     byName[file.text(target), default: []].append(
       Assignment(target: target, value: (index + 2)..<close, declares: false))
