@@ -40,10 +40,10 @@ package final class BlockingLanes: Sendable {
   package func run<Success: Sendable, Failure: Error>(
     _ body: @escaping @Sendable () throws(Failure) -> Success
   ) async throws(Failure) -> Success {
-    #if TestHooks
-      let faults = Syscalls.injectedFaults.get()
-    #endif
     let observer = DecodeProbe.observer.get()
+    let carried = Syscalls.carryingFaults {
+      DecodeProbe.observer.withValue(observer) { Result<Success, Failure>.typed(body) }
+    }
     let lane = load.withLock { load in
       let lane = load.indices.min { load[$0] < load[$1] }!
       load[lane] += 1
@@ -52,13 +52,7 @@ package final class BlockingLanes: Sendable {
     let result = await withCheckedContinuation {
       (continuation: CheckedContinuation<Result<Success, Failure>, Never>) in
       queues[lane].async { [load] in
-        #if TestHooks
-          let result = Syscalls.injectedFaults.withValue(faults) {
-            DecodeProbe.observer.withValue(observer) { Result<Success, Failure>.typed(body) }
-          }
-        #else
-          let result = DecodeProbe.observer.withValue(observer) { Result<Success, Failure>.typed(body) }
-        #endif
+        let result = carried()
         load.withLock { $0[lane] -= 1 }
         continuation.resume(returning: result)
       }

@@ -183,19 +183,13 @@ final class ObjectStore: Sendable {
     let group = DispatchGroup()
     group.enter()
     making.withLock { $0.running = group }
-    #if TestHooks
-      let faults = Syscalls.injectedFaults.get()
-    #endif
     // A queue of its own for each new library (a thread of PhotoIntake's own, never the cooperative pool): one
     // shared queue would make a library wait for the folders of every other library opened before it.
     let queue = DispatchQueue(label: "PhotoIntake.FanOut")
     OwnQueues.mark(queue)
+    let make = Syscalls.carryingFaults { [self] in (try? makeFanOutFolders()) == nil }
     queue.async { [self] in
-      #if TestHooks
-        let failed = Syscalls.injectedFaults.withValue(faults) { (try? makeFanOutFolders()) == nil }
-      #else
-        let failed = (try? makeFanOutFolders()) == nil
-      #endif
+      let failed = make()
       making.withLock { state in
         state.running = nil
         if failed { state.needsSync = true }

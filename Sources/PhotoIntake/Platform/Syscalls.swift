@@ -32,6 +32,17 @@ package enum Syscalls {
     static var durability: NoPowerLossModel? { nil }
   #endif
 
+  /// `body`, made to run on another thread (a lane, a queue of our own) under the faults injected for the
+  /// calling task, which a task-local does not carry there by itself. Outside test builds, `body` itself.
+  static func carryingFaults<T>(_ body: @escaping @Sendable () -> T) -> @Sendable () -> T {
+    #if TestHooks
+      let faults = injectedFaults.get()
+      return { injectedFaults.withValue(faults) { body() } }
+    #else
+      return body
+    #endif
+  }
+
   package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> Int32
   {
     try inject(.open, path)

@@ -164,22 +164,21 @@ struct LimitedIgnoredRule: AuditRule {
       guard !one.isEmpty, one.count == other.count else { return false }
       return zip(one, other).allSatisfy { file.source.sameText($0, $1) }
     }
+    func namesDenial(_ label: Range<Int>) -> Bool {
+      first(.denied, in: label) != nil || first(.restricted, in: label) != nil
+    }
     guard let limitedCase = cases.first(where: { first(.limited, in: $0.label) != nil }),
       let limited = first(.limited, in: limitedCase.label)
     else { return nil }
     // A label shared with `.denied` or `.restricted` says nothing by itself (`case .restricted, .limited:`
     // may grant limited access): the code the case runs decides.
-    if first(.denied, in: limitedCase.label) != nil || first(.restricted, in: limitedCase.label) != nil {
-      return denies(file, limitedCase.statements) ? limited : nil
-    }
+    if namesDenial(limitedCase.label) { return denies(file, limitedCase.statements) ? limited : nil }
     // `fallthrough` into the next case runs that case's code.
     var statements = limitedCase.statements
     if file.word(statements.lowerBound) == .fallthrough,
       let next = cases.firstIndex(where: { $0.label.lowerBound > limitedCase.label.lowerBound })
     {
-      if first(.denied, in: cases[next].label) != nil || first(.restricted, in: cases[next].label) != nil {
-        return denies(file, cases[next].statements) ? limited : nil
-      }
+      if namesDenial(cases[next].label) { return denies(file, cases[next].statements) ? limited : nil }
       statements = cases[next].statements
     }
     let denied = cases.first { first(.denied, in: $0.label) != nil }

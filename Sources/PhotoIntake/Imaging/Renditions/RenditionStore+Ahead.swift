@@ -85,7 +85,7 @@ extension RenditionStore {
     let written = try await BlockingLanes.io.run { [self] () throws(ImagingError) -> [Rendition] in
       try write(prepared.thumbnails, sizes: prepared.keys, digest: asset.sha256)
     }
-    let byKey = Dictionary(uniqueKeysWithValues: zip(prepared.keys, written))
+    let byKey = Self.keyed(prepared.keys, written)
     return keys.map { byKey[$0]! }
   }
 }

@@ -181,6 +181,7 @@ public struct RenditionStore: Sendable {
     return try configuration.thumbnailer.thumbnails(ofFileAt: path, sizes: sizes, request: request)
   }
 
+  /// The renditions found (every one present) by their keys.
   static func keyed(_ sizes: [Int], _ found: [Rendition?]) -> [Int: Rendition] {
     Dictionary(uniqueKeysWithValues: zip(sizes, found.map { $0! }))
   }
