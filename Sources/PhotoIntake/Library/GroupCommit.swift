@@ -74,8 +74,8 @@ struct GroupCommit: Sendable {
   fileprivate enum Need: Sendable {
     /// The existing asset's object is intact: the item is only listed.
     case listing
-    /// The item's bytes are placed: new bytes, or a copy replacing a damaged object.
-    case placing
+    /// The item's bytes are placed in `folder`: new bytes, or a copy replacing a damaged object.
+    case placing(into: Directory)
     case failed(CommitFailure)
   }
 
@@ -92,13 +92,19 @@ struct GroupCommit: Sendable {
       discard(requests)
       return (requests.map { _ in .failure(.manifest(error)) }, change)
     }
-    let needs = zip(requests, existing).map { request, existing -> Need in
-      let digest = request.staged.digest
-      guard (try? store.folder(for: digest)) != nil else {
-        return .failed(.damagedLayout("objects/\(digest.hex.prefix(2)) is not a folder"))
+    // The group's fan-out folders, made (and made durable) where missing, before any intent names them.
+    let digests = requests.map(\.staged.digest)
+    let folders = await BlockingLanes.io.run { [store] in store.placingFolders(for: digests) }
+    let needs = zip(zip(requests, existing), folders).map { item, folder -> Need in
+      let (request, existing) = item
+      switch folder {
+      case .failure(.notRegular):
+        return .failed(.damagedLayout("objects/\(request.staged.digest.hex.prefix(2)) is not a folder"))
+      case .failure(.system(let error)): return .failed(.storage(error))
+      case .success(let folder):
+        if let existing, store.isIntact(existing.sha256, size: existing.size) { return .listing }
+        return .placing(into: folder)
       }
-      if let existing, store.isIntact(existing.sha256, size: existing.size) { return .listing }
-      return .placing
     }
     var placing: [Int] = []
     for (index, need) in needs.enumerated() {
@@ -116,11 +122,12 @@ struct GroupCommit: Sendable {
       case .failure(let error): results[index] = .failure(.manifest(error))
       }
     }
-    let linking = placing.filter { intents[$0] != nil }
+    let linking = placing.filter { intents[$0] != nil && needs[$0].folder != nil }
     if !linking.isEmpty {
       CrashPoint.afterIntentCommit.reach()
       let staged = linking.map { requests[$0].staged }
-      let failures = await BlockingLanes.io.run { [store] in store.place(staged) }
+      let into = linking.compactMap { needs[$0].folder }
+      let failures = await BlockingLanes.io.run { [store] in store.place(staged, in: into) }
       for (index, failure) in zip(linking, failures) {
         guard let failure, let intent = intents.removeValue(forKey: index) else { continue }
         await forget(intent)
@@ -206,5 +213,7 @@ extension Manifest {
 }
 
 extension GroupCommit.Need {
-  fileprivate var isPlacing: Bool { if case .placing = self { true } else { false } }
+  fileprivate var isPlacing: Bool { folder != nil }
+  /// The fan-out folder an item being placed goes into.
+  fileprivate var folder: Directory? { if case .placing(let folder) = self { folder } else { nil } }
 }

@@ -62,9 +62,6 @@ struct LibraryLayout {
     }
     // O(1): the journal's end against the manifest's applied sequence. Repair opens whatever is there, to mend it.
     if !forRepair { try JournalCheck.check(manifest, journal: store.journal) }
-    // A new library's fan-out folders are made while its first items arrive; a folder that cannot be made then
-    // is made when first needed, and that item reports why.
-    if layout.manifestIsEmpty { store.makeFanOutFoldersInBackground() }
     return (root, manifest, store)
   }
 

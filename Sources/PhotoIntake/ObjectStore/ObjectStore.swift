@@ -26,8 +26,6 @@ final class ObjectStore: Sendable {
   static let openFolderLimit = 16
   /// How many fan-out folders are open now (for tests).
   var openFolderCount: Int { fanOut.withLock { $0.count } }
-  /// A new library's fan-out folders being made in the background (``makeFanOutFoldersInBackground()``).
-  private let making = Protected(FanOutMaking())
   /// How objects are read.
   let reader = ChunkedReader()
   /// The identity journal (`journal/`); nil only for a library made before it whose folder cannot be written
@@ -66,13 +64,14 @@ final class ObjectStore: Sendable {
     "\(objects.path)/\(digest.hex.prefix(2))/\(digest.hex)"
   }
 
-  /// The `objects/ab` folder of `digest`, opened once without following links (and made if missing).
+  /// The `objects/ab` folder of `digest`, opened without following links; kept open for the next use (at most
+  /// ``openFolderLimit`` are). A missing folder is not made: it throws `ENOENT` (``placingFolders(for:)`` makes
+  /// the folders a commit needs).
   func folder(for digest: SHA256Digest) throws(Directory.OpenFailure) -> Directory {
     let prefix = digest.hex.prefix(2)
     if let open = fanOut.withLock({ $0[prefix] }) { return open }
     do {
-      try fanOutFoldersMade()
-      let folder = try objects.subdirectory(String(prefix), create: true)
+      let folder = try objects.subdirectory(String(prefix))
       return fanOut.withLock { opened in
         if let existing = opened[prefix] { return existing }
         if opened.count >= Self.openFolderLimit { opened.remove(at: opened.startIndex) }
@@ -140,89 +139,63 @@ final class ObjectStore: Sendable {
     try? folder(for: digest).status(digest.hex)
   }
 
-  /// Makes all 256 fan-out folders of a new library up front, so that a commit rarely has to make (and
-  /// fsync) one. Whatever it made is fsynced, even when it stops at a failure.
-  func makeFanOutFolders() throws(SystemError) {
-    let digits = Array("0123456789abcdef")
-    var created = false
-    var failure: SystemError?
-    making: for high in digits {
-      for low in digits {
-        do {
-          guard try objects.status("\(high)\(low)") == nil else { continue }
-          try Syscalls.makeDirectoryAt(
-            objects.descriptor, "\(high)\(low)", path: objects.path(of: "\(high)\(low)"))
-          created = true
+  // MARK: Placing
+
+  /// The fan-out folders that a commit of `digests` links into, made where missing: a library makes a folder
+  /// when its first object arrives, not 256 up front (each `mkdir` in a fresh `objects/` cost about 0.3 ms of
+  /// CPU here, more than a photo's hash). The folders made are made durable together, by one fsync of
+  /// `objects/`, before anything is linked into them (step 3 of ``GroupCommit``'s order).
+  ///
+  /// - Returns: for each digest, its folder or why there is none: a link or a file in a folder's place is
+  ///   ``Directory/OpenFailure/notRegular(_:)``; a failed `mkdir`, or the fsync after it, fails the digests of
+  ///   the folders it concerns.
+  func placingFolders(for digests: [SHA256Digest]) -> [Result<Directory, Directory.OpenFailure>] {
+    var found: [Substring: Result<Directory, Directory.OpenFailure>] = [:]
+    var made: [Substring] = []
+    for digest in digests {
+      let prefix = digest.hex.prefix(2)
+      guard found[prefix] == nil else { continue }
+      do {
+        found[prefix] = .success(try folder(for: digest))
+      } catch {
+        guard case .system(let failure) = error, failure.code == ENOENT else {
+          found[prefix] = .failure(error)
+          continue
+        }
+        do throws(SystemError) {
+          try Syscalls.makeDirectoryAt(objects.descriptor, String(prefix), path: objects.path(of: String(prefix)))
+          made.append(prefix)
+          found[prefix] = Result { () throws(Directory.OpenFailure) in try folder(for: digest) }
+        } catch  where error.code == EEXIST {
+          found[prefix] = Result { () throws(Directory.OpenFailure) in try folder(for: digest) }
         } catch {
-          failure = error
-          break making
+          found[prefix] = .failure(.system(error))
         }
       }
     }
-    if created {
-      try objects.sync()
-      try root.sync()
-    }
-    if let failure { throw failure }
-  }
-
-  /// The state of ``makeFanOutFoldersInBackground()``.
-  private struct FanOutMaking {
-    /// Left when the folders are made (or their making ended in a failure).
-    var running: DispatchGroup?
-    /// The making failed: a folder it made may not be durable yet, so `objects/` is fsynced before any
-    /// folder is used.
-    var needsSync = false
-  }
-
-  /// Makes a new library's 256 fan-out folders (``makeFanOutFolders()``) in the background, while the first
-  /// items are received: 256 `mkdir`s and two fsyncs that no longer delay the first copy. The first use of a
-  /// folder (``folder(for:)``, which every commit and read of an object goes through) waits until they are
-  /// made and durable.
-  func makeFanOutFoldersInBackground() {
-    let group = DispatchGroup()
-    group.enter()
-    making.withLock { $0.running = group }
-    // A queue of its own for each new library (a thread of PhotoIntake's own, never the cooperative pool): one
-    // shared queue would make a library wait for the folders of every other library opened before it.
-    let queue = DispatchQueue(label: "PhotoIntake.FanOut")
-    OwnQueues.mark(queue)
-    let make = Syscalls.carryingFaults { [self] in (try? makeFanOutFolders()) == nil }
-    queue.async { [self] in
-      let failed = make()
-      making.withLock { state in
-        state.running = nil
-        if failed { state.needsSync = true }
+    if !made.isEmpty {
+      do {
+        try objects.sync()
+      } catch {
+        for prefix in made { found[prefix] = .failure(.system(error)) }
       }
-      group.leave()
     }
+    return digests.map { found[$0.hex.prefix(2)]! }
   }
-
-  /// Waits for the background making of the fan-out folders, if it runs (blocking: on a lane or the library's
-  /// executor, as every caller of ``folder(for:)`` is); after a failed making, fsyncs `objects/` once.
-  private func fanOutFoldersMade() throws(SystemError) {
-    making.withLock { $0.running }?.wait()
-    guard making.withLock({ $0.needsSync }) else { return }
-    try objects.sync()
-    making.withLock { $0.needsSync = false }
-  }
-
-  // MARK: Placing
 
   /// Steps 3 and 4 of the commit order (see ``GroupCommit``): gives each staged file its object name in its
   /// fan-out folder (``DurableFile/link(_:in:to:as:)``, which never replaces), then fsyncs each distinct folder
   /// once, shared by the items linked into it.
   ///
+  /// - Parameter folders: each file's folder, from ``placingFolders(for:)``.
   /// - Returns: each item's failure, if any: a failed link fails its item; a failed folder fsync, never
   ///   retried, fails every item linked into that folder.
-  func place(_ staged: [StagedFile]) -> [SystemError?] {
+  func place(_ staged: [StagedFile], in folders: [Directory]) -> [SystemError?] {
     var failures = [SystemError?](repeating: nil, count: staged.count)
     // Folders in the order of their first item, with the items linked into each.
-    var folders: [(prefix: Substring, folder: Directory, members: [Int])] = []
-    for (index, file) in staged.enumerated() {
-      let folder: Directory
+    var touched: [(prefix: Substring, folder: Directory, members: [Int])] = []
+    for (index, (file, folder)) in zip(staged, folders).enumerated() {
       do throws(SystemError) {
-        folder = try self.placingFolder(for: file.digest)
         try place(file, in: folder)
       } catch {
         failures[index] = error
@@ -230,13 +203,13 @@ final class ObjectStore: Sendable {
       }
       CrashPoint.afterRename.reach()
       let prefix = file.digest.hex.prefix(2)
-      if let slot = folders.firstIndex(where: { $0.prefix == prefix }) {
-        folders[slot].members.append(index)
+      if let slot = touched.firstIndex(where: { $0.prefix == prefix }) {
+        touched[slot].members.append(index)
       } else {
-        folders.append((prefix, folder, [index]))
+        touched.append((prefix, folder, [index]))
       }
     }
-    for (_, folder, members) in folders {
+    for (_, folder, members) in touched {
       do {
         try folder.sync()
       } catch {
@@ -246,19 +219,6 @@ final class ObjectStore: Sendable {
       CrashPoint.afterFolderSync.reach()
     }
     return failures
-  }
-
-  /// The fan-out folder of `digest` for placing into: a link or a file in its place fails like `mkdirat` would.
-  private func placingFolder(for digest: SHA256Digest) throws(SystemError) -> Directory {
-    do {
-      return try folder(for: digest)
-    } catch {
-      switch error {
-      case .notRegular:
-        throw SystemError(.mkdir, ENOTDIR, path: objects.path(of: String(digest.hex.prefix(2))))
-      case .system(let error): throw error
-      }
-    }
   }
 
   /// Links one staged inode into `folder` under its hash. Whatever already holds that name is kept: a valid
@@ -297,6 +257,7 @@ final class ObjectStore: Sendable {
     do {
       folder = try self.folder(for: digest)
     } catch {
+      if case .system(let error) = error, error.code == ENOENT { return .absent }
       return .kept("objects/\(digest.hex.prefix(2))")
     }
     guard let info = try folder.status(digest.hex) else { return .absent }
