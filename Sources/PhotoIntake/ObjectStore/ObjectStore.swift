@@ -163,7 +163,8 @@ final class ObjectStore: Sendable {
           continue
         }
         do throws(SystemError) {
-          try Syscalls.makeDirectoryAt(objects.descriptor, String(prefix), path: objects.path(of: String(prefix)))
+          let name = String(prefix)
+          try Syscalls.makeDirectoryAt(objects.descriptor, name, path: objects.path(of: name))
           made.append(prefix)
           found[prefix] = Result { () throws(Directory.OpenFailure) in try folder(for: digest) }
         } catch  where error.code == EEXIST {

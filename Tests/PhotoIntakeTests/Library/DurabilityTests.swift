@@ -236,9 +236,9 @@
       let synced = seen.indices.filter { seen[$0].0 == .fsync && seen[$0].1 == root + "/objects" }
       for prefix in prefixes {
         let mkdir = try #require(made.first { seen[$0].1 == root + "/objects/" + prefix })
-        let link = try #require(
-          seen.indices.first { seen[$0].0 == .link && seen[$0].1.hasPrefix(root + "/objects/" + prefix + "/") })
-        #expect(synced.contains { $0 > mkdir && $0 < link }, "objects/ fsynced between mkdir and link of \(prefix)")
+        let into = root + "/objects/" + prefix + "/"
+        let link = try #require(seen.indices.first { seen[$0].0 == .link && seen[$0].1.hasPrefix(into) })
+        #expect(synced.contains { $0 > mkdir && $0 < link }, "objects/ not fsynced before a link: \(prefix)")
       }
     }
 
