@@ -174,6 +174,7 @@ struct ProjectFacts: Sendable {
         file.name(of: type).map { listCalls[$0] != nil } ?? false
       }
     let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover])
+    var receivers: ReceiverTypes?  // read when the file's first member read in a list needs it
     for index in 0..<file.count where file.kind(index) == .identifier && file.word(index) == .none {
       let scope = file.syntax.scope(of: index)
       guard inList[scope], known?[scope] != true else { continue }
@@ -191,9 +192,14 @@ struct ProjectFacts: Sendable {
       let (line, column) = file.source.location(ofByte: file.tokens[index].start)
       let labels = call ? ListCall.labels(file, paren: index + 1) : nil
       let shown = call ? "\(name)(\(labels?.map { $0 + ":" }.joined() ?? ""))" : name
+      var receiverType: String?
+      if !call, !isBare, let receiver = Self.receiverName(file, member: index) {
+        if receivers == nil { receivers = ReceiverTypes(file) }
+        receiverType = receivers?.type(of: receiver)
+      }
       listCalls[name, default: []].append(
         ListCall(
-          labels: labels, isBare: isBare, typeName: typeName,
+          labels: labels, isBare: isBare, typeName: typeName, receiverType: receiverType,
           step: ContextStep(
             function: display, reason: "a list or grid cell uses \(shown)", file: file.path, line: line,
             column: column)))
@@ -211,6 +217,19 @@ struct ProjectFacts: Sendable {
       }
       if created { addListCalls(file, skipping: known) }
     }
+  }
+
+  /// The plain name a member read starts from: `mission` in `mission.image` or `self.mission.image`;
+  /// `nil` for longer chains (`model.photos.first.image`) and calls (`load().image`).
+  private static func receiverName(_ file: SourceFile, member index: Int) -> String? {
+    let receiver = index - 2
+    guard file.kind(index - 1) == .dot, file.kind(receiver) == .identifier,
+      file.word(receiver) != .selfKeyword
+    else { return nil }
+    if file.isMember(receiver) {
+      guard file.word(receiver - 2) == .selfKeyword, !file.isMember(receiver - 2) else { return nil }
+    }
+    return file.text(receiver)
   }
 
   private static let listCallsKept = 8
