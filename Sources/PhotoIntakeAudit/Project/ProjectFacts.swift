@@ -47,6 +47,10 @@ struct ProjectFacts: Sendable {
   /// Calls and member reads made from list or grid contexts, by the called name (see ``ListCall``):
   /// a helper or view they reach draws cells too.
   var listCalls: [String: [ListCall]] = [:]
+  /// Methods that a `cellForItemAt`/`cellForRowAt` taking its asset from a fetch result by index path calls
+  /// on what it shows, with no `localIdentifier` in sight (`cell.loadImage(phAsset: fetchAssets[indexPath.row])`):
+  /// a cell method of that name that requests the image is keyed by index too (see ``GridKeyedByIndexRule``).
+  var cellLoaders: Set<String> = []
   /// The call graph and execution contexts, built after every file is read when a rule that needs
   /// them can fire (see ``Auditor``).
   var model: ProjectModel?
@@ -230,6 +234,44 @@ struct ProjectFacts: Sendable {
       guard file.word(receiver - 2) == .selfKeyword, !file.isMember(receiver - 2) else { return nil }
     }
     return file.text(receiver)
+  }
+
+  /// Records, once every file is read (fetch results may be declared in any of them), the methods that
+  /// index-keyed `cellForItemAt`/`cellForRowAt` methods call (see ``cellLoaders``).
+  mutating func addCellLoaders(_ files: [SourceFile]) {
+    guard !fetchResultNames.isEmpty else { return }
+    for file in files where file.source.words.containsAny([.cellForItemAt, .cellForRowAt]) {
+      for (index, scope) in file.syntax.scopes.enumerated()
+      where scope.kind == .function
+        && file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open))
+      {
+        let body = file.body(of: index)
+        guard !file.contains([.localIdentifier], in: body),
+          GridKeyedByIndexRule.takesObjectByIndexPath(over: fetchResultNames, in: file, body)
+        else { continue }
+        // What the method shows: the fetch result itself, or a name bound from it (`let asset = assets[…]`).
+        var shown = fetchResultNames
+        for token in body
+        where (file.word(token) == .let || file.word(token) == .var) && file.word(token + 2) == .opAssign {
+          let value = (token + 3)..<min(token + 7, body.upperBound)
+          if value.contains(where: {
+            file.kind($0) == .identifier && fetchResultNames.contains(file.text($0))
+          }) {
+            shown.insert(file.text(token + 1))
+          }
+        }
+        // Methods given it: `cell.loadImage(phAsset: asset)`, `cell.setup(asset: assets[indexPath.item])`.
+        for token in body
+        where file.kind(token) == .identifier && file.isMember(token) && file.kind(token + 1) == .leftParen {
+          // The first arguments only, so nested calls cost a bounded look each.
+          guard let close = file.match(token + 1) else { continue }
+          let arguments = (token + 2)..<min(close, token + 66)
+          if arguments.contains(where: { file.kind($0) == .identifier && shown.contains(file.text($0)) }) {
+            cellLoaders.insert(file.text(token))
+          }
+        }
+      }
+    }
   }
 
   private static let listCallsKept = 8
