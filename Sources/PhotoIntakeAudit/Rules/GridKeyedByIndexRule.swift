@@ -15,15 +15,15 @@
 ///   never checks what the cell shows (no `localIdentifier`, no `==`/`===`), in a project that never cancels
 ///   image requests: reported at the cell's request.
 ///
-/// Precision first: a grid whose request goes through a helper of the controller, whose cell checks what it
-/// shows, or that checks identifiers anywhere in the method, is left alone.
+/// Precision first: a grid whose request goes through a helper outside the cell (of the controller or another
+/// type), whose cell checks what it shows, or that checks identifiers anywhere in the method, is left alone.
 struct GridKeyedByIndexRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "grid-keyed-by-index", severity: .warning,
     summary:
       "Grid cells over a PHFetchResult are keyed by index; a library change or a reused cell shows or imports another photo.",
     leavesAlone:
-      "Cells keyed or checked by localIdentifier, requests made in a helper of the controller or in a cell method that checks which asset it shows, projects that cancel image requests, and index loops over arrays.",
+      "Cells keyed or checked by localIdentifier, requests made in a helper outside the cell or in a cell method that checks which asset it shows, projects that cancel image requests, and index loops over arrays.",
     fix: """
       Key cells by PHAsset.localIdentifier (ForEach(assets, id: \\.localIdentifier), a diffable data source \
       of identifiers), remember the identifier a cell shows (cell.representedAssetIdentifier = \
