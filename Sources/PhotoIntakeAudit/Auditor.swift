@@ -100,6 +100,7 @@ public struct Auditor: Sendable {
       files.append(file)
     }
     if facts.words.containsAny(ListContext.words) { facts.addCallsOfCreatedViews(files) }
+    if facts.words.containsAny([.cellForItemAt, .cellForRowAt]) { facts.addCellLoaders(files) }
     let reachability = Reachability(files: files, facts: facts)
     facts.reachability = reachability
     if Self.needsModel.contains(where: facts.words.contains) {

@@ -98,4 +98,37 @@ struct HostileInputTests {
     let report = try await Self.audit(["Store.swift": source])
     #expect(report.findings.count == count)
   }
+
+  /// A list that reads one receiver thousands of times, declared thousands of ways, still reaches the
+  /// decoding property of its type once per read and finishes: each receiver's type is worked out once.
+  @Test func thousandsOfReceiverReadsInAListAreEachKnown() async throws {
+    let count = 4_000
+    var declarations = ""
+    var reads = ""
+    for index in 0..<count {
+      declarations += "  let frames\(index): [Frame] = []\n"
+      reads += "        let frame = frames\(index)[0]\n        Text(frame.caption)\n"
+    }
+    let source = """
+      import SwiftUI
+      import UIKit
+
+      final class Frame {
+        let data = Data()
+        var caption: UIImage? { UIImage(data: data) }
+      }
+
+      struct Strip: View {
+        let frames: [Frame]
+      \(declarations)
+        var body: some View {
+          List(frames) { frame in
+      \(reads)    }
+        }
+      }
+
+      """
+    let report = try await Self.audit(["Strip.swift": source])
+    #expect(report.findings.map(\.rule) == ["full-decode-thumbnail"])
+  }
 }

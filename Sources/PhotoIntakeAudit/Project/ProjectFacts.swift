@@ -47,6 +47,10 @@ struct ProjectFacts: Sendable {
   /// Calls and member reads made from list or grid contexts, by the called name (see ``ListCall``):
   /// a helper or view they reach draws cells too.
   var listCalls: [String: [ListCall]] = [:]
+  /// Methods that a `cellForItemAt`/`cellForRowAt` taking its asset from a fetch result by index path calls
+  /// on what it shows, with no `localIdentifier` in sight (`cell.loadImage(phAsset: fetchAssets[indexPath.row])`):
+  /// a cell method of that name that requests the image is keyed by index too (see ``GridKeyedByIndexRule``).
+  var cellLoaders: Set<String> = []
   /// The call graph and execution contexts, built after every file is read when a rule that needs
   /// them can fire (see ``Auditor``).
   var model: ProjectModel?
@@ -174,6 +178,7 @@ struct ProjectFacts: Sendable {
         file.name(of: type).map { listCalls[$0] != nil } ?? false
       }
     let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover])
+    var receivers: ReceiverTypes?  // read when the file's first member read in a list needs it
     for index in 0..<file.count where file.kind(index) == .identifier && file.word(index) == .none {
       let scope = file.syntax.scope(of: index)
       guard inList[scope], known?[scope] != true else { continue }
@@ -191,9 +196,14 @@ struct ProjectFacts: Sendable {
       let (line, column) = file.source.location(ofByte: file.tokens[index].start)
       let labels = call ? ListCall.labels(file, paren: index + 1) : nil
       let shown = call ? "\(name)(\(labels?.map { $0 + ":" }.joined() ?? ""))" : name
+      var receiverType: String?
+      if !call, !isBare, let receiver = Self.receiverName(file, member: index) {
+        if receivers == nil { receivers = ReceiverTypes(file) }
+        receiverType = receivers?.type(of: receiver)
+      }
       listCalls[name, default: []].append(
         ListCall(
-          labels: labels, isBare: isBare, typeName: typeName,
+          labels: labels, isBare: isBare, typeName: typeName, receiverType: receiverType,
           step: ContextStep(
             function: display, reason: "a list or grid cell uses \(shown)", file: file.path, line: line,
             column: column)))
@@ -210,6 +220,57 @@ struct ProjectFacts: Sendable {
           && file.name(of: index).map { listCalls[$0] != nil } == true
       }
       if created { addListCalls(file, skipping: known) }
+    }
+  }
+
+  /// The plain name a member read starts from: `mission` in `mission.image` or `self.mission.image`;
+  /// `nil` for longer chains (`model.photos.first.image`) and calls (`load().image`).
+  private static func receiverName(_ file: SourceFile, member index: Int) -> String? {
+    let receiver = index - 2
+    guard file.kind(index - 1) == .dot, file.kind(receiver) == .identifier,
+      file.word(receiver) != .selfKeyword
+    else { return nil }
+    if file.isMember(receiver) {
+      guard file.word(receiver - 2) == .selfKeyword, !file.isMember(receiver - 2) else { return nil }
+    }
+    return file.text(receiver)
+  }
+
+  /// Records, once every file is read (fetch results may be declared in any of them), the methods that
+  /// index-keyed `cellForItemAt`/`cellForRowAt` methods call (see ``cellLoaders``).
+  mutating func addCellLoaders(_ files: [SourceFile]) {
+    guard !fetchResultNames.isEmpty else { return }
+    for file in files where file.source.words.containsAny([.cellForItemAt, .cellForRowAt]) {
+      for (index, scope) in file.syntax.scopes.enumerated()
+      where scope.kind == .function
+        && file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open))
+      {
+        let body = file.body(of: index)
+        guard !file.contains([.localIdentifier], in: body),
+          GridKeyedByIndexRule.takesObjectByIndexPath(over: fetchResultNames, in: file, body)
+        else { continue }
+        // What the method shows: the fetch result itself, or a name bound from it (`let asset = assets[…]`).
+        var shown = fetchResultNames
+        for token in body
+        where (file.word(token) == .let || file.word(token) == .var) && file.word(token + 2) == .opAssign {
+          let value = (token + 3)..<min(token + 7, body.upperBound)
+          if value.contains(where: {
+            file.kind($0) == .identifier && fetchResultNames.contains(file.text($0))
+          }) {
+            shown.insert(file.text(token + 1))
+          }
+        }
+        // Methods given it: `cell.loadImage(phAsset: asset)`, `cell.setup(asset: assets[indexPath.item])`.
+        for token in body
+        where file.kind(token) == .identifier && file.isMember(token) && file.kind(token + 1) == .leftParen {
+          // The first arguments only, so nested calls cost a bounded look each.
+          guard let close = file.match(token + 1) else { continue }
+          let arguments = (token + 2)..<min(close, token + 66)
+          if arguments.contains(where: { file.kind($0) == .identifier && shown.contains(file.text($0)) }) {
+            cellLoaders.insert(file.text(token))
+          }
+        }
+      }
     }
   }
 

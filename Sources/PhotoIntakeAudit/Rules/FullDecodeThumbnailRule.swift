@@ -17,7 +17,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     reports:
       "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder) and that each cell or row calls, directly or through a model, requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination), in functions that downsample with ImageIO or preparingThumbnail, and AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own.",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination), in functions that downsample with ImageIO or preparingThumbnail, in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), and AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own.",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -108,6 +108,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
     let calls = (project.listCalls[name] ?? []).filter {
       $0.matches(parameters: parameters, typeName: typeName, file: file.path, isPrivate: isPrivate)
+        && Self.mayReach($0, typeName: typeName, project: project)
     }
     guard !calls.isEmpty else { return nil }
     let shown = isProperty ? name : "\(name)(\(parameters?.map { $0 + ":" }.joined() ?? ""))"
@@ -118,6 +119,14 @@ struct FullDecodeThumbnailRule: AuditRule {
     )
     finding.contextPath = calls.map(\.step)
     return finding
+  }
+
+  /// Whether a member read whose receiver's type is known (`mission.image`, `mission: Mission`) can reach a
+  /// property of `typeName`: the same type, a subclass or conformer of it, or a type it inherits from. A
+  /// read of a receiver of unknown type reaches every declaration of the name.
+  private static func mayReach(_ call: ListCall, typeName: String?, project: ProjectFacts) -> Bool {
+    guard let receiver = call.receiverType, let typeName, receiver != typeName else { return true }
+    return project.inherits(receiver, anyOf: [typeName]) || project.inherits(typeName, anyOf: [receiver])
   }
 
   private static let imageTypes: Set<Word> = [.UIImage, .Image, .CGImage]

@@ -10,15 +10,20 @@
 ///   method, in a project that never cancels image requests: the result lands in whichever asset the reused
 ///   cell shows by then.
 ///
-/// Precision first: a grid whose request goes through a helper or the cell itself, or that checks identifiers
-/// anywhere in the method, is left alone.
+/// - UIKit, the request in the cell: such a `cellForItemAt` calls a method of the cell
+///   (`cell.loadImage(phAsset: asset)`, see ``ProjectFacts/cellLoaders``) whose body requests the image and
+///   never checks what the cell shows (no `localIdentifier`, no `==`/`===`), in a project that never cancels
+///   image requests: reported at the cell's request.
+///
+/// Precision first: a grid whose request goes through a helper outside the cell (of the controller or another
+/// type), whose cell checks what it shows, or that checks identifiers anywhere in the method, is left alone.
 struct GridKeyedByIndexRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "grid-keyed-by-index", severity: .warning,
     summary:
       "Grid cells over a PHFetchResult are keyed by index; a library change or a reused cell shows or imports another photo.",
     leavesAlone:
-      "Cells keyed or checked by localIdentifier, requests made in a helper or the cell, projects that cancel image requests, and index loops over arrays.",
+      "Cells keyed or checked by localIdentifier, requests made in a helper outside the cell or in a cell method that checks which asset it shows, projects that cancel image requests, and index loops over arrays.",
     fix: """
       Key cells by PHAsset.localIdentifier (ForEach(assets, id: \\.localIdentifier), a diffable data source \
       of identifiers), remember the identifier a cell shows (cell.representedAssetIdentifier = \
@@ -28,7 +33,7 @@ struct GridKeyedByIndexRule: AuditRule {
     reference: .documentation(
       "Browsing and Modifying Photo Albums", "photokit/browsing-and-modifying-photo-albums"))
 
-  let triggers: Set<Word> = [.ForEach, .cellForItemAt, .cellForRowAt]
+  let triggers: Set<Word> = [.ForEach, .cellForItemAt, .cellForRowAt, .requestImage]
 
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     guard !project.fetchResultNames.isEmpty else { return [] }
@@ -49,8 +54,31 @@ struct GridKeyedByIndexRule: AuditRule {
     {
       let body = file.body(of: scopeIndex)
       guard !file.contains([.localIdentifier], in: body), !project.words.contains(.cancelImageRequest),
-        takesObjectByIndexPath(over: project, in: file, body)
+        Self.takesObjectByIndexPath(over: project.fetchResultNames, in: file, body)
       else { continue }
+      for request in body where file.word(request) == .requestImage && file.isMember(request) {
+        findings.append(file.finding(descriptor, at: request))
+      }
+    }
+    findings += requestsInCellLoaders(file, project: project)
+    return findings
+  }
+
+  /// Requests made in a cell method that an index-keyed `cellForItemAt` calls (``ProjectFacts/cellLoaders``),
+  /// when the method never checks which asset the cell shows by the time the image arrives.
+  private func requestsInCellLoaders(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
+    guard !project.cellLoaders.isEmpty, !project.words.contains(.cancelImageRequest) else { return [] }
+    var findings: [Finding] = []
+    for (scopeIndex, scope) in file.syntax.scopes.enumerated() where scope.kind == .function {
+      guard let name = file.name(of: scopeIndex), project.cellLoaders.contains(name),
+        let type = file.enclosingType(of: scope.head),
+        project.typeInherits(file, scope: type, anyOf: ListContext.cellBases)
+      else { continue }
+      let body = file.body(of: scopeIndex)
+      let checks = body.contains {
+        file.word($0) == .localIdentifier || file.word($0) == .opEqual || file.text($0) == "==="
+      }
+      guard !checks else { continue }
       for request in body where file.word(request) == .requestImage && file.isMember(request) {
         findings.append(file.finding(descriptor, at: request))
       }
@@ -77,11 +105,13 @@ struct GridKeyedByIndexRule: AuditRule {
 
   /// Whether `body` reads a fetch result at an index path: `name.object(at: indexPath.item)` or
   /// `name[indexPath.row]`.
-  private func takesObjectByIndexPath(over project: ProjectFacts, in file: SourceFile, _ body: Range<Int>)
+  static func takesObjectByIndexPath(
+    over fetchResultNames: Set<String>, in file: SourceFile, _ body: Range<Int>
+  )
     -> Bool
   {
     for index in body
-    where file.kind(index) == .identifier && project.fetchResultNames.contains(file.text(index)) {
+    where file.kind(index) == .identifier && fetchResultNames.contains(file.text(index)) {
       var next = index + 1
       if file.word(next) == .opQuestion || file.word(next) == .opBang { next += 1 }
       let open: Int

@@ -94,6 +94,9 @@ struct ListCall: Sendable {
   var isBare: Bool
   /// The type around the call, by name, if any.
   var typeName: String?
+  /// For a member read (`mission.image`), the receiver's type where its file declares it plainly (see
+  /// ``ReceiverTypes``): the read reaches only a declaration of that type or one related to it.
+  var receiverType: String? = nil
   /// Where it is, for the finding's context path.
   var step: ContextStep
 
