@@ -9,7 +9,8 @@
   struct DCScaledTests {
     static let folder = ImagingFixture.path("DCScaled")
     static let served = [
-      "444.jpg", "422.jpg", "440.jpg", "420.jpg", "gray.jpg", "420-restart-rows.jpg", "444-restart-3-blocks.jpg",
+      "444.jpg", "422.jpg", "440.jpg", "420.jpg", "gray.jpg", "420-restart-rows.jpg",
+      "444-restart-3-blocks.jpg",
       "gray-restart-2-blocks.jpg", "420-optimized.jpg",
     ]
 
@@ -21,15 +22,18 @@
     /// nil when it refused the file.
     static func decode(
       _ jpeg: [UInt8], gray: Bool, capacity: Int = 1 << 20,
-      by decoder: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int, Int32, UnsafeMutablePointer<Int32>?,
-        UnsafeMutablePointer<Int32>?) -> Int32 = photointake_dc_scaled
+      by decoder: (
+        UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int, Int32, UnsafeMutablePointer<Int32>?,
+        UnsafeMutablePointer<Int32>?
+      ) -> Int32 = photointake_dc_scaled
     ) -> (pixels: [UInt8], width: Int, height: Int)? {
       var output = [UInt8](repeating: 0, count: capacity)
       var width: Int32 = 0
       var height: Int32 = 0
       let status = jpeg.withUnsafeBufferPointer { input in
         output.withUnsafeMutableBufferPointer { output in
-          decoder(input.baseAddress, input.count, output.baseAddress, output.count, gray ? 1 : 0, &width, &height)
+          decoder(
+            input.baseAddress, input.count, output.baseAddress, output.count, gray ? 1 : 0, &width, &height)
         }
       }
       guard status == 0 else { return nil }
