@@ -15,9 +15,9 @@ struct FullDecodeThumbnailRule: AuditRule {
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
     reports:
-      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder) and that each cell or row calls, directly or through a model, requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
+      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder) and that each cell or row calls, directly or through a model, or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination), in functions that downsample with ImageIO or preparingThumbnail, in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), and AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own.",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO or preparingThumbnail, in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them, and AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own.",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -55,7 +55,9 @@ struct FullDecodeThumbnailRule: AuditRule {
       downsamples[function] = downsampled
       guard !downsampled else { continue }
       guard isListContext(index) else {
-        if let finding = helperCalledFromList(file, index, function: function, project: project) {
+        if let finding = helperCalledFromList(file, index, function: function, project: project)
+          ?? decodedIntoListData(file, index, function: function, project: project)
+        {
           findings.append(finding)
         }
         continue
@@ -97,6 +99,9 @@ struct FullDecodeThumbnailRule: AuditRule {
     guard file.contains(Self.imageTypes, in: head) || isViewBuilder || Self.returnsView(file, head: head)
     else { return nil }
     let isProperty = file.word(scope.head) == .var
+    // A view's own `body` is what the view draws, not a helper its cells call: `.body` read in a list
+    // belongs to the views the list creates, which are list contexts themselves.
+    if isProperty, name == "body" { return nil }
     let parameters: [String]?
     if isProperty {
       parameters = nil
