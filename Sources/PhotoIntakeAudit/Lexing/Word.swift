@@ -53,6 +53,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   // MARK: Images, lists and grids
   case UIImage, data, contentsOfFile, CGImageSourceCreateThumbnailAtIndex, preparingThumbnail
   case byPreparingThumbnail, prepareThumbnail, prepareForDisplay, kCGImageSourceThumbnailMaxPixelSize
+  case CGImageSourceCreateImageAtIndex, kCGImageSourceSubsampleFactor, maximumSize
   case UICollectionViewCell, UITableViewCell, UICollectionViewListCell, cellForItemAt, cellForRowAt
   case CellRegistration, UICollectionViewDiffableDataSource, UITableViewDiffableDataSource
   case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid, AsyncImage

@@ -27,7 +27,7 @@ extension FullDecodeThumbnailRule {
     return file.finding(
       descriptor, at: index,
       message:
-        "UIImage(\(file.text(index + 2)):) decodes the full-size photo into \(store), which list or grid cells draw; downsample instead."
+        "\(Self.decodeName(file, index)) decodes the full-size photo into \(store), which list or grid cells draw; downsample instead."
     )
   }
 
