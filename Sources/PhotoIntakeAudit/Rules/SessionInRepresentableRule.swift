@@ -36,12 +36,17 @@ struct SessionInRepresentableRule: AuditRule {
       }
       // A view of the project that a representable's `makeUIView` makes (`let view = PreviewView()`) and
       // that creates the session itself, in a property or a method: each new view makes a new session.
-      let inMadeView =
-        !inRepresentable
-        && file.enclosingType(of: index).flatMap { file.name(of: $0) }.map {
-          project.representableViews.contains($0) && project.isMainActorType($0)
-        } == true
-      if inRepresentable || inMadeView { findings.append(file.finding(descriptor, at: index)) }
+      let view = file.enclosingType(of: index).flatMap { file.name(of: $0) }
+      if inRepresentable {
+        findings.append(file.finding(descriptor, at: index))
+      } else if let view, project.representableViews.contains(view), project.isMainActorType(view) {
+        findings.append(
+          file.finding(
+            descriptor, at: index,
+            message:
+              "An AVCaptureSession is created by \(view), a view a SwiftUI representable's makeUIView makes; SwiftUI re-creates it, so the camera restarts and sessions pile up."
+          ))
+      }
     }
     return findings
   }
