@@ -53,6 +53,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   // MARK: Images, lists and grids
   case UIImage, data, contentsOfFile, CGImageSourceCreateThumbnailAtIndex, preparingThumbnail
   case byPreparingThumbnail, prepareThumbnail, prepareForDisplay, kCGImageSourceThumbnailMaxPixelSize
+  case CGImageSourceCreateImageAtIndex, kCGImageSourceSubsampleFactor, maximumSize
   case UICollectionViewCell, UITableViewCell, UICollectionViewListCell, cellForItemAt, cellForRowAt
   case CellRegistration, UICollectionViewDiffableDataSource, UITableViewDiffableDataSource
   case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid, AsyncImage
@@ -69,7 +70,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case UIViewController, UIView, View, App, Scene, UIResponder, UIViewRepresentable
   case UIViewControllerRepresentable, onAppear, onDisappear, task, Button, onChange, onReceive
   case dataTask, IBAction, addObserver, sink, receive, queue, OperationQueue, RunLoop
-  case addOperation, DispatchWorkItem, downloadTask, uploadTask
+  case addOperation, DispatchWorkItem, downloadTask, uploadTask, makeUIView, dismantleUIView
   case loadTracks, loadMetadata, loadMediaSelectionGroup, generateCGImageAsynchronously, performChanges
   case finishWriting, setSampleBufferDelegate, setMetadataObjectsDelegate, setDelegate, URLSession
 

@@ -34,6 +34,13 @@ struct ProjectFacts: Sendable {
   /// `var feed: AVCaptureSession?`), whatever they are called: `manager.capture.startRunning()` in
   /// another file is a session's.
   var sessionNames: Set<String> = []
+  /// Types a representable's `makeUIView` makes (its return type, and types it initializes), when that
+  /// representable has no `dismantleUIView`: what such a view creates is created again with the view.
+  var representableViews: Set<String> = []
+  /// Names of the data lists and grids draw: what a `ForEach`/`List` iterates (`ForEach(model.photos)`),
+  /// and what a list or grid context reads by subscript (`images[indexPath.item]`, `cache[url]`). A full-size
+  /// decode stored into one of them is drawn in cells (see ``FullDecodeThumbnailRule``).
+  var listDataNames: Set<String> = []
   /// Names declared anywhere in the project as fetch results of assets (`var assets: PHFetchResult<PHAsset>!`,
   /// `let result = PHAsset.fetchAssets(with: options)`): `model.assets.count` in a view of another file is one.
   var fetchResultNames: Set<String> = []
@@ -85,7 +92,18 @@ struct ProjectFacts: Sendable {
       }
       types[name] = info
     }
-    if file.source.words.containsAny(ListContext.words) { addListCalls(file, skipping: nil) }
+    if file.source.words.containsAny(ListContext.words) {
+      addListCalls(file, skipping: nil)
+      for index in 0..<file.count
+      where (file.word(index) == .ForEach || file.word(index) == .List) && file.kind(index + 1) == .leftParen
+      {
+        guard let close = file.match(index + 1) else { continue }
+        for token in (index + 2)..<file.endOfArgument(from: index + 2, close: close)
+        where file.kind(token) == .identifier && file.word(token) == .none {
+          listDataNames.insert(file.text(token))
+        }
+      }
+    }
     if file.source.words.containsAny([.AVCaptureSession, .AVCaptureMultiCamSession]) {
       for index in 0..<file.count
       where (file.word(index) == .var || file.word(index) == .let) && file.kind(index + 1) == .identifier {
@@ -104,6 +122,7 @@ struct ProjectFacts: Sendable {
         }
       }
     }
+    if file.source.words.contains(.makeUIView) { addRepresentableViews(file) }
     if file.source.words.containsAny([.PHFetchResult, .fetchAssets]) { addFetchResultNames(file) }
     if file.source.words.containsAny([.PHAuthorizationStatus, .PHPhotoLibrary]) { addPhotoStatusNames(file) }
     if file.source.words.containsAny([.assetIdentifier, .localIdentifier, .itemIdentifier]) {
@@ -125,6 +144,28 @@ struct ProjectFacts: Sendable {
         || file.word(index) == .unregisterAvailabilityObserver
       {
         unregisteringTypes.insert(file.enclosingType(of: index).flatMap { file.name(of: $0) } ?? "")
+      }
+    }
+  }
+
+  /// Records the types each `makeUIView` of a representable without `dismantleUIView` makes (see
+  /// ``representableViews``).
+  private mutating func addRepresentableViews(_ file: SourceFile) {
+    for (index, scope) in file.syntax.scopes.enumerated()
+    where scope.kind == .function && file.word(scope.name) == .makeUIView {
+      guard let owner = file.enclosingType(of: scope.head),
+        !file.contains([.dismantleUIView], in: file.body(of: owner))
+      else { continue }
+      var made: [Int] = []
+      if let arrow = (scope.head..<scope.open).first(where: { file.word($0) == .opArrow }) {
+        made += (arrow..<scope.open).filter { file.kind($0) == .identifier }
+      }
+      made += file.body(of: index).filter {
+        file.kind($0) == .identifier && !file.isMember($0) && file.kind($0 + 1) == .leftParen
+      }
+      for token in made {
+        let name = file.text(token)
+        if name.first?.isUppercase == true { representableViews.insert(name) }
       }
     }
   }
@@ -182,6 +223,9 @@ struct ProjectFacts: Sendable {
     for index in 0..<file.count where file.kind(index) == .identifier && file.word(index) == .none {
       let scope = file.syntax.scope(of: index)
       guard inList[scope], known?[scope] != true else { continue }
+      if file.kind(index + 1) == .leftBracket, !Self.declarationKeywords.contains(file.word(index - 1)) {
+        listDataNames.insert(file.text(index))
+      }
       let call = file.kind(index + 1) == .leftParen
       guard call || (file.isMember(index) && file.kind(index + 1) != .colon) else { continue }
       if Self.declarationKeywords.contains(file.word(index - 1)) { continue }  // a declaration's name

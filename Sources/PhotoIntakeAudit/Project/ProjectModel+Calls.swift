@@ -17,9 +17,20 @@ extension ProjectModel {
       return
     }
     if file.kind(index - 1) == .identifier, file.word(index - 1).isModifier { return }
-    guard let callerScope = file.syntax.enclosing(index, [.function, .accessor]) else { return }
-    let caller = Int(functionOfScope[fileNumber][callerScope])
-    guard caller >= 0 else { return }
+    // A call in a stored property's initial value (`@StateObject var camera = CameraModel()`) has no
+    // function around it: the type's initialization makes it, recorded in ``initialValueCalls``.
+    var owner: (name: String, scope: Int)?
+    let callerScope: Int
+    var caller = -1
+    if let scope = file.syntax.enclosing(index, [.function, .accessor]) {
+      callerScope = scope
+      caller = Int(functionOfScope[fileNumber][callerScope])
+      guard caller >= 0 else { return }
+    } else {
+      guard let type = file.enclosingType(of: index), let name = file.name(of: type) else { return }
+      owner = (name, type)
+      callerScope = type
+    }
     // Only a capitalised name can be a type's; the rest need no string at all (names match by hash).
     let first = file.source.bytes[Int(file.tokens[index].start)]
     let capitalised = first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")
@@ -57,7 +68,7 @@ extension ProjectModel {
       matching = matching.filter { functions[$0].arity == arguments.count }
     }
     guard !matching.isEmpty else { return }
-    let callerType = functions[caller].typeName
+    let callerType = owner?.name ?? functions[caller].typeName
     if !isTypeName {
       if file.kind(index - 1) == .dot {
         guard
@@ -73,6 +84,13 @@ extension ProjectModel {
     }
     var local = Self.local(at: index, in: file, upTo: callerScope)
     if let referenceContext, local == .inherit { local = referenceContext }
+    if let owner {
+      for callee in matching {
+        initialValueCalls.append(
+          InitialValueCall(owner: owner.name, file: fileNumber, token: index, callee: callee, local: local))
+      }
+      return
+    }
     for callee in matching where callee != caller {
       incoming[callee].append(calls.count)
       outgoing[caller].append(calls.count)

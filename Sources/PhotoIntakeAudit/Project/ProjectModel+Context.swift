@@ -2,8 +2,9 @@
 ///
 /// Seeds are what the source declares: `@MainActor` functions and types, UIKit/AppKit and SwiftUI types
 /// (main-actor in the SDK), lifecycle overrides (`viewDidLoad`, `viewWillAppear`), `@objc` and
-/// `@IBAction` methods (target-action and selectors are delivered on main), and the `deinit` of a type a
-/// view controller or view holds. Actors and non-isolated `async` functions run elsewhere. Main then
+/// `@IBAction` methods (target-action and selectors are delivered on main), the `deinit` of a type a
+/// view controller or view holds, and what a main-actor type's stored properties call for their initial
+/// values (`@StateObject var camera = CameraModel()` runs `CameraModel.init` on main). Actors and non-isolated `async` functions run elsewhere. Main then
 /// spreads along calls made directly (not from inside another queue's block) to functions that are not
 /// `async`, breadth first, so the path kept for each function is a shortest one.
 extension ProjectModel {
@@ -68,6 +69,16 @@ extension ProjectModel {
       if origin.context == .elsewhere || (function.isAsync && origin.context != .main) { blocked[id] = true }
       origins[id] = origin
       if origin.context == .main { queue.append(id) }
+    }
+    // A view's or view controller's stored properties get their initial values on the main thread, so
+    // what those values call runs there (`@StateObject var camera = CameraModel()` runs `CameraModel.init`).
+    for call in initialValueCalls
+    where (call.local == .inherit || call.local == .main) && origins[call.callee].context != .main
+      && !blocked[call.callee] && isMainActorType(call.owner, facts: facts)
+    {
+      origins[call.callee] = Origin(
+        context: .main, reason: "made by a stored property's initial value in main-actor \(call.owner)")
+      queue.append(call.callee)
     }
     // Calls made inside `DispatchQueue.main.async` blocks run on main wherever their caller runs.
     for (number, call) in calls.enumerated()

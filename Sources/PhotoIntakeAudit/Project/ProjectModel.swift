@@ -40,12 +40,25 @@ struct ProjectModel: Sendable {
     var local: Local
   }
 
+  /// A call in the initial value of a stored property of type `owner` (`@StateObject var camera =
+  /// CameraModel()`): it runs when an instance of `owner` is made, on the main thread for a view or view
+  /// controller.
+  struct InitialValueCall: Sendable {
+    var owner: String
+    var file: Int
+    var token: Int
+    var callee: Int
+    var local: Local
+  }
+
   let files: [SourceFile]
   private(set) var fileIndex: [String: Int] = [:]
   private(set) var functions: [Function] = []
   /// Per file, per scope: the function it belongs to (accessors belong to their property), or -1.
   private(set) var functionOfScope: [[Int32]] = []
   var calls: [Call] = []
+  /// Calls made by stored properties' initial values, which no function makes.
+  var initialValueCalls: [InitialValueCall] = []
   /// Calls made by each function.
   var outgoing: [[Int]] = []
   /// Calls reaching each function.

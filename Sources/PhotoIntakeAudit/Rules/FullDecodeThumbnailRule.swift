@@ -15,9 +15,9 @@ struct FullDecodeThumbnailRule: AuditRule {
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
     reports:
-      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder) and that each cell or row calls, directly or through a model, requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
+      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder) and that each cell or row calls, directly or through a model, or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination), in functions that downsample with ImageIO or preparingThumbnail, in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), and AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own.",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them, and AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own.",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -25,12 +25,41 @@ struct FullDecodeThumbnailRule: AuditRule {
       """,
     reference: .wwdc(2018, 219, "Image and Graphics Best Practices"))
 
-  let triggers: Set<Word> = [.UIImage, .PHImageManagerMaximumSize, .AsyncImage]
+  let triggers: Set<Word> = [
+    .UIImage, .PHImageManagerMaximumSize, .AsyncImage, .copyCGImage, .CGImageSourceCreateImageAtIndex,
+  ]
 
   private static let downsampling: Set<Word> = [
     .CGImageSourceCreateThumbnailAtIndex, .preparingThumbnail, .byPreparingThumbnail, .prepareThumbnail,
-    .prepareForDisplay, .kCGImageSourceThumbnailMaxPixelSize,
+    .prepareForDisplay, .kCGImageSourceThumbnailMaxPixelSize, .kCGImageSourceSubsampleFactor,
+    // `AVAssetImageGenerator.maximumSize`: frames come out at that size, not the video's.
+    .maximumSize,
   ]
+
+  /// A whole-image decode at `index`: `UIImage(data:)`, `UIImage(contentsOfFile:)`, an image generator's
+  /// `copyCGImage(at:actualTime:)` (a frame at the video's full size unless `maximumSize` is set) or
+  /// `CGImageSourceCreateImageAtIndex` (the full image, where `…CreateThumbnailAtIndex` makes a small one).
+  static func isFullDecode(_ file: SourceFile, _ index: Int) -> Bool {
+    guard file.kind(index + 1) == .leftParen else { return false }
+    switch file.word(index) {
+    case .UIImage:
+      return !file.isMember(index)
+        && (file.word(index + 2) == .data || file.word(index + 2) == .contentsOfFile)
+        && file.kind(index + 3) == .colon
+    case .copyCGImage: return file.isMember(index)
+    case .CGImageSourceCreateImageAtIndex: return !file.isMember(index)
+    default: return false
+    }
+  }
+
+  /// How a message names the decode at `index`.
+  static func decodeName(_ file: SourceFile, _ index: Int) -> String {
+    switch file.word(index) {
+    case .copyCGImage: return "copyCGImage(at:actualTime:)"
+    case .CGImageSourceCreateImageAtIndex: return "CGImageSourceCreateImageAtIndex"
+    default: return "UIImage(\(file.text(index + 2)):)"
+    }
+  }
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     var findings: [Finding] = []
     // Types a list or grid context creates (`PhotoCard(photo: photo)` in a `ForEach`) draw cells too.
@@ -45,23 +74,27 @@ struct FullDecodeThumbnailRule: AuditRule {
     }
     // Whether a function downsamples, per function scope (asked once per decode).
     var downsamples: [Int: Bool] = [:]
-    for index in 0..<file.count
-    where file.word(index) == .UIImage && !file.isMember(index) && file.kind(index + 1) == .leftParen
-      && (file.word(index + 2) == .data || file.word(index + 2) == .contentsOfFile)
-      && file.kind(index + 3) == .colon
-    {
+    for index in 0..<file.count where Self.isFullDecode(file, index) {
       let function = file.enclosingFunction(of: index)
       let downsampled = downsamples[function] ?? file.contains(Self.downsampling, in: file.body(of: function))
       downsamples[function] = downsampled
       guard !downsampled else { continue }
       guard isListContext(index) else {
-        if let finding = helperCalledFromList(file, index, function: function, project: project) {
+        if let finding = helperCalledFromList(file, index, function: function, project: project)
+          ?? decodedIntoListData(file, index, function: function, project: project)
+        {
           findings.append(finding)
         }
         continue
       }
       if let callback = cellCallback(file, index), !isDrawn(file, index, in: callback) { continue }
-      findings.append(file.finding(descriptor, at: index))
+      findings.append(
+        file.finding(
+          descriptor, at: index,
+          message: file.word(index) == .UIImage
+            ? nil
+            : "A list or grid cell decodes the full-size image with \(Self.decodeName(file, index)); make a thumbnail instead."
+        ))
     }
     for index in 0..<file.count
     where file.word(index) == .PHImageManagerMaximumSize || file.word(index) == .AsyncImage {
@@ -97,6 +130,9 @@ struct FullDecodeThumbnailRule: AuditRule {
     guard file.contains(Self.imageTypes, in: head) || isViewBuilder || Self.returnsView(file, head: head)
     else { return nil }
     let isProperty = file.word(scope.head) == .var
+    // A view's own `body` is what the view draws, not a helper its cells call: `.body` read in a list
+    // belongs to the views the list creates, which are list contexts themselves.
+    if isProperty, name == "body" { return nil }
     let parameters: [String]?
     if isProperty {
       parameters = nil
@@ -115,7 +151,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     var finding = file.finding(
       descriptor, at: index,
       message:
-        "\(shown) decodes the full-size photo with UIImage(\(file.text(index + 2)):), and list or grid cells call it; downsample instead."
+        "\(shown) decodes the full-size photo with \(Self.decodeName(file, index)), and list or grid cells call it; downsample instead."
     )
     finding.contextPath = calls.map(\.step)
     return finding

@@ -14,7 +14,7 @@ struct LimitedIgnoredRule: AuditRule {
     summary:
       "PHAuthorizationStatus.limited is not handled: people who chose Select Photos are treated as denied.",
     leavesAlone:
-      "A .limited case that loads, shows the picker or records a limited grant, also in a label shared with .restricted or .denied, and == .authorized checks in code that also handles .limited.",
+      "A .limited case that loads, shows the picker or records a limited grant, also in a label shared with .restricted or .denied, == .authorized checks in code that also handles .limited, and functions that ask about full access (hasFullAccess).",
     fix: """
       Treat .limited as a grant: show the photos the person shared, and offer \
       PHPhotoLibrary.shared().presentLimitedLibraryPicker(from:) to widen the selection. Add an explicit \
@@ -102,6 +102,12 @@ struct LimitedIgnoredRule: AuditRule {
         }
         guard brace < file.count, let close = file.match(brace), isPhotoStatus((index + 1)..<brace)
         else { continue }
+        // `hasFullAccess()`, `isFullLibraryAvailable`: a question about full access, which `.limited` is not.
+        if let name = file.name(of: file.enclosingFunction(of: index)),
+          ASCII.containsAny(ASCII.lowercased(name), ["full"])
+        {
+          continue
+        }
         if !mentionsLimited((brace + 1)..<close) {
           findings.append(file.finding(descriptor, at: index))
         } else if let limited = Self.limitedTreatedAsDenied(file, body: (brace + 1)..<close) {
@@ -181,6 +187,9 @@ struct LimitedIgnoredRule: AuditRule {
       if namesDenial(cases[next].label) { return denies(file, cases[next].statements) ? limited : nil }
       statements = cases[next].statements
     }
+    // A case of its own that refuses outright (`case .limited: return false`, an error or an alert) locks
+    // out the people who shared some photos, whatever the other cases do.
+    if denies(file, statements, silenceDenies: false) { return limited }
     let denied = cases.first { first(.denied, in: $0.label) != nil }
     let authorized = cases.first { first(.authorized, in: $0.label) != nil }
     guard let denied, sameCode(statements, denied.statements) else { return nil }
@@ -189,10 +198,10 @@ struct LimitedIgnoredRule: AuditRule {
   }
 
   /// Whether a case's statements deny access: an alert or error, a "denied" or "no access" state or flag,
-  /// opening Settings, `return false`, or nothing at all (`break`, `return`: the photos are never loaded)
-  /// — and nothing that grants it (loading or fetching, the picker, a limited or partial grant,
-  /// `return true`, `completion(true)`).
-  static func denies(_ file: SourceFile, _ statements: Range<Int>) -> Bool {
+  /// opening Settings, `return false`, or (when `silenceDenies`) nothing at all (`break`, `return`: the
+  /// photos are never loaded) — and nothing that grants it (loading or fetching, the picker, a limited or
+  /// partial grant, `return true`, `completion(true)`).
+  static func denies(_ file: SourceFile, _ statements: Range<Int>, silenceDenies: Bool = true) -> Bool {
     let statements = statements.clamped(to: 0..<file.count)
     var denial = false
     var code = false
@@ -223,7 +232,7 @@ struct LimitedIgnoredRule: AuditRule {
       default: code = true
       }
     }
-    return denial || !code
+    return denial || (silenceDenies && !code)
   }
 
   /// Parts of names that say the code grants access (`permission = .limited`, `fetchAssets()`,

@@ -1,11 +1,15 @@
 /// `session-in-representable`: an `AVCaptureSession` created inside a `UIViewRepresentable` or
-/// `UIViewControllerRepresentable` (in a method or as a stored property's initial value).
+/// `UIViewControllerRepresentable` (in a method or as a stored property's initial value), or by a view of
+/// the project that a representable's `makeUIView` makes (see ``ProjectFacts/representableViews``).
 struct SessionInRepresentableRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "session-in-representable", severity: .warning,
     summary:
       "An AVCaptureSession is created inside a SwiftUI representable, which SwiftUI re-creates; the camera restarts and sessions pile up.",
-    leavesAlone: "A session created by a long-lived model and passed into the representable.",
+    reports:
+      "An AVCaptureSession created inside a SwiftUI representable, or by a view of the project that a representable's makeUIView makes, which SwiftUI re-creates; the camera restarts and sessions pile up.",
+    leavesAlone:
+      "A session created by a long-lived model and passed into the representable, and one made by a view whose representable stops it in dismantleUIView.",
     fix: """
       Create and configure the session once, in a long-lived model (an actor, or an object held in @State \
       or @StateObject), and pass it to the representable, which should only attach an \
@@ -30,7 +34,19 @@ struct SessionInRepresentableRule: AuditRule {
         file.scope(scope).kind == .type
           && project.typeInherits(file, scope: scope, anyOf: Self.representables)
       }
-      if inRepresentable { findings.append(file.finding(descriptor, at: index)) }
+      // A view of the project that a representable's `makeUIView` makes (`let view = PreviewView()`) and
+      // that creates the session itself, in a property or a method: each new view makes a new session.
+      let view = file.enclosingType(of: index).flatMap { file.name(of: $0) }
+      if inRepresentable {
+        findings.append(file.finding(descriptor, at: index))
+      } else if let view, project.representableViews.contains(view), project.isMainActorType(view) {
+        findings.append(
+          file.finding(
+            descriptor, at: index,
+            message:
+              "An AVCaptureSession is created by \(view), a view a SwiftUI representable's makeUIView makes; SwiftUI re-creates it, so the camera restarts and sessions pile up."
+          ))
+      }
     }
     return findings
   }
