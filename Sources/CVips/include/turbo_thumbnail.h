@@ -4,7 +4,9 @@
 // large JPEG: one decode with DCT scaling (1/2, 1/4 or 1/8, which skips most of the inverse DCT), an
 // area-averaging reduction of that small result to each size, the EXIF orientation applied, and one encode
 // per size. libvips does the same decode through its own pipeline at about 1.5 times the cost per photo here
-// (its Lanczos resampler, colour handling and JPEG writer are made for large images).
+// (its Lanczos resampler, colour handling and JPEG writer are made for large images). At 1/8 scale, a baseline
+// JPEG is decoded from its DC coefficients alone (dc_scaled.h), at about 2/3 of TurboJPEG's cost; TurboJPEG
+// decodes whatever that decoder does not serve.
 //
 // libturbojpeg is opened with dlopen at the first use, like libvips (imaging_loader.h); when it is missing, or
 // a file is something it does not decode (CMYK, damaged), the caller falls back to libvips.
