@@ -12,7 +12,7 @@ mutations=(
   "no-file-fsync|Sources/PhotoIntake/Import/StagingSink.swift|s/try file\.seal\(readOnly: true\)/file.file.makeReadOnly()/|DurabilityTests/powerCut"
   "no-dir-fsync-after-link|Sources/PhotoIntake/ObjectStore/ObjectStore.swift|s/^(\s*)try folder\.sync\(\)/\1if Bool("false") == true { try folder.sync() }/m|DurabilityTests/powerCut"
   "synchronous-normal|Sources/PhotoIntake/Database/Database.swift|s/\"PRAGMA synchronous=FULL\"/\"PRAGMA synchronous=NORMAL\"/|DurabilityTests/theManifestIsOpenedForDurableCommits"
-  "intent-after-link|Sources/PhotoIntake/Library/GroupCommit.swift|s/(    let recorded = await manifest\.recordPlacements.*?\n    \}\n)(    let linking = )placing\.filter \{ intents\[.0\] != nil \}(\n    if !linking\.isEmpty \{\n.*?\n    \}\n)/\$2placing\$3\$1/s|DurabilityTests/powerCut"
+  "intent-after-link|Sources/PhotoIntake/Library/GroupCommit.swift|s/(    let recorded = await manifest\.recordPlacements.*?\n    \}\n)(    let linking = placing\.filter \{ )intents\[.0\] != nil && (needs\[.0\]\.folder != nil \})(\n    if !linking\.isEmpty \{\n.*?\n    \}\n)/\$2\$3\$4\$1/s|DurabilityTests/powerCut"
   "row-before-link|Sources/PhotoIntake/Library/GroupCommit.swift|s/(    let linking = placing\.filter.*?\n    if !linking\.isEmpty \{\n.*?\n    \}\n)(    let going = .*?    let \(outcomes, frames\) = [^\n]*\n)/\$2\$1/s|DurabilityTests/powerCut"
   "no-link-row-only|Sources/PhotoIntake/ObjectStore/ObjectStore.swift|s/^(\s*)try place\(file, in: folder\)/\1_ = 0/m|DurabilityTests|LibraryTests"
   "imported-before-commit|Sources/PhotoIntake/Manifest/Manifest+Rows.swift|s/^(\s*)try insertRow\(asset, batch: row\.batch\)/\1_ = 0/m|DurabilityTests|LibraryTests"
