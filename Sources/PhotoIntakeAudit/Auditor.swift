@@ -101,6 +101,9 @@ public struct Auditor: Sendable {
     }
     if facts.words.containsAny(ListContext.words) { facts.addCallsOfCreatedViews(files) }
     if facts.words.containsAny([.cellForItemAt, .cellForRowAt]) { facts.addCellLoaders(files) }
+    if facts.words.contains(.SourceType), facts.words.containsAny([.photoLibrary, .savedPhotosAlbum]) {
+      facts.addUnreachedSourceDefaults(files)
+    }
     let reachability = Reachability(files: files, facts: facts)
     facts.reachability = reachability
     if Self.needsModel.contains(where: facts.words.contains) {

@@ -37,6 +37,9 @@ struct ProjectFacts: Sendable {
   /// Types a representable's `makeUIView` makes (its return type, and types it initializes), when that
   /// representable has no `dismantleUIView`: what such a view creates is created again with the view.
   var representableViews: Set<String> = []
+  /// Default `.photoLibrary` values that every call of their function or type overrides by label
+  /// (``addUnreachedSourceDefaults(_:)``).
+  var unreachedSourceDefaults: Set<SourceDefault> = []
   /// Names of the data lists and grids draw: what a `ForEach`/`List` iterates (`ForEach(model.photos)`),
   /// and what a list or grid context reads by subscript (`images[indexPath.item]`, `cache[url]`). A full-size
   /// decode stored into one of them is drawn in cells (see ``FullDecodeThumbnailRule``).

@@ -17,6 +17,11 @@
 /// call, `#selector(name)`, a function passed as a value, a key path) from top-level code, a stored
 /// property's initializer or a running function keeps every function of that name running. This errs
 /// towards "runs": only a function whose name no running code mentions is left out.
+///
+/// SwiftUI views, representables and previews are made only by code that names them, so their members
+/// (even `body` and `makeUIView`) and their stored properties' initial values run only once running code
+/// names the type; code inside `#Preview { … }` and `PreviewProvider` types is never running code (Xcode's
+/// canvas, not the app, runs it). A view that only its preview shows never runs. Public views are API.
 struct Reachability: Sendable {
   /// Per file, per scope: whether that function or computed property (or an accessor or nested
   /// function inside one) never runs.
@@ -33,6 +38,10 @@ struct Reachability: Sendable {
     }
     var functions: [(file: Int, scope: Int)] = []
     var byName: [UInt64: [Int]] = [:]
+    let madeByCode = Self.typesMadeOnlyByCode(files, facts: facts)
+    // Per name of such a type: its functions that would run, waiting for running code to name it.
+    var waiting: [UInt64: [Int]] = [:]
+    var gatedTypeScopes: [(file: Int, scope: Int, name: UInt64)] = []
     var idOfScope: [[Int32]] = []
     for (fileNumber, file) in files.enumerated() {
       var ids = Array(repeating: Int32(-1), count: file.syntax.scopes.count)
@@ -51,9 +60,10 @@ struct Reachability: Sendable {
       // Per token, whether it is the name in a function's own declaration (not a mention).
       var declared = [Bool](repeating: false, count: file.count)
       for (scopeIndex, scope) in file.syntax.scopes.enumerated()
-      where scope.kind == .function && !Self.isRequirement(file, scopeIndex) {
+      where (scope.kind == .function && !Self.isRequirement(file, scopeIndex)) || scope.kind == .type {
         if scope.name >= 0, scope.name < file.count { declared[scope.name] = true }
       }
+      Self.markPreviewMacros(file, &declared)
       // The innermost function around each scope, worked out once per scope (a parent is opened, so
       // numbered, before its children) so that deep nesting costs nothing per token.
       var owners = ids
@@ -73,13 +83,35 @@ struct Reachability: Sendable {
     var queue: [Int] = []
     for (id, place) in functions.enumerated()
     where Self.isEntry(files[place.file], place.scope, conformances: &conformances) {
+      if let type = Self.gatingType(files[place.file], place.scope, madeByCode) {
+        waiting[type, default: []].append(id)
+        continue
+      }
       runs[id] = true
       queue.append(id)
     }
+    for (fileNumber, file) in files.enumerated() where !madeByCode.isEmpty {
+      for (scopeIndex, scope) in file.syntax.scopes.enumerated()
+      where scope.kind == .type && scope.name >= 0 && scope.name < file.count
+        && madeByCode.contains(ProjectModel.hash(file, scope.name))
+      {
+        gatedTypeScopes.append((fileNumber, scopeIndex, ProjectModel.hash(file, scope.name)))
+      }
+    }
+    var named: Set<UInt64> = []
     func mark(_ hash: UInt64) {
       for id in byName[hash] ?? [] where !runs[id] {
         runs[id] = true
         queue.append(id)
+      }
+      if let ids = waiting.removeValue(forKey: hash) {
+        named.insert(hash)
+        for id in ids where !runs[id] {
+          runs[id] = true
+          queue.append(id)
+        }
+      } else if madeByCode.contains(hash) {
+        named.insert(hash)
       }
     }
     for hash in roots { mark(hash) }
@@ -91,6 +123,10 @@ struct Reachability: Sendable {
     }
     unreachable = files.map { Array(repeating: false, count: $0.syntax.scopes.count) }
     for (id, place) in functions.enumerated() where !runs[id] {
+      unreachable[place.file][place.scope] = true
+    }
+    // A view nothing names: its stored properties' initial values are never computed either.
+    for place in gatedTypeScopes where !named.contains(place.name) {
       unreachable[place.file][place.scope] = true
     }
     // Accessors and scopes nested in a function that never runs never run either, unless they are
@@ -115,6 +151,55 @@ struct Reachability: Sendable {
   /// Whether the function declared by scope `scope` of file number `fileNumber` never runs.
   func neverRuns(scope: Int, inFile fileNumber: Int) -> Bool {
     fileNumber < unreachable.count && scope < unreachable[fileNumber].count && unreachable[fileNumber][scope]
+  }
+
+  // MARK: Views and previews
+
+  /// What makes a type one that only code creates: SwiftUI's view protocols and previews.
+  private static let codeMadeBases: Set<String> = [
+    "View", "UIViewRepresentable", "UIViewControllerRepresentable", "NSViewRepresentable",
+    "NSViewControllerRepresentable", "PreviewProvider",
+  ]
+
+  /// Name hashes of the non-public types that adopt a SwiftUI view protocol or `PreviewProvider`.
+  private static func typesMadeOnlyByCode(_ files: [SourceFile], facts: ProjectFacts) -> Set<UInt64> {
+    var made: Set<UInt64> = []
+    var api: Set<UInt64> = []
+    for file in files {
+      for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
+        guard scope.name >= 0, scope.name < file.count, file.word(scope.head) != .protocol,
+          let name = file.name(of: index), facts.inherits(name, anyOf: codeMadeBases)
+        else { continue }
+        let hash = ProjectModel.hash(file, scope.name)
+        var cursor = scope.head - 1
+        while cursor >= 0, file.kind(cursor) == .attribute || file.word(cursor).isModifier {
+          if file.word(cursor) == .public || file.word(cursor) == .open { api.insert(hash) }
+          cursor -= 1
+        }
+        made.insert(hash)
+      }
+    }
+    return made.subtracting(api)
+  }
+
+  /// The name hash of the view or preview type that declares function `scope`, if it is one that only
+  /// code creates.
+  private static func gatingType(_ file: SourceFile, _ scope: Int, _ made: Set<UInt64>) -> UInt64? {
+    guard !made.isEmpty, let type = file.syntax.enclosing(file.scope(scope).head, [.type]) else { return nil }
+    let name = file.scope(type).name
+    guard name >= 0, name < file.count else { return nil }
+    let hash = ProjectModel.hash(file, name)
+    return made.contains(hash) ? hash : nil
+  }
+
+  /// Marks every token of each `#Preview(…) { … }` as no mention: the canvas runs it, the app never does.
+  private static func markPreviewMacros(_ file: SourceFile, _ skipped: inout [Bool]) {
+    for index in 0..<file.count where file.kind(index) == .pound && file.text(index) == "#Preview" {
+      var end = index
+      if file.kind(end + 1) == .leftParen, let close = file.match(end + 1) { end = close }
+      if file.kind(end + 1) == .leftBrace, let close = file.match(end + 1) { end = close }
+      for token in index...end { skipped[token] = true }
+    }
   }
 
   // MARK: Entries

@@ -4,13 +4,18 @@
 /// function of the project that takes a `UIImagePickerController.SourceType`), or written as
 /// `UIImagePickerController.SourceType.photoLibrary`, in a project that uses `UIImagePickerController`,
 /// and a `UIImagePickerController()` whose `sourceType` is never set: the default source is the photo
-/// library. The `.camera` source is fine: PHPicker does not take photos.
+/// library. The `.camera` source is fine: PHPicker does not take photos. A `.photoLibrary` default value that
+/// every call overrides by label is a branch no caller reaches (``ProjectFacts/unreachedSourceDefaults``).
 struct PickerLegacyRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "picker-legacy", severity: .warning,
     summary:
       "UIImagePickerController picks from the photo library; use PHPickerViewController or PhotosPicker.",
-    leavesAlone: "A UIImagePickerController whose source type is the camera, which is what it is still for.",
+    leavesAlone: """
+      A UIImagePickerController whose source type is the camera, which is what it is still for, and a \
+      .photoLibrary default value that every call in the project overrides by label \
+      (ImagePicker(sourceType: .camera)).
+      """,
     fix: """
       Replace the photo-library source with PHPickerViewController (UIKit) or PhotosPicker (SwiftUI). They \
       run out of process, need no photo library permission, offer search and multiple selection, and \
@@ -38,6 +43,8 @@ struct PickerLegacyRule: AuditRule {
         file.enclosingParen(of: index).map { paren in
           file.kind(paren - 1) == .identifier && project.sourceTypeFunctions.contains(file.text(paren - 1))
         } ?? false
+      // A default value every call overrides by label is a branch no caller reaches.
+      if assigned, project.unreachedSourceDefaults.contains(.init(path: file.path, token: index)) { continue }
       if qualified || assigned || passed { findings.append(file.finding(descriptor, at: index)) }
     }
     for index in 0..<file.count
