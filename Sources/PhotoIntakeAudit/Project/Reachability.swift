@@ -21,7 +21,11 @@
 /// SwiftUI views, representables and previews are made only by code that names them, so their members
 /// (even `body` and `makeUIView`) and their stored properties' initial values run only once running code
 /// names the type; code inside `#Preview { … }` and `PreviewProvider` types is never running code (Xcode's
-/// canvas, not the app, runs it). A view that only its preview shows never runs. Public views are API.
+/// canvas, not the app, runs it). A view that only previews show — named in a preview, or in a view that only
+/// previews show, and in no running code — never runs. A view that no code names at all stays running: it
+/// may be made where its name is not written (`.init()` of an inferred type, a generic, a factory, an
+/// `AnyView`, a hosting controller held in a variable), so only a preview's mention is proof that the app
+/// does not show it. Public views are API.
 struct Reachability: Sendable {
   /// Per file, per scope: whether that function or computed property (or an accessor or nested
   /// function inside one) never runs.
@@ -38,7 +42,7 @@ struct Reachability: Sendable {
     }
     var functions: [(file: Int, scope: Int)] = []
     var byName: [UInt64: [Int]] = [:]
-    let madeByCode = Self.typesMadeOnlyByCode(files, facts: facts)
+    let viewTypes = Self.typesMadeOnlyByCode(files, facts: facts)
     // Per name of such a type: its functions that would run, waiting for running code to name it.
     var waiting: [UInt64: [Int]] = [:]
     var gatedTypeScopes: [(file: Int, scope: Int, name: UInt64)] = []
@@ -55,6 +59,8 @@ struct Reachability: Sendable {
     // Names each function mentions, and names mentioned where no function encloses the code.
     var mentions = Array(repeating: [UInt64](), count: functions.count)
     var roots: [UInt64] = []
+    // Names mentioned inside `#Preview { … }` blocks: the canvas's code, never the app's.
+    var previewRoots: [UInt64] = []
     for (fileNumber, file) in files.enumerated() {
       let ids = idOfScope[fileNumber]
       // Per token, whether it is the name in a function's own declaration (not a mention).
@@ -63,7 +69,12 @@ struct Reachability: Sendable {
       where (scope.kind == .function && !Self.isRequirement(file, scopeIndex)) || scope.kind == .type {
         if scope.name >= 0, scope.name < file.count { declared[scope.name] = true }
       }
-      Self.markPreviewMacros(file, &declared)
+      Self.markPreviewMacros(file, &declared) { index in
+        guard file.kind(index) == .identifier, file.isActive(index),
+          file.word(index).rawValue == 0 || file.word(index).isMentionable
+        else { return }
+        previewRoots.append(ProjectModel.hash(file, index))
+      }
       // The innermost function around each scope, worked out once per scope (a parent is opened, so
       // numbered, before its children) so that deep nesting costs nothing per token.
       var owners = ids
@@ -79,10 +90,18 @@ struct Reachability: Sendable {
         if owner >= 0 { mentions[owner].append(hash) } else { roots.append(hash) }
       }
     }
-    var runs = Array(repeating: false, count: functions.count)
-    var queue: [Int] = []
+    var entries: [Int] = []
     for (id, place) in functions.enumerated()
     where Self.isEntry(files[place.file], place.scope, conformances: &conformances) {
+      entries.append(id)
+    }
+    let madeByCode = Self.typesOnlyPreviewsShow(
+      viewTypes, previews: Self.previewTypes(files, viewTypes, facts: facts), previewRoots: previewRoots,
+      entries: entries, functions: functions, files: files, byName: byName, mentions: mentions)
+    var runs = Array(repeating: false, count: functions.count)
+    var queue: [Int] = []
+    for id in entries {
+      let place = functions[id]
       if let type = Self.gatingType(files[place.file], place.scope, madeByCode) {
         waiting[type, default: []].append(id)
         continue
@@ -182,6 +201,66 @@ struct Reachability: Sendable {
     return made.subtracting(api)
   }
 
+  /// Name hashes of the `PreviewProvider` types among `types`: never running code, whoever names them.
+  private static func previewTypes(
+    _ files: [SourceFile], _ types: Set<UInt64>, facts: ProjectFacts
+  ) -> Set<UInt64> {
+    var previews: Set<UInt64> = []
+    for file in files {
+      for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
+        guard scope.name >= 0, scope.name < file.count, let name = file.name(of: index),
+          facts.inherits(name, anyOf: ["PreviewProvider"])
+        else { continue }
+        let hash = ProjectModel.hash(file, scope.name)
+        if types.contains(hash) { previews.insert(hash) }
+      }
+    }
+    return previews
+  }
+
+  /// The views that only previews show, with the preview types themselves: what `#Preview` blocks and
+  /// `PreviewProvider` members name, and what the views they name name in turn (their `body`, their
+  /// representable's `makeUIView`), followed through the functions those mention. Only these views wait for
+  /// running code to name them; a view that no code names at all is made where its name is not written
+  /// (an inferred `.init()`, a generic, a factory, `AnyView`, a hosting controller in a variable), so it runs.
+  private static func typesOnlyPreviewsShow(
+    _ views: Set<UInt64>, previews: Set<UInt64>, previewRoots: [UInt64], entries: [Int],
+    functions: [(file: Int, scope: Int)], files: [SourceFile], byName: [UInt64: [Int]], mentions: [[UInt64]]
+  ) -> Set<UInt64> {
+    guard !views.isEmpty else { return [] }
+    // Per view or preview type: its members that run once the type is made.
+    var membersOf: [UInt64: [Int]] = [:]
+    for id in entries {
+      if let type = gatingType(files[functions[id].file], functions[id].scope, views) {
+        membersOf[type, default: []].append(id)
+      }
+    }
+    var shown: Set<UInt64> = []
+    var visited = [Bool](repeating: false, count: functions.count)
+    var queue: [Int] = []
+    func enqueue(_ ids: [Int]) {
+      for id in ids where !visited[id] {
+        visited[id] = true
+        queue.append(id)
+      }
+    }
+    func visit(_ hash: UInt64) {
+      enqueue(byName[hash] ?? [])
+      if views.contains(hash), !previews.contains(hash), shown.insert(hash).inserted {
+        enqueue(membersOf[hash] ?? [])
+      }
+    }
+    for hash in previewRoots { visit(hash) }
+    for preview in previews { enqueue(membersOf[preview] ?? []) }
+    var head = 0
+    while head < queue.count {
+      let id = queue[head]
+      head += 1
+      for hash in mentions[id] { visit(hash) }
+    }
+    return previews.union(shown)
+  }
+
   /// The name hash of the view or preview type that declares function `scope`, if it is one that only
   /// code creates.
   private static func gatingType(_ file: SourceFile, _ scope: Int, _ made: Set<UInt64>) -> UInt64? {
@@ -192,13 +271,19 @@ struct Reachability: Sendable {
     return made.contains(hash) ? hash : nil
   }
 
-  /// Marks every token of each `#Preview(…) { … }` as no mention: the canvas runs it, the app never does.
-  private static func markPreviewMacros(_ file: SourceFile, _ skipped: inout [Bool]) {
+  /// Marks every token of each `#Preview(…) { … }` as no mention of running code (the canvas runs it, the
+  /// app never does), and hands each to `preview`, which records what previews name.
+  private static func markPreviewMacros(
+    _ file: SourceFile, _ skipped: inout [Bool], preview: (Int) -> Void
+  ) {
     for index in 0..<file.count where file.kind(index) == .pound && file.text(index) == "#Preview" {
       var end = index
       if file.kind(end + 1) == .leftParen, let close = file.match(end + 1) { end = close }
       if file.kind(end + 1) == .leftBrace, let close = file.match(end + 1) { end = close }
-      for token in index...end { skipped[token] = true }
+      for token in index...end {
+        skipped[token] = true
+        preview(token)
+      }
     }
   }
 

@@ -14,7 +14,7 @@ struct LimitedIgnoredRule: AuditRule {
     summary:
       "PHAuthorizationStatus.limited is not handled: people who chose Select Photos are treated as denied.",
     leavesAlone:
-      "A .limited case that loads, shows the picker or records a limited grant, also in a label shared with .restricted or .denied, == .authorized checks in code that also handles .limited, and functions that ask about full access (hasFullAccess).",
+      "A .limited case that loads, shows the picker or records a limited grant, also in a label shared with .restricted or .denied, == .authorized checks in code that also handles .limited, guard status != .authorized else { return } before a request for access (a limited person is only asked again), and functions that ask about full access (hasFullAccess).",
     fix: """
       Treat .limited as a grant: show the photos the person shared, and offer \
       PHPhotoLibrary.shared().presentLimitedLibraryPicker(from:) to widen the selection. Add an explicit \
@@ -122,13 +122,40 @@ struct LimitedIgnoredRule: AuditRule {
         guard file.kind(end) == .identifier else { continue }
         let operand = file.postfixStart(endingAt: end)..<index
         guard isPhotoStatus(operand),
-          !mentionsLimited(file.body(of: file.enclosingFunction(of: index)))
+          !mentionsLimited(file.body(of: file.enclosingFunction(of: index))),
+          file.word(index) != .opNotEqual || !Self.onlyAsksAgain(file, index)
         else { continue }
         findings.append(file.finding(descriptor, at: authorized))
       default: continue
       }
     }
     return findings
+  }
+
+  /// Whether the `!=` at `index` is the condition of `guard status != .authorized else { return }` and the
+  /// function then requests authorization: only full access skips the request, and a person who chose
+  /// Select Photos is asked again, which returns `.limited` at once without a prompt; what the request's
+  /// handler does with that status is checked where it does it.
+  static func onlyAsksAgain(_ file: SourceFile, _ index: Int) -> Bool {
+    var start = index
+    while start > 0, file.word(start - 1) != .guard, file.kind(start - 1) != .leftBrace,
+      file.kind(start - 1) != .rightBrace
+    {
+      start -= 1
+    }
+    guard start > 0, file.word(start - 1) == .guard else { return false }
+    var elseKeyword = index
+    while elseKeyword < file.count, file.word(elseKeyword) != .else, file.kind(elseKeyword) != .leftBrace {
+      elseKeyword += 1
+    }
+    guard elseKeyword + 3 < file.count, file.word(elseKeyword) == .else,
+      file.kind(elseKeyword + 1) == .leftBrace, file.word(elseKeyword + 2) == .return,
+      file.match(elseKeyword + 1) == elseKeyword + 3
+    else { return false }
+    let body = file.body(of: file.enclosingFunction(of: index))
+    return (elseKeyword + 4..<max(elseKeyword + 4, body.upperBound)).contains {
+      file.kind($0) == .identifier && file.text($0) == "requestAuthorization"
+    }
   }
 
   /// The `.limited` of a switch's case that treats it as a denial: a label that also lists `.denied` or
