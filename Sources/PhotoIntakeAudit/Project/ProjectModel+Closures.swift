@@ -6,8 +6,8 @@ extension ProjectModel {
   /// For each function with closure parameters, where a closure passed to each of them runs, from where
   /// the body calls it (`completion(image)`): main when some call is on main (inside
   /// `DispatchQueue.main.async`), where the function runs when it calls it directly, and somewhere not
-  /// main when every call is inside a callback PhotoKit, AVFoundation or another queue delivers.
-  /// A closure kept in a property (`self.completion = completion`) runs where the type calls that
+  /// main when every call is inside a callback PhotoKit, AVFoundation or another queue delivers (elsewhere
+  /// when every one is a queue the project names). A closure kept in a property (`self.completion = completion`) runs where the type calls that
   /// property. Calls that pass only literals (`completion(nil)` on an early exit) count only when there is
   /// no other call. A call inside a closure handed to another of the project's functions is placed by what
   /// is already known of that function (the model runs this twice).
@@ -46,8 +46,17 @@ extension ProjectModel {
         let meaningful = sites.contains { !$0.trivial } ? sites.filter { !$0.trivial } : sites
         guard !meaningful.isEmpty else { continue }
         let locals = meaningful.map(\.local)
-        let combined: Local =
-          locals.contains(.main) ? .main : locals.contains(.inherit) ? .inherit : .unknown
+        // Handed only to other queues (`DispatchQueue.global().async(execute: closure)` in an app's
+        // `Async.global { … }` wrapper): elsewhere, so a helper every caller runs from such closures is
+        // not main (`isOnlyCalledOffMain`). Callbacks of APIs stay unknown.
+        let combined: Local
+        if locals.contains(.main) {
+          combined = .main
+        } else if locals.contains(.inherit) {
+          combined = .inherit
+        } else {
+          combined = locals.allSatisfy { $0 == .elsewhere } ? .elsewhere : .unknown
+        }
         if combined != .inherit { result[id, default: [:]][position] = combined }
       }
     }
