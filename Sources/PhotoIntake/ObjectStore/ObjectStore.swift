@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The library's files: each asset's bytes as an object named by their SHA-256 in one of 256 fan-out folders
@@ -166,12 +165,13 @@ final class ObjectStore: Sendable {
           let name = String(prefix)
           try Syscalls.makeDirectoryAt(objects.descriptor, name, path: objects.path(of: name))
           made.append(prefix)
-          found[prefix] = Result { () throws(Directory.OpenFailure) in try folder(for: digest) }
         } catch  where error.code == EEXIST {
-          found[prefix] = Result { () throws(Directory.OpenFailure) in try folder(for: digest) }
+          // Made since the look (or a file planted there, which the open below reports).
         } catch {
           found[prefix] = .failure(.system(error))
+          continue
         }
+        found[prefix] = Result { () throws(Directory.OpenFailure) in try folder(for: digest) }
       }
     }
     if !made.isEmpty {
