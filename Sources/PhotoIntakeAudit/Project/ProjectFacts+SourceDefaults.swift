@@ -94,7 +94,7 @@ extension ProjectFacts {
         return nil
       }
       let parameters = Parameter.list(file, paren: paren)
-      guard !isAPI(file, head),
+      guard !file.isPublicOrOpen(declarationAt: head),
         let parameter = parameters.first(where: { $0.defaultValue?.contains(index) == true }),
         parameter.labelHash != Parameter.unlabeled
       else { return nil }
@@ -105,7 +105,7 @@ extension ProjectFacts {
     // A stored property's initial value in a struct, the default of its memberwise initializer.
     let scope = file.syntax.scope(of: index)
     guard file.scope(scope).kind == .type, file.word(file.scope(scope).head) == .struct,
-      file.scope(scope).name >= 0, !isAPI(file, file.scope(scope).head)
+      file.scope(scope).name >= 0, !file.isPublicOrOpen(declarationAt: file.scope(scope).head)
     else { return nil }
     var cursor = index - 3
     while cursor > file.scope(scope).open, file.word(cursor) != .var, file.word(cursor) != .let,
@@ -114,22 +114,12 @@ extension ProjectFacts {
       cursor -= 1
     }
     guard file.word(cursor) == .var, file.kind(cursor + 1) == .identifier, file.kind(cursor + 2) == .colon,
-      !isAPI(file, cursor), file.word(cursor - 1) != .static
+      !file.isPublicOrOpen(declarationAt: cursor), file.word(cursor - 1) != .static
     else { return nil }
     let declaresInit = file.syntax.scopes.contains {
       $0.parent == scope && $0.kind == .function && file.word($0.head) == .initKeyword
     }
     guard !declaresInit else { return nil }
     return (ProjectModel.hash(file, file.scope(scope).name), Parameter.hash(file, cursor + 1), nil)
-  }
-
-  /// Whether the declaration starting at `head` is `public` or `open` (its callers may be elsewhere).
-  private static func isAPI(_ file: SourceFile, _ head: Int) -> Bool {
-    var cursor = head - 1
-    while cursor >= 0, file.kind(cursor) == .attribute || file.word(cursor).isModifier {
-      if file.word(cursor) == .public || file.word(cursor) == .open { return true }
-      cursor -= 1
-    }
-    return false
   }
 }

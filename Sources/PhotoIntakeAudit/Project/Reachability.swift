@@ -42,7 +42,7 @@ struct Reachability: Sendable {
     }
     var functions: [(file: Int, scope: Int)] = []
     var byName: [UInt64: [Int]] = [:]
-    let viewTypes = Self.typesMadeOnlyByCode(files, facts: facts)
+    let (viewTypes, previewTypes) = Self.typesMadeOnlyByCode(files, facts: facts)
     // Per name of such a type: its functions that would run, waiting for running code to name it.
     var waiting: [UInt64: [Int]] = [:]
     var gatedTypeScopes: [(file: Int, scope: Int, name: UInt64)] = []
@@ -96,7 +96,7 @@ struct Reachability: Sendable {
       entries.append(id)
     }
     let madeByCode = Self.typesOnlyPreviewsShow(
-      viewTypes, previews: Self.previewTypes(files, viewTypes, facts: facts), previewRoots: previewRoots,
+      viewTypes, previews: previewTypes, previewRoots: previewRoots,
       entries: entries, functions: functions, files: files, byName: byName, mentions: mentions)
     var runs = Array(repeating: false, count: functions.count)
     var queue: [Int] = []
@@ -180,42 +180,26 @@ struct Reachability: Sendable {
     "NSViewControllerRepresentable", "PreviewProvider",
   ]
 
-  /// Name hashes of the non-public types that adopt a SwiftUI view protocol or `PreviewProvider`.
-  private static func typesMadeOnlyByCode(_ files: [SourceFile], facts: ProjectFacts) -> Set<UInt64> {
+  /// Name hashes of the non-public types that adopt a SwiftUI view protocol or `PreviewProvider` and, among
+  /// them, of the `PreviewProvider` types: never running code, whoever names them.
+  private static func typesMadeOnlyByCode(
+    _ files: [SourceFile], facts: ProjectFacts
+  ) -> (made: Set<UInt64>, previews: Set<UInt64>) {
     var made: Set<UInt64> = []
     var api: Set<UInt64> = []
-    for file in files {
-      for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
-        guard scope.name >= 0, scope.name < file.count, file.word(scope.head) != .protocol,
-          let name = file.name(of: index), facts.inherits(name, anyOf: codeMadeBases)
-        else { continue }
-        let hash = ProjectModel.hash(file, scope.name)
-        var cursor = scope.head - 1
-        while cursor >= 0, file.kind(cursor) == .attribute || file.word(cursor).isModifier {
-          if file.word(cursor) == .public || file.word(cursor) == .open { api.insert(hash) }
-          cursor -= 1
-        }
-        made.insert(hash)
-      }
-    }
-    return made.subtracting(api)
-  }
-
-  /// Name hashes of the `PreviewProvider` types among `types`: never running code, whoever names them.
-  private static func previewTypes(
-    _ files: [SourceFile], _ types: Set<UInt64>, facts: ProjectFacts
-  ) -> Set<UInt64> {
     var previews: Set<UInt64> = []
     for file in files {
       for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
-        guard scope.name >= 0, scope.name < file.count, let name = file.name(of: index),
-          facts.inherits(name, anyOf: ["PreviewProvider"])
-        else { continue }
+        guard scope.name >= 0, scope.name < file.count, let name = file.name(of: index) else { continue }
         let hash = ProjectModel.hash(file, scope.name)
-        if types.contains(hash) { previews.insert(hash) }
+        if facts.inherits(name, anyOf: ["PreviewProvider"]) { previews.insert(hash) }
+        guard file.word(scope.head) != .protocol, facts.inherits(name, anyOf: codeMadeBases) else { continue }
+        if file.isPublicOrOpen(declarationAt: scope.head) { api.insert(hash) }
+        made.insert(hash)
       }
     }
-    return previews
+    let result = made.subtracting(api)
+    return (result, previews.intersection(result))
   }
 
   /// The views that only previews show, with the preview types themselves: what `#Preview` blocks and

@@ -207,6 +207,17 @@ struct SourceFile: Sendable {
   /// The innermost type scope around `index`.
   func enclosingType(of index: Int) -> Int? { syntax.enclosing(index, [.type]) }
 
+  /// Whether the declaration starting at `head` is `public` or `open` (its attributes and modifiers are read
+  /// back from `head`): API, whose callers may be outside the project.
+  func isPublicOrOpen(declarationAt head: Int) -> Bool {
+    var cursor = head - 1
+    while cursor >= 0, kind(cursor) == .attribute || word(cursor).isModifier {
+      if word(cursor) == .public || word(cursor) == .open { return true }
+      cursor -= 1
+    }
+    return false
+  }
+
   /// The declared name of a scope (`CameraViewController`), if it has one.
   func name(of scope: Int) -> String? {
     let name = syntax.scopes[scope].name
