@@ -57,6 +57,19 @@ extension ProjectModel {
       return answer
     }
 
+    /// Whether the function around the read whose receiver is the bare name at `receiver` had already
+    /// passed that name to a function that reads or loads the parameter it fills, before the read:
+    ///
+    ///     asset = AVURLAsset(url: url)
+    ///     player = VideoViewController(asset: asset)  // its init reads asset.videoOrientation: the first read
+    ///     maxDuration = asset.duration                 // the asset is loaded by then
+    mutating func isLoadedBefore(receiver: Int, in file: SourceFile) -> Bool {
+      guard file.kind(receiver) == .identifier, !file.isMember(receiver) else { return false }
+      let (id, _) = model.function(at: receiver, in: file)
+      guard id >= 0, let loaded = loaded(in: id)[file.text(receiver)] else { return false }
+      return loaded < receiver
+    }
+
     /// The calls of the function around `index` (a member of an `AVAsset` extension) whose caller had not
     /// read or loaded the asset it calls it on (`asset` in `asset.isPortrait`) before the call: only those
     /// can find the asset unloaded. Empty when nothing calls the member.
@@ -193,6 +206,19 @@ extension ProjectModel {
         guard Self.reads.contains(file.word(token)) || Self.loaderNames.contains(file.text(token)),
           file.kind(token - 2) == .identifier, !file.isMember(token - 2),
           let index = names.firstIndex(of: file.text(token - 2))
+        else { continue }
+        answer[index] = true
+      }
+      // `asset.videoOrientation`, a member of an `AVAsset` extension that reads the asset it is called on.
+      for number in model.outgoing[id] {
+        let call = model.calls[number]
+        guard Self.extended.contains(model.functions[call.callee].typeName ?? ""), file.isMember(call.token)
+        else { continue }
+        var receiver = call.token - 2
+        if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
+        guard file.kind(receiver) == .identifier, !file.isMember(receiver),
+          let index = names.firstIndex(of: file.text(receiver)), !answer[index],
+          readsSelf(in: call.callee, before: Int.max)
         else { continue }
         answer[index] = true
       }

@@ -48,7 +48,8 @@ extension ProjectModel {
         let locals = meaningful.map(\.local)
         // Handed only to other queues (`DispatchQueue.global().async(execute: closure)` in an app's
         // `Async.global { … }` wrapper): elsewhere, so a helper every caller runs from such closures is
-        // not main (`isOnlyCalledOffMain`). Callbacks of APIs stay unknown.
+        // not main (`leaveMainForOffMainCallers`). Callbacks of APIs stay unknown here; a helper called
+        // only from inside them leaves main there too.
         let combined: Local
         if locals.contains(.main) {
           combined = .main

@@ -62,14 +62,11 @@ extension ProjectModel {
       {
         origin = Origin(context: .main, reason: "released by \(owner)")
       }
-      if origin.context == .main, origin.reason.hasPrefix("member of"), isOnlyCalledOffMain(id) {
-        // A view controller's helper that every caller runs on a queue of its own.
-        origin = Origin(context: .elsewhere)
-      }
       if origin.context == .elsewhere || (function.isAsync && origin.context != .main) { blocked[id] = true }
       origins[id] = origin
-      if origin.context == .main { queue.append(id) }
     }
+    leaveMainForOffMainCallers(&origins, blocked: &blocked)
+    for id in origins.indices where origins[id].context == .main { queue.append(id) }
     // A view's or view controller's stored properties get their initial values on the main thread, so
     // what those values call runs there (`@StateObject var camera = CameraModel()` runs `CameraModel.init`).
     for call in initialValueCalls
@@ -149,10 +146,66 @@ extension ProjectModel {
     return nil
   }
 
-  /// Whether the function has callers and every one of them calls it from another queue's block.
-  private func isOnlyCalledOffMain(_ id: Int) -> Bool {
-    let callers = incoming[id]
-    return !callers.isEmpty && callers.allSatisfy { calls[$0].local == .elsewhere }
+  /// A view's or view controller's helper that every caller runs off the main thread runs there too: each
+  /// call is made from another queue's block, from inside the callback of an API that calls back on a
+  /// queue of its own (`requestAVAsset(forVideo:options:resultHandler:)`, `loadObject`, `dataTask`), or
+  /// directly from a function that itself runs elsewhere — also one that became so here (a helper's
+  /// helper). Each function's calls are counted down once, so this stays linear in the calls.
+  private func leaveMainForOffMainCallers(_ origins: inout [Origin], blocked: inout [Bool]) {
+    func isHelper(_ id: Int) -> Bool {
+      origins[id].context == .main && origins[id].call < 0 && origins[id].reason.hasPrefix("member of")
+        && !incoming[id].isEmpty
+    }
+    // Per helper: its calls not yet known to run off main.
+    var remaining: [Int: Int] = [:]
+    var pending: [Int] = []
+    for id in functions.indices {
+      if origins[id].context == .elsewhere { pending.append(id) }
+      guard isHelper(id) else { continue }
+      let count = incoming[id].count { number in
+        calls[number].local != .elsewhere && !isInsideOwnQueueCallback(calls[number])
+      }
+      if count == 0 {
+        origins[id] = Origin(context: .elsewhere)
+        blocked[id] = true
+        pending.append(id)
+      } else {
+        remaining[id] = count
+      }
+    }
+    while let caller = pending.popLast() {
+      for number in outgoing[caller] where calls[number].local == .inherit {
+        let callee = calls[number].callee
+        guard let count = remaining[callee] else { continue }
+        remaining[callee] = count - 1
+        guard count == 1 else { continue }
+        remaining[callee] = nil
+        origins[callee] = Origin(context: .elsewhere)
+        blocked[callee] = true
+        pending.append(callee)
+      }
+    }
+  }
+
+  /// Whether the call is made inside the callback of an API that calls back on a queue of its own
+  /// (``ownQueueCallbacks``: PhotoKit, AVFoundation, item providers and URLSession never deliver those on
+  /// the main thread), with no closure in between that moves it (`DispatchQueue.main.async` inside the
+  /// callback puts it back on main).
+  private func isInsideOwnQueueCallback(_ call: Call) -> Bool {
+    guard call.local == .unknown else { return false }
+    let function = functions[call.caller]
+    let file = files[function.file]
+    for scopeIndex in file.syntax.enclosingScopes(of: call.token) {
+      if scopeIndex == function.scope { return false }
+      let scope = file.scope(scopeIndex)
+      guard scope.kind == .closure else { continue }
+      if let decided = Self.closureDecision(scope, in: file) {
+        return decided == .unknown && scope.callee >= 0
+          && Self.ownQueueCallbacks.contains(file.word(scope.callee))
+      }
+      if let decided = projectClosureContext(scope, in: file), decided != .inherit { return false }
+    }
+    return false
   }
 
   // MARK: Questions rules ask

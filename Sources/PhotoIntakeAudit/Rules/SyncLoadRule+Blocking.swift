@@ -110,7 +110,9 @@ extension SyncLoadRule {
         message =
           "AVAssetImageGenerator.copyCGImage(at:actualTime:) blocks the main thread while it decodes a frame."
       } else if word == .tracks, calls, !Self.isComposition(receiver, in: file) {
-        guard !facts.isLoaded(readAt: index), !loads.isLoadedByCallers(receiver: receiver, in: file) else {
+        guard !facts.isLoaded(readAt: index), !loads.isLoadedByCallers(receiver: receiver, in: file),
+          !loads.isLoadedBefore(receiver: receiver, in: file)
+        else {
           continue
         }
         severity = { $0.isRemote(receiver, generator: false) ? .error : .warning }
@@ -118,7 +120,9 @@ extension SyncLoadRule {
       } else if Self.assetProperties.contains(word), !calls, let assets, file.kind(receiver) == .identifier,
         assets.refers(receiver)
       {
-        guard !facts.isLoaded(readAt: index), !loads.isLoadedByCallers(receiver: receiver, in: file) else {
+        guard !facts.isLoaded(readAt: index), !loads.isLoadedByCallers(receiver: receiver, in: file),
+          !loads.isLoadedBefore(receiver: receiver, in: file)
+        else {
           continue
         }
         severity = { $0.isRemote(receiver, generator: false) ? .error : .warning }
