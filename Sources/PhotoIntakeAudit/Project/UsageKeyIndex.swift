@@ -6,8 +6,15 @@ struct UsageKeyIndex: Sendable {
   /// Keys found, such as `NSCameraUsageDescription`.
   private(set) var keys: Set<String> = []
   /// Whether the folder holds any app configuration at all. A Swift package library has none, and its
-  /// host app declares the keys, so the `missing-usage-key` rule stays silent there.
-  private(set) var hasAppConfiguration = false
+  /// host app declares the keys, so the `missing-usage-key` rule stays silent there. Neither has an Xcode
+  /// project whose targets all build frameworks, libraries or bundles (a framework's own `Info.plist`
+  /// declares no usage keys: the app that embeds it does).
+  var hasAppConfiguration: Bool { hasConfiguration && (!hasProducts || hasAppProduct) }
+  private var hasConfiguration = false
+  /// Whether a `project.pbxproj` names any target product type, and whether one of them is an app, an
+  /// app extension or a tool (anything but `framework`, `library` and `bundle` products).
+  private var hasProducts = false
+  private var hasAppProduct = false
 
   static let watched = [
     "NSPhotoLibraryUsageDescription", "NSPhotoLibraryAddUsageDescription", "NSCameraUsageDescription",
@@ -18,7 +25,7 @@ struct UsageKeyIndex: Sendable {
 
   /// Reads an `Info.plist`, XML or binary.
   mutating func addPropertyList(_ data: Data) {
-    hasAppConfiguration = true
+    hasConfiguration = true
     if let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
       let dictionary = plist as? [String: Any]
     {
@@ -35,7 +42,13 @@ struct UsageKeyIndex: Sendable {
   mutating func addBuildSettings(_ data: Data) {
     let bytes = [UInt8](data)
     let settings = ASCII.ends(of: "INFOPLIST_", in: bytes)
-    if !settings.isEmpty || !ASCII.ends(of: "PBXProject", in: bytes).isEmpty { hasAppConfiguration = true }
+    if !settings.isEmpty || !ASCII.ends(of: "PBXProject", in: bytes).isEmpty { hasConfiguration = true }
+    for end in ASCII.ends(of: "com.apple.product-type.", in: bytes) {
+      hasProducts = true
+      let kind = bytes[end...].prefix { Lexer.isIdentifierBody($0) || $0 == UInt8(ascii: "-") }
+      let name = String(decoding: kind, as: UTF8.self)
+      if !["framework", "library", "bundle"].contains(where: { name.hasPrefix($0) }) { hasAppProduct = true }
+    }
     for end in ASCII.ends(of: "INFOPLIST_KEY_", in: bytes) {
       // The setting name runs to a space, tab or `=` (not `…DescriptionOld`), then `=` after spaces.
       var cursor = end

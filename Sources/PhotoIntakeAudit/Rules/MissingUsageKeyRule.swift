@@ -9,7 +9,7 @@ struct MissingUsageKeyRule: AuditRule {
     summary:
       "An API that needs a privacy usage description is used, but no Info.plist or build setting declares the key; the app crashes when it asks.",
     leavesAlone:
-      "Keys declared in any Info.plist or INFOPLIST_KEY_ build setting of the project, and packages with no app target.",
+      "Keys declared in any Info.plist or INFOPLIST_KEY_ build setting of the project, and packages and Xcode projects with no app target (only frameworks, libraries or bundles).",
     fix: """
       Add the key with a sentence saying why the app needs access: NSPhotoLibraryUsageDescription (read-write \
       library access), NSPhotoLibraryAddUsageDescription (adding photos), NSCameraUsageDescription, \
