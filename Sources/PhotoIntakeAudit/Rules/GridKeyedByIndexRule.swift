@@ -23,7 +23,7 @@ struct GridKeyedByIndexRule: AuditRule {
     summary:
       "Grid cells over a PHFetchResult are keyed by index; a library change or a reused cell shows or imports another photo.",
     leavesAlone:
-      "Cells keyed or checked by localIdentifier, requests made in a helper outside the cell or in a cell method that checks which asset it shows, projects that cancel image requests, and index loops over arrays.",
+      "Cells keyed or checked by localIdentifier, requests made in a helper outside the cell or in a cell method that checks which asset it shows, projects that cancel image requests, and index loops over arrays (also an array that shares its name with a fetch result elsewhere in the project).",
     fix: """
       Key cells by PHAsset.localIdentifier (ForEach(assets, id: \\.localIdentifier), a diffable data source \
       of identifiers), remember the identifier a cell shows (cell.representedAssetIdentifier = \
@@ -96,11 +96,24 @@ struct GridKeyedByIndexRule: AuditRule {
     for index in argument where file.word(index) == .count && file.isMember(index) {
       var receiver = index - 2
       if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
-      if file.kind(receiver) == .identifier, project.fetchResultNames.contains(file.text(receiver)) {
+      if file.kind(receiver) == .identifier, project.fetchResultNames.contains(file.text(receiver)),
+        !Self.declaresArray(receiver, in: file)
+      {
         return true
       }
     }
     return false
+  }
+
+  /// Whether the type around `name` declares that name as an array (`let photos: [Photo]`): the project's
+  /// fetch result of the same name is another value, and an index loop over an array is left alone.
+  private static func declaresArray(_ name: Int, in file: SourceFile) -> Bool {
+    guard let type = file.enclosingType(of: name) else { return false }
+    return file.body(of: type).contains { token in
+      token != name && file.kind(token) == .identifier && file.source.sameText(token, name)
+        && (file.word(token - 1) == .let || file.word(token - 1) == .var)
+        && file.kind(token + 1) == .colon && file.kind(token + 2) == .leftBracket
+    }
   }
 
   /// Whether `body` reads a fetch result at an index path: `name.object(at: indexPath.item)` or
