@@ -95,7 +95,9 @@ struct ProjectFacts: Sendable {
       }
       types[name] = info
     }
-    if file.source.words.containsAny(ListContext.words) {
+    // A file with a cell-named view but no list word (`struct JournalCell: View` that a `List` in another
+    // file creates) still draws cells: its member reads (`entry.photo`) are list calls too.
+    if file.source.words.containsAny(ListContext.words) || ListContext.declaresCellNamedView(file) {
       addListCalls(file, skipping: nil)
       for index in 0..<file.count
       where (file.word(index) == .ForEach || file.word(index) == .List) && file.kind(index + 1) == .leftParen

@@ -60,14 +60,28 @@ enum ListContext {
     return inList
   }
 
-  /// `NavigationLink(destination: Detail()) { Row() }`: the trailing closure after a `destination:`
-  /// argument is the label.
+  /// `NavigationLink(destination: Detail()) { Row() }`, `NavigationLink(value: item) { Row() }`: the
+  /// trailing closure after a `destination:` or `value:` argument is the label (a `value:` link's
+  /// destination is a `navigationDestination` elsewhere).
   private static func isLabelAfterDestination(_ file: SourceFile, _ scope: Scope) -> Bool {
     guard file.kind(scope.open - 1) == .rightParen, let paren = file.match(scope.open - 1) else {
       return false
     }
     return ((paren + 1)..<(scope.open - 1)).contains {
-      file.text($0) == "destination" && file.kind($0 + 1) == .colon
+      (file.text($0) == "destination" || file.text($0) == "value") && file.kind($0 + 1) == .colon
+    }
+  }
+
+  /// Whether `file` declares a SwiftUI view named like a cell, row, tile or thumbnail
+  /// (`struct JournalCell: View`): it draws a cell wherever a list creates it, also in a file that names
+  /// no list builder or cell class itself. UIKit cell extensions in such files (`extension PostCell` with
+  /// its button actions) are left out: what their actions present is not the cell.
+  static func declaresCellNamedView(_ file: SourceFile) -> Bool {
+    file.syntax.scopes.indices.contains { index in
+      let scope = file.scope(index)
+      return scope.kind == .type
+        && file.name(of: index).map { name in cellSuffixes.contains(where: { name.hasSuffix($0) }) } == true
+        && scope.inheritance.clamped(to: 0..<file.count).contains { file.word($0) == .View }
     }
   }
 
