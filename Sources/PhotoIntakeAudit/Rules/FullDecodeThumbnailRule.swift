@@ -65,7 +65,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     // Types a list or grid context creates (`PhotoCard(photo: photo)` in a `ForEach`) draw cells too.
     let inList = ListContext.scopes(in: file) { type in
       project.typeInherits(file, scope: type, anyOf: ListContext.cellBases)
-        || (file.name(of: type).map { project.listCalls[$0]?.isEmpty == false } ?? false)
+        || (file.name(of: type).map { project.createsPhotoView($0) } ?? false)
     }
     let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover, .fullScreenCover])
     // A cell's own code, not a destination it presents (`NavigationLink(destination: Detail(…))`).
@@ -195,12 +195,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     let end = file.endOfArgument(from: index + 2, close: close)
     let identifiers = ((index + 2)..<end).filter { file.kind($0) == .identifier }
     let names = identifiers.map { ASCII.lowercased(file.text($0)) }
-    let small = names.contains { name in
-      [
-        "thumb", "small", "preview", "avatar", "icon", "logo", "sprite", "poster", "artwork", "flag", "badge",
-        "profile", "low", "tiny", "mini",
-      ].contains { ASCII.contains(name, $0) }
-    }
+    let small = names.contains { name in ListCall.smallImageWords.contains { ASCII.contains(name, $0) } }
     guard !small else { return nil }
     let fullSize = names.contains { name in
       ["full", "original", "large", "hires", "highres", "raw", "download"].contains {

@@ -111,8 +111,28 @@ struct ListCall: Sendable {
   /// For a member read (`mission.image`), the receiver's type where its file declares it plainly (see
   /// ``ReceiverTypes``): the read reaches only a declaration of that type or one related to it.
   var receiverType: String? = nil
+  /// Whether the call passes an argument named for a small image (`RemoteImage(url: video.thumbnailURL)`,
+  /// `Avatar(user.profileImage)`): a view it creates is given a thumbnail or an image a service sizes, not
+  /// the photo.
+  var namesSmallImage = false
   /// Where it is, for the finding's context path.
   var step: ContextStep
+
+  /// Parts of names that say an image is small, or one that services send small anyway.
+  static let smallImageWords: [StaticString] = [
+    "thumb", "small", "preview", "avatar", "icon", "logo", "sprite", "poster", "artwork", "flag", "badge",
+    "profile", "low", "tiny", "mini",
+  ]
+
+  /// Whether one of the first arguments of the call whose `(` is at `paren` names a small image.
+  static func namesSmallImage(_ file: SourceFile, paren: Int) -> Bool {
+    guard let close = file.match(paren) else { return false }
+    // The first arguments only, so nested calls cost a bounded look each.
+    return ((paren + 1)..<min(close, paren + 65)).contains { token in
+      file.kind(token) == .identifier
+        && smallImageWords.contains { ASCII.contains(ASCII.lowercased(file.text(token)), $0) }
+    }
+  }
 
   /// Whether a call with these labels can reach a declaration taking `parameters`: the same labels, or
   /// the leading ones with the rest defaulted or given as trailing closures.
