@@ -95,7 +95,9 @@ struct ProjectFacts: Sendable {
       }
       types[name] = info
     }
-    if file.source.words.containsAny(ListContext.words) {
+    // A file with a cell-named view but no list word (`struct JournalCell: View` that a `List` in another
+    // file creates) still draws cells: its member reads (`entry.photo`) are list calls too.
+    if file.source.words.containsAny(ListContext.words) || ListContext.declaresCellNamedView(file) {
       addListCalls(file, skipping: nil)
       for index in 0..<file.count
       where (file.word(index) == .ForEach || file.word(index) == .List) && file.kind(index + 1) == .leftParen
@@ -219,7 +221,7 @@ struct ProjectFacts: Sendable {
       known == nil
       ? ListContext.scopes(in: file)
       : ListContext.scopes(in: file) { [listCalls] type in
-        file.name(of: type).map { listCalls[$0] != nil } ?? false
+        file.name(of: type).map { listCalls[$0]?.contains { !$0.namesSmallImage } == true } ?? false
       }
     let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover])
     var receivers: ReceiverTypes?  // read when the file's first member read in a list needs it
@@ -251,6 +253,7 @@ struct ProjectFacts: Sendable {
       listCalls[name, default: []].append(
         ListCall(
           labels: labels, isBare: isBare, typeName: typeName, receiverType: receiverType,
+          namesSmallImage: call && ListCall.namesSmallImage(file, paren: index + 1),
           step: ContextStep(
             function: display, reason: "a list or grid cell uses \(shown)", file: file.path, line: line,
             column: column)))
@@ -258,16 +261,23 @@ struct ProjectFacts: Sendable {
   }
 
   /// Records, once every file is read, the calls made by views that list contexts create in other files
-  /// (`PersonRow(person:)` in a `ForEach`, whose `person.thumbnail()` draws a cell too).
+  /// (`PersonRow(person:)` in a `ForEach`, whose `person.thumbnail()` draws a cell too). A view created
+  /// only with a small image (`RemoteImage(url: video.thumbnailURL)`) does not draw the photo.
   mutating func addCallsOfCreatedViews(_ files: [SourceFile]) {
     for file in files where file.syntax.scopes.contains(where: { $0.kind == .type }) {
       let known = ListContext.scopes(in: file)
       let created = file.syntax.scopes.indices.contains { index in
         file.scope(index).kind == .type && !known[index]
-          && file.name(of: index).map { listCalls[$0] != nil } == true
+          && file.name(of: index).map { createsPhotoView($0) } == true
       }
       if created { addListCalls(file, skipping: known) }
     }
+  }
+
+  /// Whether a list context creates the type `name` (`PhotoCard(photo: photo)` in a `ForEach`) with
+  /// something other than a small image.
+  func createsPhotoView(_ name: String) -> Bool {
+    listCalls[name]?.contains { !$0.namesSmallImage } == true
   }
 
   /// The plain name a member read starts from: `mission` in `mission.image` or `self.mission.image`;

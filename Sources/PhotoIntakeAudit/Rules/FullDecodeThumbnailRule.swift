@@ -15,9 +15,9 @@ struct FullDecodeThumbnailRule: AuditRule {
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
     reports:
-      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder) and that each cell or row calls, directly or through a model, or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
+      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder) and that each cell or row calls, directly or through a model (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them, and AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own.",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them, AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, and views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)).",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -65,7 +65,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     // Types a list or grid context creates (`PhotoCard(photo: photo)` in a `ForEach`) draw cells too.
     let inList = ListContext.scopes(in: file) { type in
       project.typeInherits(file, scope: type, anyOf: ListContext.cellBases)
-        || (file.name(of: type).map { project.listCalls[$0]?.isEmpty == false } ?? false)
+        || (file.name(of: type).map { project.createsPhotoView($0) } ?? false)
     }
     let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover, .fullScreenCover])
     // A cell's own code, not a destination it presents (`NavigationLink(destination: Detail(…))`).
@@ -195,12 +195,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     let end = file.endOfArgument(from: index + 2, close: close)
     let identifiers = ((index + 2)..<end).filter { file.kind($0) == .identifier }
     let names = identifiers.map { ASCII.lowercased(file.text($0)) }
-    let small = names.contains { name in
-      [
-        "thumb", "small", "preview", "avatar", "icon", "logo", "sprite", "poster", "artwork", "flag", "badge",
-        "profile", "low", "tiny", "mini",
-      ].contains { ASCII.contains(name, $0) }
-    }
+    let small = names.contains { name in ListCall.smallImageWords.contains { ASCII.contains(name, $0) } }
     guard !small else { return nil }
     let fullSize = names.contains { name in
       ["full", "original", "large", "hires", "highres", "raw", "download"].contains {

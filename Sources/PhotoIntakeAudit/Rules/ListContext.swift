@@ -60,14 +60,28 @@ enum ListContext {
     return inList
   }
 
-  /// `NavigationLink(destination: Detail()) { Row() }`: the trailing closure after a `destination:`
-  /// argument is the label.
+  /// `NavigationLink(destination: Detail()) { Row() }`, `NavigationLink(value: item) { Row() }`: the
+  /// trailing closure after a `destination:` or `value:` argument is the label (a `value:` link's
+  /// destination is a `navigationDestination` elsewhere).
   private static func isLabelAfterDestination(_ file: SourceFile, _ scope: Scope) -> Bool {
     guard file.kind(scope.open - 1) == .rightParen, let paren = file.match(scope.open - 1) else {
       return false
     }
     return ((paren + 1)..<(scope.open - 1)).contains {
-      file.text($0) == "destination" && file.kind($0 + 1) == .colon
+      (file.text($0) == "destination" || file.text($0) == "value") && file.kind($0 + 1) == .colon
+    }
+  }
+
+  /// Whether `file` declares a SwiftUI view named like a cell, row, tile or thumbnail
+  /// (`struct JournalCell: View`): it draws a cell wherever a list creates it, also in a file that names
+  /// no list builder or cell class itself. UIKit cell extensions in such files (`extension PostCell` with
+  /// its button actions) are left out: what their actions present is not the cell.
+  static func declaresCellNamedView(_ file: SourceFile) -> Bool {
+    file.syntax.scopes.indices.contains { index in
+      let scope = file.scope(index)
+      return scope.kind == .type
+        && file.name(of: index).map { name in cellSuffixes.contains(where: { name.hasSuffix($0) }) } == true
+        && scope.inheritance.clamped(to: 0..<file.count).contains { file.word($0) == .View }
     }
   }
 
@@ -97,8 +111,28 @@ struct ListCall: Sendable {
   /// For a member read (`mission.image`), the receiver's type where its file declares it plainly (see
   /// ``ReceiverTypes``): the read reaches only a declaration of that type or one related to it.
   var receiverType: String? = nil
+  /// Whether the call passes an argument named for a small image (`RemoteImage(url: video.thumbnailURL)`,
+  /// `Avatar(user.profileImage)`): a view it creates is given a thumbnail or an image a service sizes, not
+  /// the photo.
+  var namesSmallImage = false
   /// Where it is, for the finding's context path.
   var step: ContextStep
+
+  /// Parts of names that say an image is small, or one that services send small anyway.
+  static let smallImageWords: [StaticString] = [
+    "thumb", "small", "preview", "avatar", "icon", "logo", "sprite", "poster", "artwork", "flag", "badge",
+    "profile", "low", "tiny", "mini",
+  ]
+
+  /// Whether one of the first arguments of the call whose `(` is at `paren` names a small image.
+  static func namesSmallImage(_ file: SourceFile, paren: Int) -> Bool {
+    guard let close = file.match(paren) else { return false }
+    // The first arguments only, so nested calls cost a bounded look each.
+    return ((paren + 1)..<min(close, paren + 65)).contains { token in
+      file.kind(token) == .identifier
+        && smallImageWords.contains { ASCII.contains(ASCII.lowercased(file.text(token)), $0) }
+    }
+  }
 
   /// Whether a call with these labels can reach a declaration taking `parameters`: the same labels, or
   /// the leading ones with the rest defaulted or given as trailing closures.
