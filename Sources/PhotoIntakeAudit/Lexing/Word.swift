@@ -67,6 +67,7 @@ enum Word: UInt16, CaseIterable, Sendable {
 
   // MARK: Threads and isolation
   case DispatchQueue, main, asyncAfter, sync, Task, detached, run, concurrentPerform
+  case dispatchAsync, dispatchSync, dispatchAfter
   case UIViewController, UIView, View, App, Scene, UIResponder, UIViewRepresentable
   case UIViewControllerRepresentable, onAppear, onDisappear, task, Button, onChange, onReceive
   case dataTask, IBAction, addObserver, sink, receive, queue, OperationQueue, RunLoop
