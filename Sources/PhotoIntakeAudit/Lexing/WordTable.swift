@@ -40,8 +40,7 @@ struct WordTable: Sendable {
     "fetchAssetCollectionsWithType": .fetchAssetCollections, "sharedPhotoLibrary": .shared,
     "registerChangeObserver": .register, "UIImagePickerControllerSourceType": .SourceType,
     // Foundation and Grand Central Dispatch.
-    "NSUserDefaults": .UserDefaults, "standardUserDefaults": .standard, "setObject": .set,
-    "NSOperationQueue": .OperationQueue,
+    "NSUserDefaults": .UserDefaults, "standardUserDefaults": .standard, "NSOperationQueue": .OperationQueue,
     "mainQueue": .main, "addOperationWithBlock": .addOperation, "dispatch_get_main_queue": .main,
     "dataTaskWithURL": .dataTask, "dataTaskWithRequest": .dataTask, "downloadTaskWithURL": .downloadTask,
     "downloadTaskWithRequest": .downloadTask,
