@@ -62,6 +62,11 @@ struct SyntaxTreeTests {
       "struct S: View {\n  @State var image: UIImage?\n  var body: some View { Text(a ? b : c) }\n}",
       ["type S: View", "function body"]
     ),
+    (
+      // Swift 2: a bare `setObject(_:forKey:)` (an NSCache subclass) is a call, not a `set` accessor.
+      "class C: NSCache {\n func keep(i: UIImage) {\n  setObject(i, forKey: k)\n  if ok { }\n }\n}",
+      ["type C: NSCache", "function keep", "block if"]
+    ),
   ])
   func outline(_ source: String, _ expected: [String]) {
     #expect(Self.outline(source) == expected)

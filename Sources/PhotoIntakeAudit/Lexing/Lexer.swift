@@ -165,7 +165,8 @@ struct Lexer {
       hash = WordTable.step(hash, bytes[end])
       end += 1
     }
-    return (end, end > start ? table.lookup(bytes, start, end, hash: hash) : .none)
+    guard end > start else { return (end, .none) }
+    return (end, table.lookup(bytes, start, end, hash: hash, isMember: tokens.last?.kind == .dot))
   }
 
   private mutating func backtickIdentifier() {

@@ -48,6 +48,9 @@ enum Word: UInt16, CaseIterable, Sendable {
   // MARK: Where references go
   case append, insert, resume, returning, success, send, yield, updateValue, setValue, count, isEmpty
   case UserDefaults, NSUbiquitousKeyValueStore, standard, forKey, write, encode
+  /// `NSUserDefaults.setObject(_:forKey:)` before Swift 3: its own word, since reading it as `set` would make a
+  /// bare `setObject(…)` at the start of a line look like a property's `set` accessor.
+  case setObject
   case Codable, Encodable, Decodable, NSManagedObject
 
   // MARK: Images, lists and grids
@@ -67,6 +70,7 @@ enum Word: UInt16, CaseIterable, Sendable {
 
   // MARK: Threads and isolation
   case DispatchQueue, main, asyncAfter, sync, Task, detached, run, concurrentPerform
+  case dispatchAsync, dispatchSync, dispatchAfter
   case UIViewController, UIView, View, App, Scene, UIResponder, UIViewRepresentable
   case UIViewControllerRepresentable, onAppear, onDisappear, task, Button, onChange, onReceive
   case dataTask, IBAction, addObserver, sink, receive, queue, OperationQueue, RunLoop

@@ -10,30 +10,77 @@ struct WordTable: Sendable {
   static let spellingOverrides: [Word: String] = [
     .opAssign: "=", .opEqual: "==", .opNotEqual: "!=", .opBang: "!", .opQuestion: "?", .opArrow: "->",
     .opAmpersand: "&", .initKeyword: "init", .selfKeyword: "self", .selfType: "Self",
-    .someKeyword: "some", .anyKeyword: "any",
+    .someKeyword: "some", .anyKeyword: "any", .dispatchAsync: "dispatch_async",
+    .dispatchSync: "dispatch_sync", .dispatchAfter: "dispatch_after",
+  ]
+
+  /// Older spellings of the APIs the rules know, read as today's word: real projects still hold Swift 2–4
+  /// code (`requestImageForAsset(_:targetSize:…)`, `tableView(_:cellForRowAtIndexPath:)`,
+  /// `dispatch_async(dispatch_get_main_queue())`). The Swift 3 renaming ("Grand Renaming", SE-0005) moved
+  /// the first argument's description from the base name into a label, so one word per old base name is
+  /// enough: the rules look at base names, and at labels only where the current spelling has one of its own.
+  static let olderSpellings: [String: Word] = [
+    // Lists and grids (UITableViewDataSource, UICollectionViewDataSource before Swift 3).
+    "cellForRowAtIndexPath": .cellForRowAt, "cellForItemAtIndexPath": .cellForItemAt,
+    // AVFoundation.
+    "copyCGImageAtTime": .copyCGImage, "tracksWithMediaType": .tracks,
+    "loadValuesAsynchronouslyForKeys": .loadValuesAsynchronously, "statusOfValueForKey": .statusOfValue,
+    "exportAsynchronouslyWithCompletionHandler": .exportAsynchronously,
+    "generateCGImagesAsynchronouslyForTimes": .generateCGImagesAsynchronously,
+    "finishWritingWithCompletionHandler": .finishWriting, "requestAccessForMediaType": .requestAccess,
+    "authorizationStatusForMediaType": .authorizationStatus, "AVMediaTypeVideo": .video,
+    "AVMediaTypeAudio": .audio,
+    // PhotoKit.
+    "requestImageForAsset": .requestImage, "requestImageDataForAsset": .requestImageData,
+    "requestAVAssetForVideo": .requestAVAsset, "requestPlayerItemForVideo": .requestPlayerItem,
+    "requestExportSessionForVideo": .requestExportSession,
+    "requestContentEditingInputWithOptions": .requestContentEditingInput,
+    "fetchAssetsWithMediaType": .fetchAssets, "fetchAssetsWithOptions": .fetchAssets,
+    "fetchAssetsInAssetCollection": .fetchAssets, "fetchAssetsWithLocalIdentifiers": .fetchAssets,
+    "fetchAssetCollectionsWithType": .fetchAssetCollections, "sharedPhotoLibrary": .shared,
+    "registerChangeObserver": .register, "UIImagePickerControllerSourceType": .SourceType,
+    // Foundation and Grand Central Dispatch.
+    "NSUserDefaults": .UserDefaults, "standardUserDefaults": .standard, "NSOperationQueue": .OperationQueue,
+    "mainQueue": .main, "addOperationWithBlock": .addOperation, "dispatch_get_main_queue": .main,
+    "dataTaskWithURL": .dataTask, "dataTaskWithRequest": .dataTask, "downloadTaskWithURL": .downloadTask,
+    "downloadTaskWithRequest": .downloadTask,
+  ]
+
+  /// Older spellings that are today's word only as a member (`.PhotoLibrary`, `options.synchronous`):
+  /// capitalized enum cases before Swift 3 and `is`-less Boolean properties, names an app may also give
+  /// its own types and values.
+  static let olderMemberSpellings: [String: Word] = [
+    "PhotoLibrary": .photoLibrary, "SavedPhotosAlbum": .savedPhotosAlbum, "Camera": .camera,
+    "synchronous": .isSynchronous, "networkAccessAllowed": .isNetworkAccessAllowed,
   ]
 
   private let mask: Int
+  /// Per slot: the word's raw value, with ``memberOnly`` set for ``olderMemberSpellings``.
   private var slots: [UInt16]
   private var hashes: [UInt64]
   private var spellings: [[UInt8]]
+  private static let memberOnly: UInt16 = 0x8000
 
   private init() {
-    let words = Word.allCases.filter { $0 != .none }
+    var entries = Word.allCases.filter { $0 != .none }.map { (Self.spelling(of: $0), $0.rawValue) }
+    entries += Self.olderSpellings.sorted { $0.key < $1.key }.map { ($0.key, $0.value.rawValue) }
+    entries += Self.olderMemberSpellings.sorted { $0.key < $1.key }.map {
+      ($0.key, $0.value.rawValue | Self.memberOnly)
+    }
     var capacity = 1
-    while capacity < words.count * 4 { capacity <<= 1 }
+    while capacity < entries.count * 4 { capacity <<= 1 }
     mask = capacity - 1
     slots = Array(repeating: 0, count: capacity)
     hashes = Array(repeating: 0, count: capacity)
-    spellings = Array(repeating: [], count: Int(Word.allCases.count))
-    for word in words {
-      let bytes = Array(Self.spelling(of: word).utf8)
-      spellings[Int(word.rawValue)] = bytes
+    spellings = Array(repeating: [], count: capacity)
+    for (spelling, raw) in entries {
+      let bytes = Array(spelling.utf8)
       let hash = Self.hash(bytes[...])
       var slot = Int(truncatingIfNeeded: hash) & mask
       while slots[slot] != 0 { slot = (slot + 1) & mask }
-      slots[slot] = word.rawValue
+      slots[slot] = raw
       hashes[slot] = hash
+      spellings[slot] = bytes
     }
   }
 
@@ -53,14 +100,17 @@ struct WordTable: Sendable {
     return hash
   }
 
-  /// The word spelled by `bytes[start..<end]`, given its precomputed hash.
-  func lookup(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, hash: UInt64) -> Word {
+  /// The word spelled by `bytes[start..<end]`, given its precomputed hash; `isMember` says whether a `.`
+  /// comes before it (``olderMemberSpellings`` count only then).
+  func lookup(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, hash: UInt64, isMember: Bool = false
+  ) -> Word {
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let raw = slots[slot]
       if raw == 0 { return .none }
       if hashes[slot] == hash {
-        let spelling = spellings[Int(raw)]
+        let spelling = spellings[slot]
         if spelling.count == end - start {
           var equal = true
           var index = 0
@@ -71,7 +121,12 @@ struct WordTable: Sendable {
             }
             index += 1
           }
-          if equal { return Word(rawValue: raw) ?? .none }
+          if equal {
+            if raw & Self.memberOnly != 0 {
+              return isMember ? Word(rawValue: raw & ~Self.memberOnly) ?? .none : .none
+            }
+            return Word(rawValue: raw) ?? .none
+          }
         }
       }
       slot = (slot + 1) & mask

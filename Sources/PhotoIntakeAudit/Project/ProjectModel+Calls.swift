@@ -212,8 +212,8 @@ extension ProjectModel {
     return .inherit
   }
 
-  /// Where a closure runs, when the call it is passed to decides: `DispatchQueue.main.async`,
-  /// `MainActor.run`, SwiftUI actions and `@MainActor` closures on main; other queues,
+  /// Where a closure runs, when the call it is passed to decides: `DispatchQueue.main.async` (and
+  /// `dispatch_async(dispatch_get_main_queue())`), `MainActor.run`, SwiftUI actions and `@MainActor` closures on main; other queues,
   /// `OperationQueue().addOperation` and `Task.detached` elsewhere; an API's `queue:` argument (a delegate
   /// or observer queue) main or elsewhere; a `DispatchWorkItem` where it is executed; callbacks of APIs
   /// that call back on queues of their own (`requestAccess`, `loadObject`, `loadTracks`…) somewhere
@@ -240,6 +240,20 @@ extension ProjectModel {
       // `DispatchQueue.main.async`, `OperationQueue.main.addOperation`
       return file.contains([.main], in: receiver)
         && file.contains([.DispatchQueue, .OperationQueue], in: receiver) ? .main : .elsewhere
+    }
+    if word == .dispatchAsync || word == .dispatchSync || word == .dispatchAfter {
+      // Grand Central Dispatch before Swift 3: `dispatch_async(dispatch_get_main_queue()) { … }`,
+      // `dispatch_after(time, queue, { … })`; the queue is an argument (`dispatch_get_main_queue` reads
+      // as `main`).
+      guard let paren, let close = file.match(paren) else { return .unknown }
+      var start = paren + 1
+      while start < close {
+        let end = file.endOfArgument(from: start, close: close)
+        // The block itself (`dispatch_async(queue, { … })`) may name the main queue inside.
+        if file.kind(start) != .leftBrace, file.contains([.main], in: start..<end) { return .main }
+        start = end + 1
+      }
+      return .elsewhere
     }
     if word == .run, file.word(file.postfixStart(endingAt: callee)) == .MainActor { return .main }
     if word == .detached { return .elsewhere }

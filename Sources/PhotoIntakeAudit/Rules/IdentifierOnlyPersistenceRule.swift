@@ -26,7 +26,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     reference: .documentation("PHCloudIdentifier", "photos/phcloudidentifier"))
 
   let triggers: Set<Word> = [
-    .set, .setValue, .AppStorage, .SceneStorage, .Codable, .Encodable, .Model, .NSManagedObject,
+    .set, .setValue, .setObject, .AppStorage, .SceneStorage, .Codable, .Encodable, .Model, .NSManagedObject,
     .NSManaged, .write, .UserDefaults,
     // A type made Codable in another file (`extension Selection: Codable {}`) has none of these words
     // where it is declared.
@@ -47,7 +47,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     var storage: Set<String> = []
     for index in 0..<file.count {
       switch (file.kind(index), file.word(index)) {
-      case (.identifier, .set), (.identifier, .setValue):
+      case (.identifier, .set), (.identifier, .setValue), (.identifier, .setObject):
         guard file.isMember(index), file.kind(index + 1) == .leftParen else { continue }
         let receiver = file.postfixStart(endingAt: index)..<index
         let isDefaults =

@@ -61,7 +61,7 @@ struct MissingUsageKeyRule: AuditRule {
           continue
         }
         if let media = file.first([.video, .audio], in: (index + 2)..<min(index + 7, file.count)),
-          file.isMember(media)
+          file.isMember(media) || file.text(media).hasPrefix("AVMediaType")  // Swift 2–4: `AVMediaTypeVideo`
         {
           uses.append((index, .key(file.word(media) == .video ? Self.camera : Self.microphone)))
         }
