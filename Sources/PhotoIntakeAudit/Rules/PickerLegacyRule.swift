@@ -12,9 +12,10 @@ struct PickerLegacyRule: AuditRule {
     summary:
       "UIImagePickerController picks from the photo library; use PHPickerViewController or PhotosPicker.",
     leavesAlone: """
-      A UIImagePickerController whose source type is the camera, which is what it is still for, and a \
+      A UIImagePickerController whose source type is the camera, which is what it is still for, a \
       .photoLibrary default value that every call in the project overrides by label \
-      (ImagePicker(sourceType: .camera)).
+      (ImagePicker(sourceType: .camera)), and the library source only asked about (isSourceTypeAvailable, \
+      availableMediaTypes(for:), a comparison), however it is spelled.
       """,
     fix: """
       Replace the photo-library source with PHPickerViewController (UIKit) or PhotosPicker (SwiftUI). They \
@@ -45,6 +46,8 @@ struct PickerLegacyRule: AuditRule {
         } ?? false
       // A default value every call overrides by label is a branch no caller reaches.
       if assigned, project.unreachedSourceDefaults.contains(.init(path: file.path, token: index)) { continue }
+      // The qualified spelling where the short one would not count: it only asks about the source.
+      if qualified, !passed, Self.asksAboutSource(index, in: file) { continue }
       if qualified || assigned || passed { findings.append(file.finding(descriptor, at: index)) }
     }
     for index in 0..<file.count
@@ -59,6 +62,23 @@ struct PickerLegacyRule: AuditRule {
         ))
     }
     return findings
+  }
+
+  /// Whether the qualified source type ending at `index` (`UIImagePickerController.SourceType.photoLibrary`,
+  /// Swift 2's `UIImagePickerControllerSourceType.PhotoLibrary`) is only asked about, as `.photoLibrary`
+  /// is there: the argument of `isSourceTypeAvailable(_:)` or `availableMediaTypes(for:)`, or one side of
+  /// `==`/`!=`. Nothing is picked from the library.
+  static func asksAboutSource(_ index: Int, in file: SourceFile) -> Bool {
+    var start = index - 2
+    if file.kind(start - 1) == .dot, file.kind(start - 2) == .identifier { start -= 2 }
+    let compared = [Word.opEqual, .opNotEqual]
+    if compared.contains(file.word(start - 1)) || compared.contains(file.word(index + 1)) { return true }
+    // `isSourceTypeAvailable(…)`, `availableMediaTypes(for: …)`, Swift 2's `availableMediaTypesForSourceType(…)`.
+    var paren = start - 1
+    if file.kind(paren) == .colon, file.text(paren - 1) == "for" { paren -= 2 }
+    guard file.kind(paren) == .leftParen else { return false }
+    return file.word(paren - 1) == .isSourceTypeAvailable
+      || file.text(paren - 1).hasPrefix("availableMediaTypes")
   }
 
   /// Whether the picker created at `index` never has its `sourceType` set: the variable it is bound to
