@@ -101,6 +101,9 @@ public struct Auditor: Sendable {
     }
     if facts.words.containsAny(ListContext.words) { facts.addCallsOfCreatedViews(files) }
     if facts.words.containsAny([.cellForItemAt, .cellForRowAt]) { facts.addCellLoaders(files) }
+    if facts.words.containsAny([.UIImage, .copyCGImage, .CGImageSourceCreateImageAtIndex]) {
+      facts.decodeFlows = DecodeFlows(files: files, listDataNames: facts.listDataNames)
+    }
     if facts.words.contains(.SourceType), facts.words.containsAny([.photoLibrary, .savedPhotosAlbum]) {
       facts.addUnreachedSourceDefaults(files)
     }

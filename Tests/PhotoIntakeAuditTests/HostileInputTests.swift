@@ -99,6 +99,39 @@ struct HostileInputTests {
     #expect(report.findings.count == count)
   }
 
+  /// Thousands of decodes handed on through completions and thousands of awaited calls in one function:
+  /// the flow into a grid's array is still found, and following them stays linear (bounded per file and
+  /// per round), so the file finishes.
+  @Test func thousandsOfHandedOnDecodesFinish() async throws {
+    let count = 4_000
+    var loaders = ""
+    var calls = ""
+    for index in 0..<count {
+      loaders += "  func load\(index)(_ data: Data, completion: @escaping (UIImage?) -> Void) {\n"
+      loaders += "    let image = UIImage(data: data)\n    completion(image)\n  }\n"
+      calls += "    if let image = await fetch(data) { photos.append(image) }\n"
+    }
+    let source = """
+      import SwiftUI
+      final class Model: ObservableObject {
+        @Published var photos: [UIImage] = []
+        func fetch(_ data: Data) async -> UIImage? {
+          return UIImage(data: data)
+        }
+      \(loaders)
+        func fill(_ data: Data) async {
+      \(calls)  }
+      }
+      struct Grid: View {
+        @StateObject var model = Model()
+        var body: some View { List(model.photos, id: \\.self) { Image(uiImage: $0) } }
+      }
+
+      """
+    let report = try await Self.audit(["Model.swift": source])
+    #expect(report.findings.filter { $0.rule == "full-decode-thumbnail" }.count == 1)
+  }
+
   /// A list that reads one receiver thousands of times, declared thousands of ways, still reaches the
   /// decoding property of its type once per read and finishes: each receiver's type is worked out once.
   @Test func thousandsOfReceiverReadsInAListAreEachKnown() async throws {

@@ -44,6 +44,9 @@ struct ProjectFacts: Sendable {
   /// and what a list or grid context reads by subscript (`images[indexPath.item]`, `cache[url]`). A full-size
   /// decode stored into one of them is drawn in cells (see ``FullDecodeThumbnailRule``).
   var listDataNames: Set<String> = []
+  /// Full-size decodes whose image reaches ``listDataNames`` through completions, `await` or Combine,
+  /// built after every file is read (see ``DecodeFlows``).
+  var decodeFlows: DecodeFlows?
   /// Names declared anywhere in the project as fetch results of assets (`var assets: PHFetchResult<PHAsset>!`,
   /// `let result = PHAsset.fetchAssets(with: options)`): `model.assets.count` in a view of another file is one.
   var fetchResultNames: Set<String> = []
@@ -108,6 +111,15 @@ struct ProjectFacts: Sendable {
           listDataNames.insert(file.text(token))
         }
       }
+    }
+    // `images[indexPath.item]`, also in a helper that `cellForItemAt` calls: only table and collection
+    // views hand out index paths, so what is read by one is what their cells draw.
+    for index in 0..<file.count
+    where file.kind(index) == .leftBracket && file.kind(index - 1) == .identifier
+      && file.kind(index + 1) == .identifier && file.kind(index + 2) == .dot
+      && file.text(index + 1) == "indexPath"
+    {
+      listDataNames.insert(file.text(index - 1))
     }
     if file.source.words.containsAny([.AVCaptureSession, .AVCaptureMultiCamSession]) {
       for index in 0..<file.count

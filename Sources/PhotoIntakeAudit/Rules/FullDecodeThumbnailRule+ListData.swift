@@ -31,6 +31,23 @@ extension FullDecodeThumbnailRule {
     )
   }
 
+  /// The finding for the decode at `index` when its image reaches data that list or grid cells draw
+  /// through a completion handler, an `await` or a Combine chain (``DecodeFlows``): reported once, at the
+  /// decode, with each store in the context path.
+  func handedToListData(_ file: SourceFile, _ index: Int, function: Int, project: ProjectFacts) -> Finding? {
+    guard let steps = project.decodeFlows?.steps(path: file.path, index: index), !steps.isEmpty else {
+      return nil
+    }
+    let name = function > 0 ? file.name(of: function).map { $0 + " " } ?? "" : ""
+    var finding = file.finding(
+      descriptor, at: index,
+      message:
+        "\(name)decodes the full-size photo with \(Self.decodeName(file, index)), and the image is handed on into data that list or grid cells draw; downsample instead."
+    )
+    finding.contextPath = steps
+    return finding
+  }
+
   /// Where the image made at `index` (a decode, or a use of a name bound to one) is stored: the
   /// collection it is appended or inserted into (also inside another value, `PhotoItem(image: image)`),
   /// the name it is assigned to (`cache[key] = …`, `images = … .compactMap { UIImage(data: $0) }`), and

@@ -15,9 +15,9 @@ struct FullDecodeThumbnailRule: AuditRule {
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
     reports:
-      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder) and that each cell or row calls, directly or through a model (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
+      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder) and that each cell or row calls, directly or through a model (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them, AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, and views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)).",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, and views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)).",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -29,7 +29,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     .UIImage, .PHImageManagerMaximumSize, .AsyncImage, .copyCGImage, .CGImageSourceCreateImageAtIndex,
   ]
 
-  private static let downsampling: Set<Word> = [
+  static let downsampling: Set<Word> = [
     .CGImageSourceCreateThumbnailAtIndex, .preparingThumbnail, .byPreparingThumbnail, .prepareThumbnail,
     .prepareForDisplay, .kCGImageSourceThumbnailMaxPixelSize, .kCGImageSourceSubsampleFactor,
     // `AVAssetImageGenerator.maximumSize`: frames come out at that size, not the video's.
@@ -82,6 +82,7 @@ struct FullDecodeThumbnailRule: AuditRule {
       guard isListContext(index) else {
         if let finding = helperCalledFromList(file, index, function: function, project: project)
           ?? decodedIntoListData(file, index, function: function, project: project)
+          ?? handedToListData(file, index, function: function, project: project)
         {
           findings.append(finding)
         }
