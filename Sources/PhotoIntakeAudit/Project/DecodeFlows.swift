@@ -145,6 +145,19 @@ struct DecodeFlows: Sendable {
             if values.count >= 16 { break }
           }
         }
+        // A local collection the image goes into (`result.append(image)` … `return result`): its later
+        // uses hand the images out too. One collection, read within the window.
+        var stored: (String, onSelf: Bool)? = nil
+        for value in values where stored == nil { stored = storedInto(file, value) }
+        if let (target, onSelf) = stored, !onSelf,
+          declaresLocally(file, target, in: max(body.lowerBound, index - DecodeFlows.window)..<index)
+        {
+          for use in index..<min(body.upperBound, index + DecodeFlows.window)
+          where file.kind(use) == .identifier && !file.isMember(use) && file.text(use) == target {
+            values.append(use)
+            if values.count >= 32 { break }
+          }
+        }
         let closures = closureParameters(file, function: function)
         let head = file.scope(function).head..<file.scope(function).open
         let isAsync = file.contains([.async], in: head)
@@ -153,7 +166,7 @@ struct DecodeFlows: Sendable {
           head.first(where: { file.word($0) == .opArrow }).map {
             file.contains([.UIImage, .CGImage], in: $0..<head.upperBound)
           } ?? false
-        for value in values.prefix(16) {
+        for value in values.prefix(32) {
           if !closures.isEmpty, calledWith(file, value, callees: closures) {
             add(file, function: function, .completion, [origin], to: &frontier)
             break
@@ -356,12 +369,14 @@ struct DecodeFlows: Sendable {
       while cursor < uses.count, cursor < 64 {
         let use = uses[cursor]
         cursor += 1
-        if let target = storedInto(file, use) {
+        if let (target, onSelf) = storedInto(file, use) {
           let key = "\(file.path)#\(body.lowerBound)#\(target)"
+          // `self.images.append(contentsOf: images)` stores into the property, whatever locals share its name.
           let isLocal =
-            locals[key]
-            ?? declaresLocally(file, target, in: max(body.lowerBound, use - DecodeFlows.window)..<use)
-          locals[key] = isLocal
+            !onSelf
+            && (locals[key]
+              ?? declaresLocally(file, target, in: max(body.lowerBound, use - DecodeFlows.window)..<use))
+          if !onSelf { locals[key] = isLocal }
           if isLocal {
             // A local (`images.append(image)` … `return images`), followed once.
             guard followed.count < 4, !followed.contains(target) else { continue }
@@ -523,8 +538,9 @@ struct DecodeFlows: Sendable {
 
     /// The collection or name the value at `start` is stored into: an `append`/`insert` argument (also
     /// inside an array literal or another value, `append(contentsOf: [a, b])`, `Photo(image: image)`), or
-    /// the right side of an assignment (`self.images = value`, `cache[key] = value`).
-    private func storedInto(_ file: SourceFile, _ start: Int) -> String? {
+    /// the right side of an assignment (`self.images = value`, `cache[key] = value`); and whether it is
+    /// written `self.name`, which is never a local of the same name.
+    private func storedInto(_ file: SourceFile, _ start: Int) -> (String, onSelf: Bool)? {
       var cursor = start
       for _ in 0..<4 {
         guard let open = enclosingOpen(file, cursor) else { break }
@@ -533,7 +549,7 @@ struct DecodeFlows: Sendable {
           ["append", "insert"].contains(file.text(callee)), file.kind(callee - 1) == .dot,
           file.kind(callee - 2) == .identifier
         {
-          return file.text(callee - 2)
+          return (file.text(callee - 2), Self.isOnSelf(file, callee - 2))
         }
         cursor = open
       }
@@ -544,7 +560,12 @@ struct DecodeFlows: Sendable {
       if file.kind(target) == .rightBracket, let open = file.match(target) { target = open - 1 }
       guard file.kind(target) == .identifier, file.word(target - 1) != .let, file.word(target - 1) != .var
       else { return nil }
-      return file.text(target)
+      return (file.text(target), Self.isOnSelf(file, target))
+    }
+
+    /// Whether the name at `index` is read as `self.name`.
+    private static func isOnSelf(_ file: SourceFile, _ index: Int) -> Bool {
+      file.kind(index - 1) == .dot && file.word(index - 2) == .selfKeyword
     }
 
     /// The `(` or `[` directly around `index`, if any.
