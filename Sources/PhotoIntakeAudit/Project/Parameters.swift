@@ -7,6 +7,9 @@
 struct Parameter: Sendable {
   /// The argument label, `_` for none.
   var label: String
+  /// The declaration writes a label before the name (`at time: Int`, `_ asset: PHAsset`), rather than
+  /// one name that is both (`asset: PHAsset`, which Swift 2 left unlabeled in the first place).
+  var hasOwnLabel: Bool
   /// ``label``'s hash (``WordTable/hash(_:)``), which calls compare with: a call's labels are hashed as
   /// they are read, with no string made for them.
   var labelHash: UInt64
@@ -46,8 +49,9 @@ extension Parameter {
     WordTable.hash(file.source.bytes[Int(file.tokens[token].start)..<Int(file.tokens[token].end)])
   }
 
-  /// The parameters declared in the parentheses whose `(` is `paren`.
-  static func list(_ file: SourceFile, paren: Int) -> [Parameter] {
+  /// The parameters declared in the parentheses whose `(` is `paren`; with `swiftTwoFunction` (a `func` of a
+  /// Swift 2 file, ``SwiftTwoEvidence``) a first parameter that writes no label of its own has none.
+  static func list(_ file: SourceFile, paren: Int, swiftTwoFunction: Bool = false) -> [Parameter] {
     guard let close = file.match(paren), close > paren + 1 else { return [] }
     var parameters: [Parameter] = []
     var start = paren + 1
@@ -55,6 +59,10 @@ extension Parameter {
       let end = file.endOfArgument(from: start, close: close)
       if let parameter = parse(file, start..<end) { parameters.append(parameter) }
       start = end + 1
+    }
+    if swiftTwoFunction, let first = parameters.first, !first.hasOwnLabel {
+      parameters[0].label = "_"
+      parameters[0].labelHash = unlabeled
     }
     return parameters
   }
@@ -88,7 +96,8 @@ extension Parameter {
     let last = typeTokens.upperBound - 1
     let isVariadic = last > colon && file.kind(last) == .op && file.text(last) == "..."
     return Parameter(
-      label: file.text(labelToken), labelHash: hash(file, labelToken), name: file.text(nameToken),
+      label: file.text(labelToken), hasOwnLabel: names.count >= 2, labelHash: hash(file, labelToken),
+      name: file.text(nameToken),
       nameToken: nameToken,
       defaultValue: assign.map { ($0 + 1)..<range.upperBound }, isClosure: isClosure, isVariadic: isVariadic)
   }

@@ -179,6 +179,11 @@ extension ProjectModel {
         else { continue }
         note(file.text(token - 2), at: token)
       }
+      // `let asset = track.asset` of an `AVAssetTrack` parameter: a track is had only by reading its
+      // asset's tracks (`tracks`, `tracks(withMediaType:)`, `loadTracks`), so that asset is loaded.
+      for token in file.body(of: function.scope) where Self.isTracksAsset(file, token, of: function) {
+        note(file.text(token - 4), at: token)
+      }
       // Calls that pass a name to a parameter their callee reads.
       for number in model.outgoing[caller] {
         let call = model.calls[number]
@@ -192,6 +197,23 @@ extension ProjectModel {
       }
       loadedIn[caller] = found
       return found
+    }
+
+    /// Whether `token` is `asset` in `name = track.asset` (`let`, `var`, `guard let`, `if let`), where
+    /// `track` is a parameter of `function` declared `AVAssetTrack`.
+    private static func isTracksAsset(_ file: SourceFile, _ token: Int, of function: ProjectModel.Function)
+      -> Bool
+    {
+      let range = file.tokens[token]
+      guard range.end - range.start == 5, file.kind(token) == .identifier, file.isMember(token),
+        file.text(token) == "asset", token >= 4, file.kind(token - 2) == .identifier,
+        !file.isMember(token - 2), file.word(token - 3) == .opAssign, file.kind(token - 4) == .identifier
+      else { return false }
+      let track = file.text(token - 2)
+      return function.parameters.contains {
+        $0.name == track && file.kind($0.nameToken + 1) == .colon
+          && file.text($0.nameToken + 2) == "AVAssetTrack"
+      }
     }
 
     /// Whether function `id` reads or loads its parameter at `position` (`asset.tracks(…)`).

@@ -93,10 +93,11 @@ struct ProjectModel: Sendable {
     for (fileNumber, file) in files.enumerated() {
       fileIndex[file.path] = fileNumber
       var owners = Array(repeating: Int32(-1), count: file.syntax.scopes.count)
+      let isSwiftTwo = SwiftTwoEvidence.isSwiftTwo(file)
       for (scopeIndex, scope) in file.syntax.scopes.enumerated() {
         switch scope.kind {
         case .function where file.isActive(max(scope.open, 0)):
-          let function = Self.function(file: fileNumber, scope: scopeIndex, in: file)
+          let function = Self.function(file: fileNumber, scope: scopeIndex, in: file, swiftTwo: isSwiftTwo)
           owners[scopeIndex] = Int32(functions.count)
           var key = Self.hash(file, scope.name)
           if file.word(scope.head) == .initKeyword, let typeName = function.typeName {
@@ -148,7 +149,11 @@ struct ProjectModel: Sendable {
     return WordTable.hash(file.source.bytes[range])
   }
 
-  private static func function(file fileNumber: Int, scope scopeIndex: Int, in file: SourceFile) -> Function {
+  /// `swiftTwo`: the file is Swift 2 code (``SwiftTwoEvidence``), whose `func`s leave the first parameter
+  /// unlabeled unless they write a label.
+  private static func function(
+    file fileNumber: Int, scope scopeIndex: Int, in file: SourceFile, swiftTwo: Bool
+  ) -> Function {
     let scope = file.scope(scopeIndex)
     var typeName: String?
     var outer = scope.parent
@@ -168,7 +173,7 @@ struct ProjectModel: Sendable {
       var paren = scope.head + 1
       while paren < scope.open, file.kind(paren) != .leftParen { paren += 1 }
       if paren < scope.open, let close = file.match(paren) {
-        parameters = Parameter.list(file, paren: paren)
+        parameters = Parameter.list(file, paren: paren, swiftTwoFunction: swiftTwo && head == .func)
         arity = parameters.count
         isAsync = file.contains([.async], in: close..<scope.open)
       }
