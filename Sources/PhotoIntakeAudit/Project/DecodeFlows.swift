@@ -103,18 +103,13 @@ struct DecodeFlows: Sendable {
     // MARK: Seeds: functions that decode and hand the image out
 
     private mutating func seed(_ file: SourceFile, _ number: Int, into frontier: inout [String: Producer]) {
-      var downsamples: [Int: Bool] = [:]
       var seedsLeft = DecodeFlows.seedsPerFile
       for index in 0..<file.count where FullDecodeThumbnailRule.isFullDecode(file, index) {
         guard seedsLeft > 0 else { return }
         seedsLeft -= 1
         let function = file.enclosingFunction(of: index)
         guard function > 0, file.scope(function).kind == .function else { continue }
-        let downsampled =
-          downsamples[function]
-          ?? file.contains(FullDecodeThumbnailRule.downsampling, in: file.body(of: function))
-        downsamples[function] = downsampled
-        guard !downsampled else { continue }
+        guard !downsamples(file, file.body(of: function)) else { continue }
         let origin = Origin(file: number, token: index)
         // A Combine stage: `.map { UIImage(data: $0.data) }`.
         if let closure = file.syntax.enclosing(index, [.closure, .function, .accessor]),
@@ -159,20 +154,14 @@ struct DecodeFlows: Sendable {
           }
         }
         let closures = closureParameters(file, function: function)
-        let head = file.scope(function).head..<file.scope(function).open
-        let isAsync = file.contains([.async], in: head)
-        // `func image(from data: Data) -> UIImage?`: a function that returns the image.
-        let returnsImage =
-          head.first(where: { file.word($0) == .opArrow }).map {
-            file.contains([.UIImage, .CGImage], in: $0..<head.upperBound)
-          } ?? false
+        let returning = returnKind(file, function: function)
         for value in values.prefix(32) {
           if !closures.isEmpty, calledWith(file, value, callees: closures) {
             add(file, function: function, .completion, [origin], to: &frontier)
             break
           }
-          if isAsync || returnsImage, isReturned(file, value) {
-            add(file, function: function, isAsync ? .async : .returns, [origin], to: &frontier)
+          if let returning, isReturned(file, value) {
+            add(file, function: function, returning, [origin], to: &frontier)
             break
           }
         }
@@ -355,14 +344,7 @@ struct DecodeFlows: Sendable {
     ) {
       let function = file.enclosingFunction(of: call)
       let closures = function > 0 ? closureParameters(file, function: function) : []
-      let head = function > 0 ? file.scope(function).head..<file.scope(function).open : 0..<0
-      let isAsync =
-        function > 0 && file.scope(function).kind == .function && file.contains([.async], in: head)
-      let returnsImage =
-        function > 0
-        && (head.first(where: { file.word($0) == .opArrow }).map {
-          file.contains([.UIImage, .CGImage], in: $0..<head.upperBound)
-        } ?? false)
+      let returning = function > 0 ? returnKind(file, function: function) : nil
       var uses = initial
       var followed: Set<String> = []
       var cursor = 0
@@ -403,8 +385,8 @@ struct DecodeFlows: Sendable {
         }
         if !closures.isEmpty, calledWith(file, use, callees: closures) {
           add(file, function: function, .completion, origins, to: &next)
-        } else if isAsync || returnsImage, isReturned(file, use) {
-          add(file, function: function, isAsync ? .async : .returns, origins, to: &next)
+        } else if let returning, isReturned(file, use) {
+          add(file, function: function, returning, origins, to: &next)
         }
       }
     }
@@ -442,6 +424,18 @@ struct DecodeFlows: Sendable {
     }
 
     // MARK: Expressions
+
+    /// How the scope `function` hands out a value it returns: `.async` for an `async` function, `.returns`
+    /// for one declared to return an image (`func image(from data: Data) -> UIImage?`), `nil` otherwise.
+    private func returnKind(_ file: SourceFile, function: Int) -> Kind? {
+      let head = file.scope(function).head..<file.scope(function).open
+      if file.scope(function).kind == .function, file.contains([.async], in: head) { return .async }
+      let returnsImage =
+        head.first(where: { file.word($0) == .opArrow }).map {
+          file.contains([.UIImage, .CGImage], in: $0..<head.upperBound)
+        } ?? false
+      return returnsImage ? .returns : nil
+    }
 
     /// The names of a function's closure-typed parameters (`handler` in `handler: @escaping (UIImage) -> ()`).
     private func closureParameters(_ file: SourceFile, function: Int) -> [Int] {
