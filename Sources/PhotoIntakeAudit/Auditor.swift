@@ -99,7 +99,10 @@ public struct Auditor: Sendable {
       facts.add(file)
       files.append(file)
     }
-    if facts.words.containsAny(ListContext.words) { facts.addCallsOfCreatedViews(files) }
+    if facts.words.containsAny(ListContext.words) {
+      facts.addCallsOfCreatedViews(files)
+      facts.addCallsOfListHelpers(files)
+    }
     if facts.words.containsAny([.cellForItemAt, .cellForRowAt]) { facts.addCellLoaders(files) }
     if facts.words.containsAny([.UIImage, .copyCGImage, .CGImageSourceCreateImageAtIndex]) {
       facts.decodeFlows = DecodeFlows(files: files, listDataNames: facts.listDataNames)

@@ -60,6 +60,9 @@ struct ProjectFacts: Sendable {
   /// Calls and member reads made from list or grid contexts, by the called name (see ``ListCall``):
   /// a helper or view they reach draws cells too.
   var listCalls: [String: [ListCall]] = [:]
+  /// Calls made inside functions that list or grid contexts call, by the called name
+  /// (``addCallsOfListHelpers(_:)``): a helper they reach draws cells too.
+  var helperListCalls: [String: [ListCall]] = [:]
   /// Methods that a `cellForItemAt`/`cellForRowAt` taking its asset from a fetch result by index path calls
   /// on what it shows, with no `localIdentifier` in sight (`cell.loadImage(phAsset: fetchAssets[indexPath.row])`):
   /// a cell method of that name that requests the image is keyed by index too (see ``GridKeyedByIndexRule``).
@@ -237,9 +240,19 @@ struct ProjectFacts: Sendable {
       }
     let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover])
     var receivers: ReceiverTypes?  // read when the file's first member read in a list needs it
-    for index in 0..<file.count where file.kind(index) == .identifier && file.word(index) == .none {
+    for index in 0..<file.count where file.kind(index) == .identifier {
       let scope = file.syntax.scope(of: index)
       guard inList[scope], known?[scope] != true else { continue }
+      guard file.word(index) == .none else {
+        // `Image(data: photo.data)`: an initializer an extension of the image type may declare, recorded
+        // as `Image.init(data:)` (a name no type has, so it makes no view a list context).
+        if file.word(index) == .Image || file.word(index) == .UIImage, file.kind(index + 1) == .leftParen,
+          !file.isMember(index)
+        {
+          addImageInitializerCall(file, index)
+        }
+        continue
+      }
       if file.kind(index + 1) == .leftBracket, !Self.declarationKeywords.contains(file.word(index - 1)) {
         listDataNames.insert(file.text(index))
       }
@@ -270,6 +283,26 @@ struct ProjectFacts: Sendable {
             function: display, reason: "a list or grid cell uses \(shown)", file: file.path, line: line,
             column: column)))
     }
+  }
+
+  /// Records `Image(data: …)` or `UIImage(data: …)` made in a list context under `Image.init(data:)`.
+  private mutating func addImageInitializerCall(_ file: SourceFile, _ index: Int) {
+    let labels = ListCall.labels(file, paren: index + 1)
+    let key = "\(file.text(index)).init(\(labels.map { $0 + ":" }.joined()))"
+    if listCalls[key, default: []].count >= Self.listCallsKept { return }
+    let function = file.enclosingFunction(of: index)
+    let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
+    let display = (typeName.map { $0 + "." } ?? "") + (file.name(of: function) ?? "top-level code")
+    let (line, column) = file.source.location(ofByte: file.tokens[index].start)
+    listCalls[key, default: []].append(
+      ListCall(
+        labels: labels, isBare: false, typeName: typeName,
+        namesSmallImage: ListCall.namesSmallImage(file, paren: index + 1),
+        step: ContextStep(
+          function: display,
+          reason: "a list or grid cell uses \(file.text(index))(\(labels.map { $0 + ":" }.joined()))",
+          file: file.path, line: line,
+          column: column)))
   }
 
   /// Records, once every file is read, the calls made by views that list contexts create in other files

@@ -15,9 +15,9 @@ struct FullDecodeThumbnailRule: AuditRule {
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
     reports:
-      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder) and that each cell or row calls, directly or through a model (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
+      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:) (also spelled UIImage.init(data:), or UIImage(named:) of a file's path), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder), or an Image or UIImage initializer of the app's (Image(data:)), that each cell or row calls, directly, through a model or through a function the cell calls (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, and views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)).",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, decodes of thumbnails the app stored (an argument named for a thumbnail, thumbnailsFolder.appendingPathComponent(name).path), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, and views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)).",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -36,16 +36,21 @@ struct FullDecodeThumbnailRule: AuditRule {
     .maximumSize,
   ]
 
-  /// A whole-image decode at `index`: `UIImage(data:)`, `UIImage(contentsOfFile:)`, an image generator's
-  /// `copyCGImage(at:actualTime:)` (a frame at the video's full size unless `maximumSize` is set) or
-  /// `CGImageSourceCreateImageAtIndex` (the full image, where `…CreateThumbnailAtIndex` makes a small one).
+  /// A whole-image decode at `index`: `UIImage(data:)`, `UIImage(contentsOfFile:)` (also spelled
+  /// `UIImage.init(data:)`), `UIImage(named:)` of a file's path (`UIImage(named: url.path)` decodes the file
+  /// whole, as `contentsOfFile:` does, and caches it), an image generator's `copyCGImage(at:actualTime:)` (a
+  /// frame at the video's full size unless `maximumSize` is set) or `CGImageSourceCreateImageAtIndex` (the
+  /// full image, where `…CreateThumbnailAtIndex` makes a small one).
   static func isFullDecode(_ file: SourceFile, _ index: Int) -> Bool {
+    if file.word(index) == .UIImage, let label = imageLabel(file, index) {
+      guard !file.isMember(index), file.kind(label + 1) == .colon else { return false }
+      let decodes =
+        file.word(label) == .data || file.word(label) == .contentsOfFile
+        || (file.text(label) == "named" && namesFilePath(file, paren: label - 1, argument: label + 2))
+      return decodes && !namesThumbnail(file, paren: label - 1, argument: label + 2)
+    }
     guard file.kind(index + 1) == .leftParen else { return false }
     switch file.word(index) {
-    case .UIImage:
-      return !file.isMember(index)
-        && (file.word(index + 2) == .data || file.word(index + 2) == .contentsOfFile)
-        && file.kind(index + 3) == .colon
     case .copyCGImage: return file.isMember(index)
     case .CGImageSourceCreateImageAtIndex: return !file.isMember(index)
     default: return false
@@ -57,8 +62,40 @@ struct FullDecodeThumbnailRule: AuditRule {
     switch file.word(index) {
     case .copyCGImage: return "copyCGImage(at:actualTime:)"
     case .CGImageSourceCreateImageAtIndex: return "CGImageSourceCreateImageAtIndex"
-    default: return "UIImage(\(file.text(index + 2)):)"
+    default: return "UIImage(\(imageLabel(file, index).map { file.text($0) } ?? "data"):)"
     }
+  }
+
+  /// The first argument label of `UIImage(…)` or `UIImage.init(…)` at `index`, if it is a call.
+  static func imageLabel(_ file: SourceFile, _ index: Int) -> Int? {
+    if file.kind(index + 1) == .leftParen { return index + 2 }
+    if file.kind(index + 1) == .dot, file.word(index + 2) == .initKeyword, file.kind(index + 3) == .leftParen
+    {
+      return index + 4
+    }
+    return nil
+  }
+
+  /// Whether the argument starting at `start` names a thumbnail the app made (`thumbnailData`,
+  /// `thumbnails.appendingPathComponent(name).path`): decoding a small image whole is what thumbnails are for.
+  private static func namesThumbnail(_ file: SourceFile, paren: Int, argument start: Int) -> Bool {
+    guard let close = file.match(paren) else { return false }
+    // The first tokens only, so nested calls cost a bounded look each.
+    let end = min(file.endOfArgument(from: start, close: close), start + 32)
+    return (start..<end).contains { token in
+      file.kind(token) == .identifier && ASCII.contains(ASCII.lowercased(file.text(token)), "thumb")
+    }
+  }
+
+  /// Whether the argument starting at `start` is a file's path rather than an asset catalog name: it ends
+  /// in a URL's `.path` (`imageURL.path`, `docs.appendingPathComponent(name).path`) or builds one with
+  /// `appendingPathComponent`. A string literal or a plain name is an asset's name.
+  private static func namesFilePath(_ file: SourceFile, paren: Int, argument start: Int) -> Bool {
+    guard let close = file.match(paren) else { return false }
+    let end = file.endOfArgument(from: start, close: close)
+    guard end > start + 1 else { return false }
+    if file.kind(end - 2) == .dot, file.text(end - 1) == "path" { return true }
+    return (start..<end).contains { file.text($0) == "appendingPathComponent" }
   }
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     var findings: [Finding] = []
@@ -92,9 +129,11 @@ struct FullDecodeThumbnailRule: AuditRule {
       findings.append(
         file.finding(
           descriptor, at: index,
-          message: file.word(index) == .UIImage
-            ? nil
-            : "A list or grid cell decodes the full-size image with \(Self.decodeName(file, index)); make a thumbnail instead."
+          message: file.word(index) != .UIImage
+            ? "A list or grid cell decodes the full-size image with \(Self.decodeName(file, index)); make a thumbnail instead."
+            : Self.imageLabel(file, index).map { file.text($0) } == "named"
+              ? "A list or grid cell decodes the full-size photo with UIImage(named:) of its file's path, which also caches it; downsample instead."
+              : nil
         ))
     }
     for index in 0..<file.count
@@ -126,9 +165,16 @@ struct FullDecodeThumbnailRule: AuditRule {
         isViewBuilder || (file.kind(modifier) == .attribute && file.text(modifier).hasSuffix("ViewBuilder"))
       modifier -= 1
     }
+    let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
+    // An initializer of the image type itself (`extension Image { init?(data: Data) { … } }`), which a
+    // cell calls as `Image(data: photo.data)`.
+    let imageInitializer =
+      file.word(scope.head) == .initKeyword && (typeName == "Image" || typeName == "UIImage")
     // A helper that returns the image, or one that builds the view showing it (`-> some View`, a
     // computed `var …: some View`, a `@ViewBuilder` function): a row or cell drawn per list item.
-    guard file.contains(Self.imageTypes, in: head) || isViewBuilder || Self.returnsView(file, head: head)
+    guard
+      imageInitializer || file.contains(Self.imageTypes, in: head) || isViewBuilder
+        || Self.returnsView(file, head: head)
     else { return nil }
     let isProperty = file.word(scope.head) == .var
     // A view's own `body` is what the view draws, not a helper its cells call: `.body` read in a list
@@ -142,13 +188,20 @@ struct FullDecodeThumbnailRule: AuditRule {
     } else {
       return nil
     }
-    let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
-    let calls = (project.listCalls[name] ?? []).filter {
-      $0.matches(parameters: parameters, typeName: typeName, file: file.path, isPrivate: isPrivate)
-        && Self.mayReach($0, typeName: typeName, project: project)
+    let labels = parameters?.map { $0 + ":" }.joined() ?? ""
+    let called = imageInitializer ? "\(typeName ?? "Image").init(\(labels))" : name
+    func reaching(_ recorded: [ListCall]?) -> [ListCall] {
+      (recorded ?? []).filter {
+        $0.matches(parameters: parameters, typeName: typeName, file: file.path, isPrivate: isPrivate)
+          && Self.mayReach($0, typeName: typeName, project: project)
+      }
     }
+    // The cells' own calls; failing those, calls made by a function the cells call (a helper's helper).
+    var calls = reaching(project.listCalls[called])
+    if calls.isEmpty, !imageInitializer { calls = reaching(project.helperListCalls[called]) }
     guard !calls.isEmpty else { return nil }
-    let shown = isProperty ? name : "\(name)(\(parameters?.map { $0 + ":" }.joined() ?? ""))"
+    let shown =
+      imageInitializer ? "\(typeName ?? "Image")(\(labels))" : isProperty ? name : "\(name)(\(labels))"
     var finding = file.finding(
       descriptor, at: index,
       message:

@@ -136,10 +136,11 @@ struct ListCall: Sendable {
 
   /// Whether a call with these labels can reach a declaration taking `parameters`: the same labels, or
   /// the leading ones with the rest defaulted or given as trailing closures.
-  /// A bare call reaches only a function of its own type (or, at top level, of its own file), and a
-  /// `private` or `fileprivate` function is reached only from its own file.
+  /// A bare call reaches only a function of its own type or a top-level function of its own file (Swift
+  /// looks a name up in the type first, then in the module), and a `private` or `fileprivate` function is
+  /// reached only from its own file.
   func matches(parameters: [String]?, typeName: String?, file: String, isPrivate: Bool) -> Bool {
-    if isBare, self.typeName != typeName || (typeName == nil && step.file != file) { return false }
+    if isBare, typeName == nil ? step.file != file : self.typeName != typeName { return false }
     if isPrivate, step.file != file { return false }
     guard let labels, let parameters else { return labels == nil && parameters == nil }
     return labels.count <= parameters.count && Array(parameters.prefix(labels.count)) == labels
