@@ -132,6 +132,45 @@ struct HostileInputTests {
     #expect(report.findings.filter { $0.rule == "full-decode-thumbnail" }.count == 1)
   }
 
+  /// Thousands of helpers that cells call, each calling thousands of image helpers, and thousands of
+  /// `Image(data:)` initializer calls in one grid: each function's list call is looked up once, so the
+  /// helper pass stays linear and finds the decode once.
+  @Test func thousandsOfListHelpersFinish() async throws {
+    let count = 4_000
+    var helpers = ""
+    var calls = ""
+    var images = ""
+    for index in 0..<count {
+      helpers += "  func show\(index)(_ name: String) -> UIImage? { stored(name) ?? stored(name) }\n"
+      calls += "    _ = show\(index)(name)\n"
+      images += "          Image(data: data)\n"
+    }
+    let source = """
+      import SwiftUI
+      import UIKit
+      func stored(_ name: String) -> UIImage? { UIImage(contentsOfFile: name) }
+      extension Image {
+        init(data: Data) { self.init(uiImage: UIImage(data: data) ?? UIImage()) }
+      }
+      final class PhotoCell: UICollectionViewCell {
+        func configure(_ name: String) {
+      \(calls)  }
+      \(helpers)}
+      struct Grid: View {
+        let photos: [Data]
+        var body: some View {
+          LazyVGrid(columns: []) {
+            ForEach(photos, id: \\.self) { data in
+      \(images)      }
+          }
+        }
+      }
+
+      """
+    let report = try await Self.audit(["Cells.swift": source])
+    #expect(report.findings.filter { $0.rule == "full-decode-thumbnail" }.count == 2)
+  }
+
   /// A list that reads one receiver thousands of times, declared thousands of ways, still reaches the
   /// decoding property of its type once per read and finishes: each receiver's type is worked out once.
   @Test func thousandsOfReceiverReadsInAListAreEachKnown() async throws {

@@ -93,7 +93,8 @@ struct FullDecodeThumbnailRule: AuditRule {
   private static func namesFilePath(_ file: SourceFile, paren: Int, argument start: Int) -> Bool {
     guard let close = file.match(paren) else { return false }
     let end = file.endOfArgument(from: start, close: close)
-    guard end > start + 1 else { return false }
+    // A long argument is not looked through, so nested calls cost a bounded look each.
+    guard end > start + 1, end - start <= 64 else { return false }
     if file.kind(end - 2) == .dot, file.text(end - 1) == "path" { return true }
     return (start..<end).contains { file.text($0) == "appendingPathComponent" }
   }
