@@ -5,43 +5,40 @@
 /// a cell calls itself.
 extension ProjectFacts {
   /// Records, once every file is read (``listCalls`` must be complete), the calls made inside functions
-  /// that list or grid contexts call (``helperListCalls``): one pass over each file's tokens, with one
-  /// look at each function's list calls, so the cost is linear in the project.
+  /// that list or grid contexts call (``helperListCalls``): one look at each function declaration whose
+  /// name a list calls, then one pass over the bodies of those it reaches (a token of a nested function is
+  /// read once per reached function around it), so the cost is linear in the project.
   mutating func addCallsOfListHelpers(_ files: [SourceFile]) {
     guard !listCalls.isEmpty else { return }
     for file in files {
-      // Per function scope: the cell's call that reaches it, or `nil` when no list context calls it.
-      var reached: [Int: ContextStep?] = [:]
-      for index in 0..<file.count
-      where file.kind(index) == .identifier && file.word(index) == .none && file.kind(index + 1) == .leftParen
-      {
-        if Self.helperDeclarationKeywords.contains(file.word(index - 1)) { continue }
-        let function = file.enclosingFunction(of: index)
-        guard function > 0 else { continue }
-        let via: ContextStep?
-        if let known = reached[function] {
-          via = known
-        } else {
-          via = listCallReaching(file, function: function)
-          reached[function] = via
+      var reached: [(function: Int, via: ContextStep)] = []
+      for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .function {
+        if let via = listCallReaching(file, function: index) { reached.append((index, via)) }
+      }
+      for (function, via) in reached {
+        for index in file.body(of: function)
+        where file.kind(index) == .identifier && file.word(index) == .none
+          && file.kind(index + 1) == .leftParen
+        {
+          if Self.helperDeclarationKeywords.contains(file.word(index - 1)) { continue }
+          guard file.enclosingFunction(of: index) == function else { continue }
+          let name = file.text(index)
+          if helperListCalls[name, default: []].count >= Self.helperCallsKept { continue }
+          let labels = ListCall.labels(file, paren: index + 1)
+          let (line, column) = file.source.location(ofByte: file.tokens[index].start)
+          let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
+          let helper = file.name(of: function) ?? "a helper"
+          helperListCalls[name, default: []].append(
+            ListCall(
+              labels: labels, isBare: !file.isMember(index) || file.word(index - 2) == .selfKeyword,
+              typeName: typeName,
+              namesSmallImage: ListCall.namesSmallImage(file, paren: index + 1),
+              step: ContextStep(
+                function: (typeName.map { $0 + "." } ?? "") + helper,
+                reason:
+                  "\(helper), which \(via.function) calls for each cell, uses \(name)(\(labels.map { $0 + ":" }.joined()))",
+                file: file.path, line: line, column: column)))
         }
-        guard let via else { continue }
-        let name = file.text(index)
-        if helperListCalls[name, default: []].count >= Self.helperCallsKept { continue }
-        let labels = ListCall.labels(file, paren: index + 1)
-        let (line, column) = file.source.location(ofByte: file.tokens[index].start)
-        let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
-        let helper = file.name(of: function) ?? "a helper"
-        helperListCalls[name, default: []].append(
-          ListCall(
-            labels: labels, isBare: !file.isMember(index) || file.word(index - 2) == .selfKeyword,
-            typeName: typeName,
-            namesSmallImage: ListCall.namesSmallImage(file, paren: index + 1),
-            step: ContextStep(
-              function: (typeName.map { $0 + "." } ?? "") + helper,
-              reason:
-                "\(helper), which \(via.function) calls for each cell, uses \(name)(\(labels.map { $0 + ":" }.joined()))",
-              file: file.path, line: line, column: column)))
       }
     }
   }

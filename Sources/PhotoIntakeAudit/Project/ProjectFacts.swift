@@ -287,6 +287,14 @@ struct ProjectFacts: Sendable {
 
   /// Records `Image(data: …)` or `UIImage(data: …)` made in a list context under `Image.init(data:)`.
   private mutating func addImageInitializerCall(_ file: SourceFile, _ index: Int) {
+    // The system's own initializers (`Image(systemName:)`, `Image("asset")`, `Image(uiImage:)`) are the
+    // most common calls in lists and decode nothing: skipped before any work.
+    let first = index + 2
+    if file.kind(first) == .string || file.kind(first) == .rightParen
+      || (file.kind(first + 1) == .colon && Self.systemImageLabels.contains(file.text(first)))
+    {
+      return
+    }
     let labels = ListCall.labels(file, paren: index + 1)
     let key = "\(file.text(index)).init(\(labels.map { $0 + ":" }.joined()))"
     if listCalls[key, default: []].count >= Self.listCallsKept { return }
@@ -377,6 +385,10 @@ struct ProjectFacts: Sendable {
   }
 
   private static let listCallsKept = 8
+  /// First argument labels of system `Image` and `UIImage` initializers no app redeclares.
+  private static let systemImageLabels: Set<String> = [
+    "systemName", "uiImage", "nsImage", "cgImage", "ciImage", "decorative", "imageLiteralResourceName",
+  ]
   private static let declarationKeywords: Set<Word> = [
     .func, .var, .let, .class, .struct, .enum, .actor, .protocol, .extension, .typealias, .case,
   ]
