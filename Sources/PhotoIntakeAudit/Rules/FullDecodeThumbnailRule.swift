@@ -17,7 +17,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     reports:
       "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:) (also spelled UIImage.init(data:), or UIImage(named:) of a file's path), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder), or an Image or UIImage initializer of the app's (Image(data:)), that each cell or row calls, directly, through a model or through a function the cell calls (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, decodes of thumbnails (an argument named for one, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail's URL or path), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, and views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)).",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, decodes of thumbnails (an argument named for one, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, and views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)).",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -77,9 +77,9 @@ struct FullDecodeThumbnailRule: AuditRule {
   }
 
   /// Whether the argument starting at `start` names a thumbnail (`thumbnailData`,
-  /// `thumbnails.appendingPathComponent(name).path`), or is a name bound just before from one (`let data =
-  /// NSData(contentsOfURL: NSURL(string: album.thumbnailURL)!)`, `let path = folder + item.thumbPath`):
-  /// decoding a small image whole is what thumbnails are for.
+  /// `thumbnails.appendingPathComponent(name).path`), or is a name bound just before from a thumbnail
+  /// property (`let data = NSData(contentsOfURL: NSURL(string: album.thumbnailURL)!)`, `let path = folder +
+  /// item.thumbPath`): decoding a small image whole is what thumbnails are for.
   private static func namesThumbnail(_ file: SourceFile, paren: Int, argument start: Int) -> Bool {
     guard let close = file.match(paren) else { return false }
     let end = file.endOfArgument(from: start, close: close)
@@ -93,10 +93,14 @@ struct FullDecodeThumbnailRule: AuditRule {
       if file.kind(token) == .identifier, file.source.sameText(token, start),
         file.word(token - 1) == .let || file.word(token - 1) == .var, file.word(token + 1) == .opAssign
       {
-        // The binding's own line, a bounded look.
+        // The binding's own line, a bounded look, and only the properties it reads (`album.thumbnailURL`,
+        // `contact.thumbnailImageData`): a local's name (`let newsThumbnail = try? Data(contentsOf: url)`)
+        // is the developer's label for whatever was downloaded, not a property of the source.
         var last = token + 2
         while last < min(file.count, token + 34), !file.source.tokens[last].startsLine { last += 1 }
-        return namesThumbnail(file, (token + 2)..<last)
+        return ((token + 2)..<last).contains { member in
+          file.isMember(member) && namesThumbnail(file, member..<(member + 1))
+        }
       }
       token -= 1
     }
