@@ -10,6 +10,17 @@ extension ProjectFacts {
   /// read once per reached function around it), so the cost is linear in the project.
   mutating func addCallsOfListHelpers(_ files: [SourceFile]) {
     guard !listCalls.isEmpty else { return }
+    // Only calls of functions that decode whole matter (``FullDecodeThumbnailRule`` asks for no others):
+    // their names, from one look at each decode.
+    var decoders: Set<String> = []
+    for file in files
+    where file.source.words.containsAny([.UIImage, .copyCGImage, .CGImageSourceCreateImageAtIndex]) {
+      for index in 0..<file.count where FullDecodeThumbnailRule.isFullDecode(file, index) {
+        let function = file.enclosingFunction(of: index)
+        if function > 0, let name = file.name(of: function) { decoders.insert(name) }
+      }
+    }
+    guard !decoders.isEmpty else { return }
     for file in files {
       var reached: [(function: Int, via: ContextStep)] = []
       for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .function {
@@ -21,9 +32,10 @@ extension ProjectFacts {
           && file.kind(index + 1) == .leftParen
         {
           if Self.helperDeclarationKeywords.contains(file.word(index - 1)) { continue }
-          guard file.enclosingFunction(of: index) == function else { continue }
           let name = file.text(index)
-          if helperListCalls[name, default: []].count >= Self.helperCallsKept { continue }
+          guard decoders.contains(name), file.enclosingFunction(of: index) == function,
+            helperListCalls[name, default: []].count < Self.helperCallsKept
+          else { continue }
           let labels = ListCall.labels(file, paren: index + 1)
           let (line, column) = file.source.location(ofByte: file.tokens[index].start)
           let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }

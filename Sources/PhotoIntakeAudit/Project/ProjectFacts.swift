@@ -241,16 +241,16 @@ struct ProjectFacts: Sendable {
     let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover])
     var receivers: ReceiverTypes?  // read when the file's first member read in a list needs it
     for index in 0..<file.count where file.kind(index) == .identifier {
+      let word = file.word(index)
+      // `Image(data: photo.data)`: an initializer an extension of the image type may declare, recorded
+      // as `Image.init(data:)` (a name no type has, so it makes no view a list context).
+      let imageCall =
+        (word == .Image || word == .UIImage) && file.kind(index + 1) == .leftParen && !file.isMember(index)
+      guard word == .none || imageCall else { continue }
       let scope = file.syntax.scope(of: index)
       guard inList[scope], known?[scope] != true else { continue }
-      guard file.word(index) == .none else {
-        // `Image(data: photo.data)`: an initializer an extension of the image type may declare, recorded
-        // as `Image.init(data:)` (a name no type has, so it makes no view a list context).
-        if file.word(index) == .Image || file.word(index) == .UIImage, file.kind(index + 1) == .leftParen,
-          !file.isMember(index)
-        {
-          addImageInitializerCall(file, index)
-        }
+      if imageCall {
+        addImageInitializerCall(file, index)
         continue
       }
       if file.kind(index + 1) == .leftBracket, !Self.declarationKeywords.contains(file.word(index - 1)) {
