@@ -29,27 +29,30 @@ extension ProjectModel {
     /// Per member of an `AVAsset` extension: the calls that may find its asset unloaded.
     private var selfLoads: [Int: Set<Int>] = [:]
     /// Per type name and stored `let`: whether every initializer of the type leaves it loaded.
-    private var loadedProperties: [String: [String: Bool]] = [:]
+    var loadedProperties: [String: [String: Bool]] = [:]
     /// Per function and name: ``isLoadedProperty(_:readIn:)``, asked once, so a member of thousands of
     /// reads does not scan its body for a shadowing local once per read.
-    private var propertyReads: [Int: [String: Bool]] = [:]
+    var propertyReads: [Int: [String: Bool]] = [:]
     /// Per function: the names it declares as locals (`let`/`var`), found in one pass.
-    private var localNames: [Int: Set<String>] = [:]
-    /// Per initializer: each name's last assignment (its token and value) and last `self.name` read or
-    /// load, found in one pass, so a type of thousands of stored assets stays linear.
-    private var initializerUses: [Int: (assigned: [String: (Int, Range<Int>)], selfReads: [String: Int])] =
-      [:]
-    /// Per type scope (`file:scope`): the names of its stored `let`s.
-    private var storedLets: [String: Set<String>] = [:]
+    var localNames: [Int: Set<String>] = [:]
+    /// Per member: each name's assignments (token and value) and its last read or load
+    /// (`self.name.duration`, `name?.load(.tracks)`), found in one pass, so a type of thousands of
+    /// stored assets stays linear.
+    var memberUses: [Int: MemberUses] = [:]
+    /// Per type scope (`file:scope`): its stored `let`s and the `private` stored `var`s that start empty.
+    var storedNames: [String: [String: StoredKind]] = [:]
+    /// Members by type name (``memberIndex``), built once.
+    var memberIndex: [String: [Int]]?
+
     /// Initializers by type name, and calls in stored properties' initial values by callee: built once,
     /// on first use.
-    private var initializerIndex: [String: [Int]]?
-    private var initialValueIndex: [Int: [Int]]?
+    var initializerIndex: [String: [Int]]?
+    var initialValueIndex: [Int: [Int]]?
 
     init(_ model: ProjectModel) { self.model = model }
 
-    private static let reads: Set<Word> = [.duration, .tracks, .commonMetadata, .isPlayable, .statusOfValue]
-    private static let loaderNames: Set<String> = ["load", "loadValuesAsynchronously", "loadTracks"]
+    static let reads: Set<Word> = [.duration, .tracks, .commonMetadata, .isPlayable, .statusOfValue]
+    static let loaderNames: Set<String> = ["load", "loadValuesAsynchronously", "loadTracks"]
 
     /// Whether the read whose receiver is the bare name at `receiver` (`asset` in `asset.duration`) reads
     /// a parameter of its function that every caller had already read or loaded before calling.
@@ -63,12 +66,12 @@ extension ProjectModel {
     /// Whether every call of function `id` passes, for parameter `name`, an asset its caller had read or
     /// loaded first, or a stored `let` of the caller's type that is loaded (``isLoaded(property:of:)``);
     /// calls in a `lazy` property's initial value count, since it runs after the initializer.
-    private mutating func everyCallerLoaded(_ id: Int, parameter name: String) -> Bool {
+    mutating func everyCallerLoaded(_ id: Int, parameter name: String) -> Bool {
       if let known = answers[id]?[name] { return known }
       // A cycle of calls and stored values proves nothing: asked again while it is worked out, no.
       answers[id, default: [:]][name] = false
       var answer = false
-      let initial = initialValueCalls(of: id)
+      let initial = callsInInitialValues(of: id)
       if let position = model.functions[id].parameters.firstIndex(where: { $0.name == name }),
         !model.incoming[id].isEmpty || !initial.isEmpty
       {
@@ -89,19 +92,6 @@ extension ProjectModel {
       return answer
     }
 
-    /// Whether the read whose receiver ends at `receiver` (`asset` in `asset.duration` or in
-    /// `self.asset.duration`) reads a stored `let` of its function's type that every initializer of the
-    /// type left loaded, from a member that is not one of those initializers.
-    mutating func isLoadedStoredAsset(receiver: Int, in file: SourceFile) -> Bool {
-      guard file.kind(receiver) == .identifier else { return false }
-      if file.isMember(receiver) {
-        guard file.word(receiver - 2) == .selfKeyword, file.kind(receiver - 3) != .dot else { return false }
-      }
-      let (id, _) = model.function(at: receiver, in: file)
-      guard id >= 0 else { return false }
-      return isLoadedProperty(file.text(receiver), readIn: id)
-    }
-
     /// Whether `videoTrack.asset` at `receiver` (the `asset` token) is the asset of an `AVAssetTrack`
     /// parameter of its function: a track is had only by reading its asset's tracks, so that asset is
     /// loaded (`videoTrack.asset!.duration` in a helper the track is handed to).
@@ -119,188 +109,6 @@ extension ProjectModel {
         $0.name == track && file.kind($0.nameToken + 1) == .colon
           && file.text($0.nameToken + 2) == "AVAssetTrack"
       }
-    }
-
-    /// Whether `name`, read in function `id`, is a stored `let` of the function's type that every
-    /// initializer leaves loaded; not in an initializer of the type (which may read it before filling
-    /// it), nor where a parameter or local of the function shadows it.
-    private mutating func isLoadedProperty(_ name: String, readIn id: Int) -> Bool {
-      if let known = propertyReads[id]?[name] { return known }
-      let function = model.functions[id]
-      var answer = false
-      if !function.isInitializer, let type = function.typeName,
-        !function.parameters.contains(where: { $0.name == name }), !locals(of: id).contains(name)
-      {
-        answer = isLoaded(property: name, of: type)
-      }
-      propertyReads[id, default: [:]][name] = answer
-      return answer
-    }
-
-    /// Whether every initializer of `type` leaves its stored `let name` loaded: it reads or loads the
-    /// asset after storing it, or stores a parameter every caller had loaded. An initializer that only
-    /// traps (`fatalError()` in `init?(coder:)`) leaves nothing to read.
-    mutating func isLoaded(property name: String, of type: String) -> Bool {
-      if let known = loadedProperties[type]?[name] { return known }
-      loadedProperties[type, default: [:]][name] = false
-      let initializers = initializers(of: type).filter { !traps($0) }
-      let answer =
-        !initializers.isEmpty && declaresLet(name, in: initializers[0])
-        && initializers.allSatisfy { leavesLoaded(name, initializer: $0) }
-      loadedProperties[type, default: [:]][name] = answer
-      return answer
-    }
-
-    /// Whether the type around initializer `id` declares `let name` in its own body (a stored constant,
-    /// so no member but an initializer can replace it).
-    private mutating func declaresLet(_ name: String, in id: Int) -> Bool {
-      let function = model.functions[id]
-      let file = model.files[function.file]
-      guard let type = file.enclosingType(of: file.scope(function.scope).open + 1) else { return false }
-      let key = "\(function.file):\(type)"
-      if let known = storedLets[key] { return known.contains(name) }
-      var names: Set<String> = []
-      for token in file.body(of: type)
-      where file.word(token) == .let && file.syntax.scope(of: token) == type
-        && file.kind(token + 1) == .identifier
-        && file.word(token - 1) != .static
-      {
-        names.insert(file.text(token + 1))
-      }
-      storedLets[key] = names
-      return names.contains(name)
-    }
-
-    /// Whether initializer `id` reads or loads its stored `name` after its last assignment, or assigns it
-    /// a parameter that every caller had loaded.
-    private mutating func leavesLoaded(_ name: String, initializer id: Int) -> Bool {
-      let function = model.functions[id]
-      let file = model.files[function.file]
-      let uses = initializerUses(of: id)
-      let assignment = uses.assigned[name]
-      let assigned = assignment?.0 ?? file.body(of: function.scope).lowerBound - 1
-      if let first = loaded(in: id)[name], first > assigned { return true }
-      if let last = uses.selfReads[name], last > assigned { return true }
-      guard let value = assignment?.1, value.count == 1, file.kind(value.lowerBound) == .identifier else {
-        return false
-      }
-      let parameter = file.text(value.lowerBound)
-      guard function.parameters.contains(where: { $0.name == parameter }) else { return false }
-      return everyCallerLoaded(id, parameter: parameter)
-    }
-
-    /// ``initializerUses`` for initializer `id`: `name = value` and `self.name = value` (the last of each),
-    /// and `self.name.duration`, `self.name?.load(.tracks)` (the last of each).
-    private mutating func initializerUses(of id: Int) -> (
-      assigned: [String: (Int, Range<Int>)], selfReads: [String: Int]
-    ) {
-      if let known = initializerUses[id] { return known }
-      let function = model.functions[id]
-      let file = model.files[function.file]
-      var assigned: [String: (Int, Range<Int>)] = [:]
-      var selfReads: [String: Int] = [:]
-      for token in file.body(of: function.scope) where file.kind(token) == .identifier {
-        let ownMember = file.word(token - 2) == .selfKeyword && file.kind(token - 3) != .dot
-        if file.word(token + 1) == .opAssign, !file.isMember(token) || ownMember,
-          file.word(token - 1) != .let, file.word(token - 1) != .var
-        {
-          assigned[file.text(token)] = (token, file.statement(from: token + 2))
-        } else if file.isMember(token),
-          Self.reads.contains(file.word(token)) || Self.loaderNames.contains(file.text(token))
-        {
-          var end = token - 2
-          if file.word(end) == .opQuestion || file.word(end) == .opBang { end -= 1 }
-          if file.kind(end) == .identifier, file.word(end - 2) == .selfKeyword, file.kind(end - 3) != .dot {
-            selfReads[file.text(end)] = token
-          }
-        }
-      }
-      initializerUses[id] = (assigned, selfReads)
-      return (assigned, selfReads)
-    }
-
-    /// The names function `id` declares as locals (``localNames``).
-    private mutating func locals(of id: Int) -> Set<String> {
-      if let known = localNames[id] { return known }
-      let function = model.functions[id]
-      let file = model.files[function.file]
-      var names: Set<String> = []
-      for token in file.body(of: function.scope)
-      where file.kind(token) == .identifier && (file.word(token - 1) == .let || file.word(token - 1) == .var)
-      {
-        names.insert(file.text(token))
-      }
-      localNames[id] = names
-      return names
-    }
-
-    /// Whether initializer `id` does nothing but trap: `fatalError(…)` first in its body.
-    private func traps(_ id: Int) -> Bool {
-      let function = model.functions[id]
-      let file = model.files[function.file]
-      let body = file.body(of: function.scope)
-      return !body.isEmpty && file.text(body.lowerBound) == "fatalError"
-    }
-
-    /// Whether initial-value call `number` (in a stored property's initial value) passes, for parameter
-    /// `position` of `callee`, a stored `let` of its type that is loaded, from a `lazy` property (which
-    /// runs after the initializer; any other initial value runs before it).
-    private mutating func isLoaded(argument position: Int, ofInitialValueCall number: Int, callee: Int)
-      -> Bool
-    {
-      let call = model.initialValueCalls[number]
-      let file = model.files[call.file]
-      guard Self.isInLazyProperty(file, call.token),
-        let arguments = CallArguments(file, callee: call.token),
-        let matched = Parameter.matched(model.functions[callee].parameters, arguments),
-        let index = matched.firstIndex(of: position), index < arguments.values.count
-      else { return false }
-      let value = arguments.values[index]
-      guard value.count == 1, file.kind(value.lowerBound) == .identifier else { return false }
-      return isLoaded(property: file.text(value.lowerBound), of: call.owner)
-    }
-
-    /// Whether the token at `index`, in a type-level initial value, belongs to a `lazy var`
-    /// (`private lazy var toolbar: PlayerToolbar = { … }()` or `lazy var toolbar = PlayerToolbar(…)`).
-    private static func isInLazyProperty(_ file: SourceFile, _ index: Int) -> Bool {
-      var start = index
-      var scope = file.syntax.scope(of: index)
-      while file.scope(scope).kind != .type, file.scope(scope).kind != .file {
-        start = file.scope(scope).open
-        scope = file.scope(scope).parent
-      }
-      guard file.scope(scope).kind == .type else { return false }
-      var token = start - 1
-      while token >= 0, token >= start - 48 {
-        if file.word(token) == .var { return file.word(token - 1) == .lazy }
-        if file.word(token) == .let || file.syntax.scope(of: token) != scope { return false }
-        token -= 1
-      }
-      return false
-    }
-
-    /// The initializers of `type`, by name (``initializerIndex``).
-    private mutating func initializers(of type: String) -> [Int] {
-      if initializerIndex == nil {
-        var index: [String: [Int]] = [:]
-        for (id, function) in model.functions.enumerated() where function.isInitializer {
-          if let name = function.typeName { index[name, default: []].append(id) }
-        }
-        initializerIndex = index
-      }
-      return initializerIndex?[type] ?? []
-    }
-
-    /// The initial-value calls of function `id` (``initialValueIndex``).
-    private mutating func initialValueCalls(of id: Int) -> [Int] {
-      if initialValueIndex == nil {
-        var index: [Int: [Int]] = [:]
-        for (number, call) in model.initialValueCalls.enumerated() {
-          index[call.callee, default: []].append(number)
-        }
-        initialValueIndex = index
-      }
-      return initialValueIndex?[id] ?? []
     }
 
     /// Whether the function around the read whose receiver is the bare name at `receiver` had already
@@ -408,7 +216,7 @@ extension ProjectModel {
     }
 
     /// `loadedIn` for `caller`.
-    private mutating func loaded(in caller: Int) -> [String: Int] {
+    mutating func loaded(in caller: Int) -> [String: Int] {
       if let known = loadedIn[caller] { return known }
       let function = model.functions[caller]
       let file = model.files[function.file]
