@@ -39,6 +39,18 @@ struct MissingUsageKeyRule: AuditRule {
   private static let camera = "NSCameraUsageDescription"
   private static let microphone = "NSMicrophoneUsageDescription"
 
+  /// Whether a device argument is the microphone: `.audio`, `AVMediaTypeAudio`, or a name saying audio or
+  /// microphone (`audioDevice`, `micDevice`).
+  private static func namesAudio(_ range: Range<Int>, _ file: SourceFile) -> Bool {
+    range.contains { token in
+      guard file.kind(token) == .identifier else { return false }
+      if file.word(token) == .audio { return file.isMember(token) }
+      let name = ASCII.lowercased(file.text(token))
+      return ASCII.contains(name, "audio") || ASCII.contains(name, "microphone")
+        || ASCII.hasPrefix(name, "mic")
+    }
+  }
+
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     let keys = project.usageKeys
     guard keys.hasAppConfiguration else { return [] }
@@ -67,7 +79,13 @@ struct MissingUsageKeyRule: AuditRule {
         }
       case .AVCaptureDeviceInput, .VNDocumentCameraViewController, .DataScannerViewController:
         if !file.isMember(index), file.kind(index + 1) == .leftParen {
-          uses.append((index, .key(Self.camera)))
+          // `AVCaptureDeviceInput(device: audioDevice)`, `(device: AVCaptureDevice.default(for: .audio)!)`:
+          // the microphone, not the camera.
+          let audio =
+            word == .AVCaptureDeviceInput
+            && file.match(index + 1).map { Self.namesAudio((index + 2)..<$0, file) }
+              ?? false
+          uses.append((index, .key(audio ? Self.microphone : Self.camera)))
         }
       case .camera:
         // `picker.sourceType = .camera`, `ImagePicker(sourceType: .camera)`
