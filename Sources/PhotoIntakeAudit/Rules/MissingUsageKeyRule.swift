@@ -25,7 +25,7 @@ struct MissingUsageKeyRule: AuditRule {
     .fetchTopLevelUserCollections, .UIImageWriteToSavedPhotosAlbum, .UISaveVideoAtPathToSavedPhotosAlbum,
     .creationRequestForAsset, .creationRequestForAssetFromImage, .creationRequestForAssetFromVideo,
     .PHAssetCreationRequest, .requestAccess, .AVCaptureDeviceInput, .camera, .VNDocumentCameraViewController,
-    .DataScannerViewController, .requestRecordPermission, .AVAudioRecorder,
+    .DataScannerViewController, .requestRecordPermission, .AVAudioRecorder, .ALAssetsLibrary,
   ]
 
   private enum Need {
@@ -65,6 +65,12 @@ struct MissingUsageKeyRule: AuditRule {
         if file.isMember(index) { uses.append((index, .key(Self.library))) }
       case .UIImageWriteToSavedPhotosAlbum, .UISaveVideoAtPathToSavedPhotosAlbum:
         if file.kind(index + 1) == .leftParen { uses.append((index, .key(Self.libraryAdd))) }
+      case .ALAssetsLibrary:
+        // The Assets Library (before PhotoKit) reads and writes the library: since iOS 10 it needs the
+        // read-write key, for saving too (`ALAssetsLibrary().writeVideoAtPath(toSavedPhotosAlbum:)`).
+        if !file.isMember(index), file.kind(index + 1) == .leftParen {
+          uses.append((index, .key(Self.library)))
+        }
       case .creationRequestForAsset, .creationRequestForAssetFromImage, .creationRequestForAssetFromVideo,
         .PHAssetCreationRequest:
         uses.append((index, .either(Self.libraryAdd, Self.library)))
