@@ -85,6 +85,8 @@ extension ProjectModel {
             guard callerFile.kind(argument.lowerBound) == .identifier else { return false }
             let text = callerFile.text(argument.lowerBound)
             if let loaded = loaded(in: call.caller)[text], loaded < call.token { return true }
+            // Not in an observer (`didSet`), whose own read of the new value may be the first.
+            guard !Self.inObserver(argument.lowerBound, callerFile) else { return false }
             return isLoadedProperty(text, readIn: call.caller)
           } && initial.allSatisfy { isLoaded(argument: position, ofInitialValueCall: $0, callee: id) }
       }

@@ -25,6 +25,9 @@ extension ProjectModel.AssetLoads {
     /// `private var` (or `fileprivate`, `private(set)`) with no value or `nil`: only the type's members
     /// in its file set it.
     case privateVariable(file: Int)
+    /// `var asset: AVAsset? { didSet { … } }` with no value or `nil`: the observer (scope `didSet` of
+    /// `file`) runs after every assignment outside the initializers.
+    case observed(file: Int, didSet: Int)
   }
   /// Whether the read whose receiver ends at `receiver` (`asset` in `asset.duration` or in
   /// `self.asset.duration`) reads a stored `let` of its function's type that every initializer of the
@@ -36,6 +39,8 @@ extension ProjectModel.AssetLoads {
     }
     let (id, _) = model.function(at: receiver, in: file)
     guard id >= 0 else { return false }
+    // Not in an observer (`didSet`), whose own read of the new value may be the first.
+    guard !Self.inObserver(receiver, file) else { return false }
     return isLoadedProperty(file.text(receiver), readIn: id)
   }
 
@@ -48,8 +53,10 @@ extension ProjectModel.AssetLoads {
     var answer = false
     if !function.isInitializer, let type = function.typeName,
       !function.parameters.contains(where: { $0.name == name }), !locals(of: id).contains(name),
-      // A member that sets the property reads what it has just set: its own read may be the first.
-      uses(of: id).assignments[name] == nil
+      // A member that sets the property reads what it has just set: its own read may be the first; so
+      // may an observer's (`didSet`).
+      uses(of: id).assignments[name] == nil,
+      model.files[function.file].scope(function.scope).kind != .accessor
     {
       answer = isLoaded(property: name, of: type)
     }
@@ -86,6 +93,21 @@ extension ProjectModel.AssetLoads {
             return isNil || isLoaded(name, after: assignment.token, value: assignment.value, in: id)
           }
       }
+    case .observed(let file, let didSet):
+      // The observer reads the new value (or hands it to a function that reads it) each time it is set;
+      // initializers, where it does not run, must leave it loaded themselves.
+      let source = model.files[file]
+      let observer = model.function(at: source.scope(didSet).open + 1, in: source).id
+      answer =
+        observer >= 0 && (uses(of: observer).lastRead[name] != nil || loaded(in: observer)[name] != nil)
+        && initializers(of: type).filter { !traps($0) }.allSatisfy { id in
+          (uses(of: id).assignments[name] ?? []).allSatisfy { assignment in
+            let isNil =
+              assignment.value.count == 1
+              && model.files[model.functions[id].file].word(assignment.value.lowerBound) == .nil
+            return isNil || isLoaded(name, after: assignment.token, value: assignment.value, in: id)
+          }
+        }
     case nil:
       answer = false
     }
@@ -109,6 +131,12 @@ extension ProjectModel.AssetLoads {
     return nil
   }
 
+  /// Whether `token` is inside a property observer or accessor (`didSet`, `willSet`, `get`, `set`).
+  static func inObserver(_ token: Int, _ file: SourceFile) -> Bool {
+    guard let scope = file.syntax.enclosing(token, [.function, .accessor]) else { return false }
+    return file.scope(scope).kind == .accessor
+  }
+
   /// The stored `let`s of type scope `type`, and its `private var`s that start with no value or `nil`.
   private static func storedNames(in file: SourceFile, type: Int, fileNumber: Int) -> [String: StoredKind] {
     var names: [String: StoredKind] = [:]
@@ -120,17 +148,30 @@ extension ProjectModel.AssetLoads {
         names[file.text(token + 1)] = .constant
         continue
       }
-      let modifiers = max(0, token - 4)..<token
-      guard modifiers.contains(where: { file.word($0) == .private || file.word($0) == .fileprivate }) else {
-        continue
-      }
       // `var clip: AVAsset?` or `= nil` on its line; not a value made here, nor a computed property.
       var end = token + 1
       while end < file.count, !file.tokens[end].startsLine { end += 1 }
       let declaration = (token + 1)..<end
-      if let assign = declaration.first(where: { file.word($0) == .opAssign }) {
-        guard file.word(assign + 1) == .nil, assign + 2 >= end else { continue }
-      } else if declaration.contains(where: { file.kind($0) == .leftBrace }) {
+      let brace = declaration.first { file.kind($0) == .leftBrace }
+      if let assign = declaration.first(where: { file.word($0) == .opAssign }),
+        brace.map({ $0 > assign }) ?? true
+      {
+        guard file.word(assign + 1) == .nil, assign + 2 >= (brace ?? end) else { continue }
+      }
+      if let brace {
+        // Observers (`{ didSet { … } }`), any access level: the `didSet` runs after every outside assignment.
+        guard let observers = file.scopeOpened(at: brace), let close = file.match(brace),
+          let didSet = ((brace + 1)..<close).first(where: {
+            file.word($0) == .didSet && file.syntax.scope(of: $0) == observers
+          }),
+          let open = ((didSet + 1)..<close).first(where: { file.kind($0) == .leftBrace }),
+          let accessor = file.scopeOpened(at: open)
+        else { continue }
+        names[file.text(token + 1)] = .observed(file: fileNumber, didSet: accessor)
+        continue
+      }
+      let modifiers = max(0, token - 4)..<token
+      guard modifiers.contains(where: { file.word($0) == .private || file.word($0) == .fileprivate }) else {
         continue
       }
       names[file.text(token + 1)] = .privateVariable(file: fileNumber)
