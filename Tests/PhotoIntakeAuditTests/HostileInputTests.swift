@@ -203,4 +203,39 @@ struct HostileInputTests {
     let report = try await Self.audit(["Strip.swift": source])
     #expect(report.findings.map(\.rule) == ["full-decode-thumbnail"])
   }
+
+  /// A member that reads thousands of stored assets, each a `let` its initializer loaded after filling,
+  /// asks once per name whether a local shadows it and whether the initializer left it loaded, and
+  /// finishes: nothing is reported.
+  @Test func thousandsOfStoredAssetReadsAreEachKnown() async throws {
+    let count = 3_000
+    var declarations = ""
+    var fills = ""
+    var reads = ""
+    for index in 0..<count {
+      declarations += "  private let clip\(index): AVAsset\n"
+      fills +=
+        "    clip\(index) = AVAsset(url: url)\n    clip\(index).loadValuesAsynchronously(forKeys: [\"duration\"]) {}\n"
+      reads += "    _ = clip\(index).duration\n"
+    }
+    let source = """
+      import AVFoundation
+      import UIKit
+
+      final class Reel: UIView {
+      \(declarations)
+        init(url: URL) {
+      \(fills)    super.init(frame: .zero)
+        }
+
+        required init?(coder: NSCoder) { fatalError() }
+
+        override func layoutSubviews() {
+      \(reads)  }
+      }
+
+      """
+    let report = try await Self.audit(["Reel.swift": source])
+    #expect(report.findings.isEmpty)
+  }
 }

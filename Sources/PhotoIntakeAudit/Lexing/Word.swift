@@ -36,6 +36,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case presentLimitedLibraryPicker, deleteAssets, PHAssetChangeRequest, PHAssetCollectionChangeRequest
   case creationRequestForAsset, creationRequestForAssetFromImage, creationRequestForAssetFromVideo
   case PHAssetCreationRequest, UIImageWriteToSavedPhotosAlbum, UISaveVideoAtPathToSavedPhotosAlbum
+  case ALAssetsLibrary
   case register, unregisterChangeObserver, unregisterAvailabilityObserver, shared
   case cloudIdentifierMappings, PHCloudIdentifier
 

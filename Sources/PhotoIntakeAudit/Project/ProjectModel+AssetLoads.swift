@@ -10,6 +10,11 @@
 /// Only the first synchronous read of an asset can block (the asset keeps what it loaded), so the read in
 /// `wireAudio` is harmless. A function with no caller, or with one caller that passes an asset nothing read
 /// first, keeps its read.
+///
+/// The same holds through a type's stored `let`: an editor whose initializer reads the asset it stores
+/// (`asset = AVAsset(url: url)`, then `asset.duration`) hands a loaded asset to every other member, and to
+/// the views its `lazy` properties make with it (`PlayerToolbar(asset: asset)`), whose own stored `let`
+/// then holds a loaded asset too.
 extension ProjectModel {
   struct AssetLoads {
     let model: ProjectModel
@@ -23,11 +28,31 @@ extension ProjectModel {
     private var answers: [Int: [String: Bool]] = [:]
     /// Per member of an `AVAsset` extension: the calls that may find its asset unloaded.
     private var selfLoads: [Int: Set<Int>] = [:]
+    /// Per type name and stored `let`: whether every initializer of the type leaves it loaded.
+    var loadedProperties: [String: [String: Bool]] = [:]
+    /// Per function and name: ``isLoadedProperty(_:readIn:)``, asked once, so a member of thousands of
+    /// reads does not scan its body for a shadowing local once per read.
+    var propertyReads: [Int: [String: Bool]] = [:]
+    /// Per function: the names it declares as locals (`let`/`var`), found in one pass.
+    var localNames: [Int: Set<String>] = [:]
+    /// Per member: each name's assignments (token and value) and its last read or load
+    /// (`self.name.duration`, `name?.load(.tracks)`), found in one pass, so a type of thousands of
+    /// stored assets stays linear.
+    var memberUses: [Int: MemberUses] = [:]
+    /// Per type scope (`file:scope`): its stored `let`s and the `private` stored `var`s that start empty.
+    var storedNames: [String: [String: StoredKind]] = [:]
+    /// Members by type name (``memberIndex``), built once.
+    var memberIndex: [String: [Int]]?
+
+    /// Initializers by type name, and calls in stored properties' initial values by callee: built once,
+    /// on first use.
+    var initializerIndex: [String: [Int]]?
+    var initialValueIndex: [Int: [Int]]?
 
     init(_ model: ProjectModel) { self.model = model }
 
-    private static let reads: Set<Word> = [.duration, .tracks, .commonMetadata, .isPlayable, .statusOfValue]
-    private static let loaderNames: Set<String> = ["load", "loadValuesAsynchronously", "loadTracks"]
+    static let reads: Set<Word> = [.duration, .tracks, .commonMetadata, .isPlayable, .statusOfValue]
+    static let loaderNames: Set<String> = ["load", "loadValuesAsynchronously", "loadTracks"]
 
     /// Whether the read whose receiver is the bare name at `receiver` (`asset` in `asset.duration`) reads
     /// a parameter of its function that every caller had already read or loaded before calling.
@@ -35,26 +60,57 @@ extension ProjectModel {
       guard file.kind(receiver) == .identifier, !file.isMember(receiver) else { return false }
       let (id, _) = model.function(at: receiver, in: file)
       guard id >= 0 else { return false }
-      let name = file.text(receiver)
+      return everyCallerLoaded(id, parameter: file.text(receiver))
+    }
+
+    /// Whether every call of function `id` passes, for parameter `name`, an asset its caller had read or
+    /// loaded first, or a stored `let` of the caller's type that is loaded (``isLoaded(property:of:)``);
+    /// calls in a `lazy` property's initial value count, since it runs after the initializer.
+    mutating func everyCallerLoaded(_ id: Int, parameter name: String) -> Bool {
       if let known = answers[id]?[name] { return known }
+      // A cycle of calls and stored values proves nothing: asked again while it is worked out, no.
+      answers[id, default: [:]][name] = false
       var answer = false
+      let initial = callsInInitialValues(of: id)
       if let position = model.functions[id].parameters.firstIndex(where: { $0.name == name }),
-        !model.incoming[id].isEmpty
+        !model.incoming[id].isEmpty || !initial.isEmpty
       {
-        answer = model.incoming[id].allSatisfy { number in
-          let call = model.calls[number]
-          guard let argument = model.argument(position, of: number),
-            argument.count == 1
-          else { return false }
-          let callerFile = model.files[model.functions[call.caller].file]
-          guard callerFile.kind(argument.lowerBound) == .identifier,
-            let loaded = loaded(in: call.caller)[callerFile.text(argument.lowerBound)]
-          else { return false }
-          return loaded < call.token
-        }
+        answer =
+          model.incoming[id].allSatisfy { number in
+            let call = model.calls[number]
+            guard let argument = model.argument(position, of: number),
+              argument.count == 1
+            else { return false }
+            let callerFile = model.files[model.functions[call.caller].file]
+            guard callerFile.kind(argument.lowerBound) == .identifier else { return false }
+            let text = callerFile.text(argument.lowerBound)
+            if let loaded = loaded(in: call.caller)[text], loaded < call.token { return true }
+            // Not in an observer (`didSet`), whose own read of the new value may be the first.
+            guard !Self.inObserver(argument.lowerBound, callerFile) else { return false }
+            return isLoadedProperty(text, readIn: call.caller)
+          } && initial.allSatisfy { isLoaded(argument: position, ofInitialValueCall: $0, callee: id) }
       }
       answers[id, default: [:]][name] = answer
       return answer
+    }
+
+    /// Whether `videoTrack.asset` at `receiver` (the `asset` token) is the asset of an `AVAssetTrack`
+    /// parameter of its function: a track is had only by reading its asset's tracks, so that asset is
+    /// loaded (`videoTrack.asset!.duration` in a helper the track is handed to).
+    func isAssetOfTrackParameter(receiver: Int, in file: SourceFile) -> Bool {
+      guard file.kind(receiver) == .identifier, file.isMember(receiver), file.text(receiver) == "asset" else {
+        return false
+      }
+      var owner = receiver - 2
+      if file.word(owner) == .opQuestion || file.word(owner) == .opBang { owner -= 1 }
+      guard file.kind(owner) == .identifier, !file.isMember(owner) else { return false }
+      let (id, _) = model.function(at: receiver, in: file)
+      guard id >= 0 else { return false }
+      let track = file.text(owner)
+      return model.functions[id].parameters.contains {
+        $0.name == track && file.kind($0.nameToken + 1) == .colon
+          && file.text($0.nameToken + 2) == "AVAssetTrack"
+      }
     }
 
     /// Whether the function around the read whose receiver is the bare name at `receiver` had already
@@ -162,7 +218,7 @@ extension ProjectModel {
     }
 
     /// `loadedIn` for `caller`.
-    private mutating func loaded(in caller: Int) -> [String: Int] {
+    mutating func loaded(in caller: Int) -> [String: Int] {
       if let known = loadedIn[caller] { return known }
       let function = model.functions[caller]
       let file = model.files[function.file]

@@ -25,7 +25,7 @@ struct MissingUsageKeyRule: AuditRule {
     .fetchTopLevelUserCollections, .UIImageWriteToSavedPhotosAlbum, .UISaveVideoAtPathToSavedPhotosAlbum,
     .creationRequestForAsset, .creationRequestForAssetFromImage, .creationRequestForAssetFromVideo,
     .PHAssetCreationRequest, .requestAccess, .AVCaptureDeviceInput, .camera, .VNDocumentCameraViewController,
-    .DataScannerViewController, .requestRecordPermission, .AVAudioRecorder,
+    .DataScannerViewController, .requestRecordPermission, .AVAudioRecorder, .ALAssetsLibrary,
   ]
 
   private enum Need {
@@ -38,6 +38,18 @@ struct MissingUsageKeyRule: AuditRule {
   private static let libraryAdd = "NSPhotoLibraryAddUsageDescription"
   private static let camera = "NSCameraUsageDescription"
   private static let microphone = "NSMicrophoneUsageDescription"
+
+  /// Whether a device argument is the microphone: `.audio`, `AVMediaTypeAudio`, or a name saying audio or
+  /// microphone (`audioDevice`, `micDevice`).
+  private static func namesAudio(_ range: Range<Int>, _ file: SourceFile) -> Bool {
+    range.contains { token in
+      guard file.kind(token) == .identifier else { return false }
+      if file.word(token) == .audio { return file.isMember(token) }
+      let name = ASCII.lowercased(file.text(token))
+      return ASCII.contains(name, "audio") || ASCII.contains(name, "microphone")
+        || ASCII.hasPrefix(name, "mic")
+    }
+  }
 
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     let keys = project.usageKeys
@@ -53,6 +65,12 @@ struct MissingUsageKeyRule: AuditRule {
         if file.isMember(index) { uses.append((index, .key(Self.library))) }
       case .UIImageWriteToSavedPhotosAlbum, .UISaveVideoAtPathToSavedPhotosAlbum:
         if file.kind(index + 1) == .leftParen { uses.append((index, .key(Self.libraryAdd))) }
+      case .ALAssetsLibrary:
+        // The Assets Library (before PhotoKit) reads and writes the library: since iOS 10 it needs the
+        // read-write key, for saving too (`ALAssetsLibrary().writeVideoAtPath(toSavedPhotosAlbum:)`).
+        if !file.isMember(index), file.kind(index + 1) == .leftParen {
+          uses.append((index, .key(Self.library)))
+        }
       case .creationRequestForAsset, .creationRequestForAssetFromImage, .creationRequestForAssetFromVideo,
         .PHAssetCreationRequest:
         uses.append((index, .either(Self.libraryAdd, Self.library)))
@@ -67,7 +85,13 @@ struct MissingUsageKeyRule: AuditRule {
         }
       case .AVCaptureDeviceInput, .VNDocumentCameraViewController, .DataScannerViewController:
         if !file.isMember(index), file.kind(index + 1) == .leftParen {
-          uses.append((index, .key(Self.camera)))
+          // `AVCaptureDeviceInput(device: audioDevice)`, `(device: AVCaptureDevice.default(for: .audio)!)`:
+          // the microphone, not the camera.
+          let audio =
+            word == .AVCaptureDeviceInput
+            && file.match(index + 1).map { Self.namesAudio((index + 2)..<$0, file) }
+              ?? false
+          uses.append((index, .key(audio ? Self.microphone : Self.camera)))
         }
       case .camera:
         // `picker.sourceType = .camera`, `ImagePicker(sourceType: .camera)`

@@ -8,7 +8,8 @@ struct OverRequestSaveRule: AuditRule {
     id: "over-request-save", severity: .warning,
     summary:
       "Read-write photo library access is requested, but the project only adds photos; request .addOnly.",
-    leavesAlone: "Add-only requests, and read-write requests in a project that also fetches assets.",
+    leavesAlone:
+      "Add-only requests, a legacy request only iOS 13 reaches (the else of if #available(iOS 14, *), which asks .addOnly), and read-write requests in a project that also fetches assets.",
     fix: """
       Call PHPhotoLibrary.requestAuthorization(for: .addOnly) and declare NSPhotoLibraryAddUsageDescription. \
       Add-only access lets the app save photos and videos without seeing the library, and people are asked \
@@ -22,8 +23,9 @@ struct OverRequestSaveRule: AuditRule {
     guard PhotoLibraryAccess.creates(project.words), !PhotoLibraryAccess.fetches(project.words) else {
       return []
     }
-    return PhotoLibraryAccess.requests(in: file).filter { $0.request != .addOnly }.map {
-      file.finding(descriptor, at: $0.index)
-    }
+    return PhotoLibraryAccess.requests(in: file).filter { request in
+      request.request != .addOnly
+        && !(request.request == .legacy && PhotoLibraryAccess.runsOnlyBeforeAddOnly(request.index, in: file))
+    }.map { file.finding(descriptor, at: $0.index) }
   }
 }

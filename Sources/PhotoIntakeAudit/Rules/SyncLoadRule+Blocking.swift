@@ -110,8 +110,10 @@ extension SyncLoadRule {
         message =
           "AVAssetImageGenerator.copyCGImage(at:actualTime:) blocks the main thread while it decodes a frame."
       } else if word == .tracks, calls, !Self.isComposition(receiver, in: file) {
-        guard !facts.isLoaded(readAt: index), !loads.isLoadedByCallers(receiver: receiver, in: file),
-          !loads.isLoadedBefore(receiver: receiver, in: file)
+        guard !facts.isLoaded(readAt: index), !loads.isAssetOfTrackParameter(receiver: receiver, in: file),
+          !loads.isLoadedByCallers(receiver: receiver, in: file),
+          !loads.isLoadedBefore(receiver: receiver, in: file),
+          !loads.isLoadedStoredAsset(receiver: receiver, in: file)
         else {
           continue
         }
@@ -120,8 +122,10 @@ extension SyncLoadRule {
       } else if Self.assetProperties.contains(word), !calls, let assets, file.kind(receiver) == .identifier,
         assets.refers(receiver)
       {
-        guard !facts.isLoaded(readAt: index), !loads.isLoadedByCallers(receiver: receiver, in: file),
-          !loads.isLoadedBefore(receiver: receiver, in: file)
+        guard !facts.isLoaded(readAt: index), !loads.isAssetOfTrackParameter(receiver: receiver, in: file),
+          !loads.isLoadedByCallers(receiver: receiver, in: file),
+          !loads.isLoadedBefore(receiver: receiver, in: file),
+          !loads.isLoadedStoredAsset(receiver: receiver, in: file)
         else {
           continue
         }

@@ -24,6 +24,8 @@ struct AssetFacts {
   private typealias Declaration = (token: Int, makesPlayerItem: Bool)
   /// `type scope:key` of stored assets whose blocking read was already reported.
   private var reportedProperties: Set<String> = []
+  /// Per function scope: the names of its parameters and locals (see ``declaredNames(in:)``).
+  private var declared: [Int: Set<String>] = [:]
 
   init(_ file: SourceFile) { self.file = file }
 
@@ -204,20 +206,26 @@ struct AssetFacts {
     if let known = properties[function]?[key] { return known }
     let scope = file.scope(function)
     var answer = (scope.kind == .function || scope.kind == .accessor) && !key.contains(".")
-    if answer {
-      for token in max(scope.head, 0)..<scope.close
-      where file.kind(token) == .identifier && file.text(token) == key {
-        // A parameter, or a local.
-        if (token < scope.open && file.kind(token + 1) == .colon) || file.word(token - 1) == .let
-          || file.word(token - 1) == .var
-        {
-          answer = false
-          break
-        }
-      }
-    }
+    if answer { answer = !declaredNames(in: function).contains(key) }
     properties[function, default: [:]][key] = answer
     return answer
+  }
+
+  /// The names function scope `function` declares: its parameters and its locals. Found in one pass per
+  /// function, so a function that reads thousands of differently named assets stays linear.
+  private mutating func declaredNames(in function: Int) -> Set<String> {
+    if let known = declared[function] { return known }
+    let scope = file.scope(function)
+    var names: Set<String> = []
+    for token in max(scope.head, 0)..<scope.close where file.kind(token) == .identifier {
+      if (token < scope.open && file.kind(token + 1) == .colon) || file.word(token - 1) == .let
+        || file.word(token - 1) == .var
+      {
+        names.insert(file.text(token))
+      }
+    }
+    declared[function] = names
+    return names
   }
 
   // MARK: Remote URLs

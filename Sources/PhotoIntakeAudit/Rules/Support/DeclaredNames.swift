@@ -5,6 +5,9 @@
 /// a `status` of AVFoundation in one function apart from a `status` of PhotoKit in another.
 struct DeclaredNames {
   private var names: [(token: Int, region: Range<Int>)] = []
+  /// ``names`` by the hash of the name's text, so `refers(_:)` looks only at the declarations of that
+  /// name: a file that declares and reads thousands of assets stays linear.
+  private var byName: [UInt64: [Int]] = [:]
   private let file: SourceFile
 
   /// - Parameters:
@@ -22,7 +25,7 @@ struct DeclaredNames {
         var type = index + 2
         if file.kind(type) == .leftBracket { type += 1 }
         guard types.contains(file.word(type)) else { continue }
-        names.append((index, region(of: index)))
+        add(index, visibleIn: region(of: index))
       } else if file.word(index - 1) == .let || file.word(index - 1) == .var {
         let statement = file.statement(from: index)
         guard let assign = statement.first(where: { file.word($0) == .opAssign }),
@@ -30,20 +33,31 @@ struct DeclaredNames {
           !file.contains(excluding, in: (assign + 1)..<statement.upperBound),
           accepting((assign + 1)..<statement.upperBound)
         else { continue }
-        names.append((index, region(of: index)))
+        add(index, visibleIn: region(of: index))
       }
     }
   }
 
   private func region(of index: Int) -> Range<Int> {
-    if let function = file.functionDeclaring(parameter: index) { return file.body(of: function) }
+    // `let asset: AVAsset` declares no parameter: no need to look for the parentheses around it (a search
+    // back through the type, once per property, which made a type of thousands of them quadratic).
+    let declaresVariable = file.word(index - 1) == .let || file.word(index - 1) == .var
+    if !declaresVariable, let function = file.functionDeclaring(parameter: index) {
+      return file.body(of: function)
+    }
     return file.body(of: file.syntax.scope(of: index))
   }
 
-  mutating func add(_ token: Int, visibleIn region: Range<Int>) { names.append((token, region)) }
+  mutating func add(_ token: Int, visibleIn region: Range<Int>) {
+    byName[ProjectModel.hash(file, token), default: []].append(names.count)
+    names.append((token, region))
+  }
 
   /// Whether the identifier token `index` refers to one of the recorded names.
   func refers(_ index: Int) -> Bool {
-    names.contains { $0.region.contains(index) && file.source.sameText($0.token, index) }
+    guard let candidates = byName[ProjectModel.hash(file, index)] else { return false }
+    return candidates.contains {
+      names[$0].region.contains(index) && file.source.sameText(names[$0].token, index)
+    }
   }
 }

@@ -32,6 +32,39 @@ enum PhotoLibraryAccess {
   static func picks(_ words: WordSet) -> Bool { picks.contains { words.contains($0) } }
   static func creates(_ words: WordSet) -> Bool { creates.contains { words.contains($0) } }
 
+  /// Whether the code at `index` runs only before iOS 14, which has no add-only level: the `else` of
+  /// `if #available(iOS 14, *)` (or a later version), the body of `if #unavailable(iOS 14)`, or the
+  /// `else` of `guard #available(iOS 14, *)`. A legacy request there asks the only question iOS 13 knows.
+  static func runsOnlyBeforeAddOnly(_ index: Int, in file: SourceFile) -> Bool {
+    var scope = file.syntax.scope(of: index)
+    while scope > 0, file.scope(scope).kind == .block {
+      let block = file.scope(scope)
+      let head = block.head
+      if file.word(head) == .else, file.kind(head - 1) == .rightBrace, let open = file.match(head - 1),
+        let branch = file.scopeOpened(at: open), file.word(file.scope(branch).head) == .if
+      {
+        if asksFor("#available", in: (file.scope(branch).head + 1)..<open, file) { return true }
+      } else if file.word(head) == .if {
+        if asksFor("#unavailable", in: (head + 1)..<block.open, file) { return true }
+      } else if file.word(head) == .guard {
+        if asksFor("#available", in: (head + 1)..<block.open, file) { return true }
+      }
+      scope = block.parent
+    }
+    return false
+  }
+
+  /// Whether `range` holds `#available(iOS 14, *)` (`pound` names it) with iOS 14 or later.
+  private static func asksFor(_ pound: String, in range: Range<Int>, _ file: SourceFile) -> Bool {
+    for token in range where file.kind(token) == .pound && file.text(token) == pound {
+      guard file.kind(token + 1) == .leftParen, file.text(token + 2) == "iOS", file.kind(token + 3) == .number
+      else { continue }
+      let major = file.text(token + 3).split(separator: ".").first.flatMap { Int($0) } ?? 0
+      if major >= 14 { return true }
+    }
+    return false
+  }
+
   /// Every `PHPhotoLibrary.requestAuthorization` call in the file and what it asks for. A level passed
   /// in a variable is not reported: the rules cannot tell what it holds.
   static func requests(in file: SourceFile) -> [(index: Int, request: Request)] {
