@@ -15,9 +15,9 @@ struct FullDecodeThumbnailRule: AuditRule {
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
     reports:
-      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:) (also spelled UIImage.init(data:), or UIImage(named:) of a file's path), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image or builds the row's view (-> some View, @ViewBuilder), or an Image or UIImage initializer of the app's (Image(data:)), that each cell or row calls, directly, through a model or through a function the cell calls (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
+      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:) (also spelled UIImage.init(data:), or UIImage(named:) of a file's path), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image, builds the row's view (-> some View, @ViewBuilder) or draws the image into the view it is called on (an image view extension that sets self.image, called on a cell's outlet), or an Image or UIImage initializer of the app's (Image(data:)), that each cell or row calls, directly, through a model or through a function the cell calls (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, decodes of thumbnails (an argument named for one, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, and views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)).",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, decodes of thumbnails (an argument named for one, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)), and helpers drawing into the view they are called on that cells call only with such an image (cell.avatarView.load(member.profileImageURL)).",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -200,10 +200,14 @@ struct FullDecodeThumbnailRule: AuditRule {
       file.word(scope.head) == .initKeyword && (typeName == "Image" || typeName == "UIImage")
     // A helper that returns the image, or one that builds the view showing it (`-> some View`, a
     // computed `var …: some View`, a `@ViewBuilder` function): a row or cell drawn per list item.
-    guard
+    let returnsImage =
       imageInitializer || file.contains(Self.imageTypes, in: head) || isViewBuilder
-        || Self.returnsView(file, head: head)
-    else { return nil }
+      || Self.returnsView(file, head: head)
+    // Or one that draws the decode itself (`extension UIImageView { func load(_ url: String) { … self.image
+    // = downloaded } }`), which cells call on an outlet (`cell.photoView.load(photo.url)`); the cells'
+    // arguments say what it draws, so calls given a small image (`profileImageURL`) do not count.
+    let drawsOnly = !returnsImage && isDrawn(file, index, in: function)
+    guard returnsImage || drawsOnly else { return nil }
     let isProperty = file.word(scope.head) == .var
     // A view's own `body` is what the view draws, not a helper its cells call: `.body` read in a list
     // belongs to the views the list creates, which are list contexts themselves.
@@ -221,7 +225,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     func reaching(_ recorded: [ListCall]?) -> [ListCall] {
       (recorded ?? []).filter {
         $0.matches(parameters: parameters, typeName: typeName, file: file.path, isPrivate: isPrivate)
-          && Self.mayReach($0, typeName: typeName, project: project)
+          && Self.mayReach($0, typeName: typeName, project: project) && !(drawsOnly && $0.namesSmallImage)
       }
     }
     // The cells' own calls; failing those, calls made by a function the cells call (a helper's helper).
