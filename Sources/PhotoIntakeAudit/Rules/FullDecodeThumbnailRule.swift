@@ -206,7 +206,10 @@ struct FullDecodeThumbnailRule: AuditRule {
     // Or one that draws the decode itself (`extension UIImageView { func load(_ url: String) { … self.image
     // = downloaded } }`), which cells call on an outlet (`cell.photoView.load(photo.url)`); the cells'
     // arguments say what it draws, so calls given a small image (`profileImageURL`) do not count.
-    let drawsOnly = !returnsImage && isDrawn(file, index, in: function)
+    // Asked only of names cells call, and with a bounded look, so a file of many decodes stays linear.
+    let drawsOnly =
+      !returnsImage && (project.listCalls[name] != nil || project.helperListCalls[name] != nil)
+      && isDrawn(file, index, in: function, within: Self.drawLookahead)
     guard returnsImage || drawsOnly else { return nil }
     let isProperty = file.word(scope.head) == .var
     // A view's own `body` is what the view draws, not a helper its cells call: `.body` read in a list
@@ -252,6 +255,9 @@ struct FullDecodeThumbnailRule: AuditRule {
   }
 
   private static let imageTypes: Set<Word> = [.UIImage, .Image, .CGImage]
+
+  /// How many tokens after a decode a drawing helper is looked through for the statement that draws it.
+  private static let drawLookahead = 256
 
   /// Whether a declaration's head returns a view: `-> some View` or `var row: some View`.
   private static func returnsView(_ file: SourceFile, head: Range<Int>) -> Bool {
@@ -346,14 +352,15 @@ struct FullDecodeThumbnailRule: AuditRule {
   /// Whether the image decoded at `index` is drawn inside `closure`: the decode itself, or the name it is
   /// bound to (`let image = UIImage(data: data)`), is assigned to an `…image` property or passed to a
   /// call named for images (`setImage`, `Image(uiImage:)`, `UIImageView(image:)`).
-  private func isDrawn(_ file: SourceFile, _ index: Int, in closure: Int) -> Bool {
+  private func isDrawn(_ file: SourceFile, _ index: Int, in closure: Int, within limit: Int? = nil) -> Bool {
     if isImageSink(file, at: index) { return true }
     guard file.word(index - 1) == .opAssign, file.kind(index - 2) == .identifier,
       file.word(index - 3) == .let || file.word(index - 3) == .var
     else { return false }
     let name = index - 2
     let body = file.body(of: closure)
-    for use in (index + 1)..<body.upperBound
+    let end = limit.map { min(body.upperBound, index + 1 + $0) } ?? body.upperBound
+    for use in (index + 1)..<max(index + 1, end)
     where file.kind(use) == .identifier && file.source.sameText(use, name) && isImageSink(file, at: use) {
       return true
     }
