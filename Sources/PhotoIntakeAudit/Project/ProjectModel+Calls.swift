@@ -206,6 +206,7 @@ extension ProjectModel {
         if scope.kind == .function || scope.kind == .type || scope.kind == .file { return .inherit }
         continue
       }
+      if isOnMainQueueHelper(callee: scope.callee, in: file) { return .main }
       if let decided = Self.closureDecision(scope, in: file) { return decided }
       if let decided = projectClosureContext(scope, in: file), decided != .inherit { return decided }
     }
