@@ -238,4 +238,38 @@ struct HostileInputTests {
     let report = try await Self.audit(["Reel.swift": source])
     #expect(report.findings.isEmpty)
   }
+
+  /// Thousands of queue helpers that return the main queue, each called once, and thousands of observed
+  /// properties, each read twice inside a block on a helper's (main) queue and set once off main: one pass
+  /// finds the helpers and each read costs a constant check, and no observer is taken for main because
+  /// main-thread code reads its property.
+  @Test func thousandsOfQueueHelpersAndObservedReadsFinish() async throws {
+    let count = 2_000
+    var members = ""
+    var calls = ""
+    for index in 0..<count {
+      members += """
+          func queue\(index)() -> DispatchQueue { return DispatchQueue.main }
+          var clip\(index): AVAsset? { didSet { _ = clip\(index)?.duration } }
+
+        """
+      calls += "    queue\(index)().async { _ = self.clip\(index) == nil; _ = self.clip\(index) == nil }\n"
+      calls += "    DispatchQueue.global().async { self.clip\(index) = AVAsset(url: url) }\n"
+    }
+    let source = """
+      import AVFoundation
+      import UIKit
+
+      final class Reel: UIViewController {
+        let url = URL(fileURLWithPath: "/tmp/clip.mov")
+      \(members)
+        override func viewDidLoad() {
+          super.viewDidLoad()
+      \(calls)  }
+      }
+
+      """
+    let report = try await Self.audit(["Reel.swift": source])
+    #expect(report.findings.isEmpty)
+  }
 }
