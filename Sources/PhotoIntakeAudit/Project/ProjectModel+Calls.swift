@@ -53,7 +53,7 @@ extension ProjectModel {
     // their own, so a type name reaches initializers and any other name the functions it names.
     var matching = candidates.filter { candidate in
       // A stored property with observers runs its `didSet` when it is set, not when it is read.
-      if isObservedProperty(candidate), !Self.isAssigned(index, in: file) { return false }
+      if observedProperties[candidate], !Self.isAssigned(index, in: file) { return false }
       if isTypeName {
         guard functions[candidate].isInitializer, functions[candidate].typeName == name, let arguments else {
           return false
@@ -99,16 +99,6 @@ extension ProjectModel {
       callsAt[fileNumber][index, default: []].append(calls.count)
       calls.append(Call(caller: caller, callee: callee, token: index, local: local))
     }
-  }
-
-  /// Whether function `id` is a stored property with observers (`var asset: AVAsset? { didSet { … } }`),
-  /// whose body holds only `willSet` and `didSet`.
-  private func isObservedProperty(_ id: Int) -> Bool {
-    let file = files[functions[id].file]
-    let scope = file.scope(functions[id].scope)
-    guard file.word(scope.head) == .var else { return false }
-    let first = file.word(scope.open + 1)
-    return first == .didSet || first == .willSet
   }
 
   /// Whether the name at `index` is set there: `asset = …`, `self.count += 1`.

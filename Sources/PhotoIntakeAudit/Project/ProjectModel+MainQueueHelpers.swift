@@ -5,10 +5,17 @@ extension ProjectModel {
   /// The name hashes of the project's functions and computed properties without parameters whose whole
   /// body is `DispatchQueue.main` (with or without `return`), when no other function of that name hands
   /// back something else. One pass over the functions, a few tokens each.
-  static func mainQueueHelpers(_ functions: [Function], files: [SourceFile]) -> Set<UInt64> {
+  ///
+  /// Also, per function, whether it is a stored property with observers (`var asset: AVAsset? { didSet
+  /// { … } }`, a body of only `willSet` and `didSet`), whose observer runs when the property is set, not
+  /// when it is read: worked out here once, so that resolving each call costs one look-up.
+  static func mainQueueHelpers(_ functions: [Function], files: [SourceFile]) -> (
+    helpers: Set<UInt64>, observed: [Bool]
+  ) {
     var main: Set<UInt64> = []
     var other: Set<UInt64> = []
-    for function in functions {
+    var observed = [Bool](repeating: false, count: functions.count)
+    for (id, function) in functions.enumerated() {
       let file = files[function.file]
       let scope = file.scope(function.scope)
       let name = hash(file, scope.name)
@@ -17,8 +24,12 @@ extension ProjectModel {
       } else {
         other.insert(name)
       }
+      if file.word(scope.head) == .var {
+        let first = file.word(scope.open + 1)
+        observed[id] = first == .didSet || first == .willSet
+      }
     }
-    return main.subtracting(other)
+    return (main.subtracting(other), observed)
   }
 
   /// `return DispatchQueue.main`, `DispatchQueue.main`, `return .main` or `.main`, and nothing else.

@@ -88,6 +88,8 @@ struct ProjectModel: Sendable {
   var delegateQueues: [String: (context: Context, reason: String)] = [:]
   /// Functions that only hand back the main queue (see ``mainQueueHelpers(_:files:)``), by name hash.
   private(set) var mainQueueHelpers: Set<UInt64> = []
+  /// Per function, whether it is a stored property with observers (see ``mainQueueHelpers(_:files:)``).
+  private(set) var observedProperties: [Bool] = []
 
   init(files: [SourceFile], facts: ProjectFacts) {
     self.files = files
@@ -114,7 +116,7 @@ struct ProjectModel: Sendable {
       }
       functionOfScope.append(owners)
     }
-    mainQueueHelpers = Self.mainQueueHelpers(functions, files: files)
+    (mainQueueHelpers, observedProperties) = Self.mainQueueHelpers(functions, files: files)
     outgoing = Array(repeating: [], count: functions.count)
     incoming = Array(repeating: [], count: functions.count)
     callsAt = Array(repeating: [:], count: files.count)
