@@ -52,6 +52,8 @@ extension ProjectModel {
     // Candidates share the name's hash: initializers are filed under their type's name, the rest under
     // their own, so a type name reaches initializers and any other name the functions it names.
     var matching = candidates.filter { candidate in
+      // A stored property with observers runs its `didSet` when it is set, not when it is read.
+      if observedProperties[candidate], !Self.isAssigned(index, in: file) { return false }
       if isTypeName {
         guard functions[candidate].isInitializer, functions[candidate].typeName == name, let arguments else {
           return false
@@ -97,6 +99,16 @@ extension ProjectModel {
       callsAt[fileNumber][index, default: []].append(calls.count)
       calls.append(Call(caller: caller, callee: callee, token: index, local: local))
     }
+  }
+
+  /// Whether the name at `index` is set there: `asset = …`, `self.count += 1`.
+  private static func isAssigned(_ index: Int, in file: SourceFile) -> Bool {
+    var next = index + 1
+    if file.word(next) == .opBang || file.word(next) == .opQuestion { next += 1 }
+    if file.word(next) == .opAssign { return true }
+    guard file.kind(next) == .op else { return false }
+    let text = file.text(next)
+    return text.count >= 2 && text.hasSuffix("=") && !["==", "!=", "<=", ">=", "==="].contains(text)
   }
 
   /// The candidates a call on a receiver can reach (`camera.start()`, `self.loader.load()`,
@@ -206,6 +218,7 @@ extension ProjectModel {
         if scope.kind == .function || scope.kind == .type || scope.kind == .file { return .inherit }
         continue
       }
+      if isOnMainQueueHelper(callee: scope.callee, in: file) { return .main }
       if let decided = Self.closureDecision(scope, in: file) { return decided }
       if let decided = projectClosureContext(scope, in: file), decided != .inherit { return decided }
     }

@@ -86,6 +86,10 @@ struct ProjectModel: Sendable {
   /// Delegate callbacks whose queue the project names (`setMetadataObjectsDelegate(self, queue: .main)`),
   /// by `Type.method`: main, or elsewhere for any other queue.
   var delegateQueues: [String: (context: Context, reason: String)] = [:]
+  /// Functions that only hand back the main queue (see ``mainQueueHelpers(_:files:)``), by name hash.
+  private(set) var mainQueueHelpers: Set<UInt64> = []
+  /// Per function, whether it is a stored property with observers (see ``mainQueueHelpers(_:files:)``).
+  private(set) var observedProperties: [Bool] = []
 
   init(files: [SourceFile], facts: ProjectFacts) {
     self.files = files
@@ -112,6 +116,7 @@ struct ProjectModel: Sendable {
       }
       functionOfScope.append(owners)
     }
+    (mainQueueHelpers, observedProperties) = Self.mainQueueHelpers(functions, files: files)
     outgoing = Array(repeating: [], count: functions.count)
     incoming = Array(repeating: [], count: functions.count)
     callsAt = Array(repeating: [:], count: files.count)
@@ -130,7 +135,7 @@ struct ProjectModel: Sendable {
     closureContexts = closureParameterContexts()
     // Once more, for completions a helper calls inside a closure it hands to another helper.
     if !closureContexts.isEmpty { closureContexts = closureParameterContexts() }
-    if !closureContexts.isEmpty {
+    if !closureContexts.isEmpty || !mainQueueHelpers.isEmpty {
       for number in calls.indices {
         let (caller, token) = (calls[number].caller, calls[number].token)
         calls[number].local = local(

@@ -26,6 +26,9 @@ struct AssetFacts {
   private var reportedProperties: Set<String> = []
   /// Per function scope: the names of its parameters and locals (see ``declaredNames(in:)``).
   private var declared: [Int: Set<String>] = [:]
+  /// Per region (a function scope, or -1 for the whole file): each name's assignments and declarations
+  /// with a value, by name hash, in order (see ``assignments(in:)``).
+  private var assignmentIndex: [Int: [UInt64: [(token: Int, value: Range<Int>)]]] = [:]
 
   init(_ file: SourceFile) { self.file = file }
 
@@ -75,7 +78,7 @@ struct AssetFacts {
   }
 
   /// Whether the asset named at `receiver` is made from a remote URL (`AVURLAsset(url: URL(string: …))`).
-  private func isRemote(assetAt receiver: Int) -> Bool {
+  private mutating func isRemote(assetAt receiver: Int) -> Bool {
     guard file.kind(receiver) == .identifier, let value = initializer(of: receiver) else { return false }
     guard let url = urlArgument(in: value) else { return false }
     return isRemote(url: url, depth: 2)
@@ -83,7 +86,7 @@ struct AssetFacts {
 
   /// Whether the image generator named at `receiver` reads a remote asset:
   /// `AVAssetImageGenerator(asset: AVAsset(url: remote))`.
-  private func isRemote(generatorAt receiver: Int) -> Bool {
+  private mutating func isRemote(generatorAt receiver: Int) -> Bool {
     guard file.kind(receiver) == .identifier, let value = initializer(of: receiver),
       let make = value.first(where: { file.word($0) == .AVAssetImageGenerator }),
       file.kind(make + 1) == .leftParen, let close = file.match(make + 1)
@@ -230,28 +233,48 @@ struct AssetFacts {
 
   // MARK: Remote URLs
 
-  /// The value a name was declared or last assigned with, in its function or else in the file.
-  private func initializer(of name: Int) -> Range<Int>? {
+  /// The value a name was declared or last assigned with, in its function or else in the file: the first
+  /// assignment after `name` if there is one, else the last before it. Looked up in an index built once per
+  /// region, so that a function of thousands of assets costs one pass, not one per asset.
+  private mutating func initializer(of name: Int) -> Range<Int>? {
     let function = file.enclosingFunction(of: name)
-    for region in [file.body(of: function), 0..<file.count] {
-      var found: Range<Int>?
-      for token in region
-      where token != name && file.kind(token) == .identifier && file.source.sameText(token, name)
-        && (!file.isMember(token) || file.word(token - 2) == .selfKeyword)
-      {
-        var assign = token + 1
-        if file.kind(assign) == .colon {
-          while assign < region.upperBound, file.word(assign) != .opAssign, !file.tokens[assign].startsLine {
-            assign += 1
-          }
-        }
-        guard assign < file.count, file.word(assign) == .opAssign else { continue }
-        found = file.statement(from: assign + 1)
-        if token > name { break }
+    let hash = ProjectModel.hash(file, name)
+    for key in [function, -1] {
+      let entries = (assignments(in: key)[hash] ?? []).filter {
+        $0.token != name && file.source.sameText($0.token, name)
       }
-      if let found { return found }
+      guard let last = entries.last else { continue }
+      // The first assignment after the name, else the last one before it.
+      var low = 0
+      var high = entries.count
+      while low < high {
+        let middle = (low + high) / 2
+        if entries[middle].token > name { high = middle } else { low = middle + 1 }
+      }
+      return low < entries.count ? entries[low].value : last.value
     }
     return nil
+  }
+
+  /// Every `name = value`, `let name = value` and `var name: Type = value` in region `key` (a function
+  /// scope's body, or the whole file for -1), by the name's hash, in order; a member only as `self.name`.
+  private mutating func assignments(in key: Int) -> [UInt64: [(token: Int, value: Range<Int>)]] {
+    if let known = assignmentIndex[key] { return known }
+    let region = key >= 0 ? file.body(of: key) : 0..<file.count
+    var index: [UInt64: [(token: Int, value: Range<Int>)]] = [:]
+    for token in region
+    where file.kind(token) == .identifier && (!file.isMember(token) || file.word(token - 2) == .selfKeyword) {
+      var assign = token + 1
+      if file.kind(assign) == .colon {
+        while assign < region.upperBound, file.word(assign) != .opAssign, !file.tokens[assign].startsLine {
+          assign += 1
+        }
+      }
+      guard assign < file.count, file.word(assign) == .opAssign else { continue }
+      index[ProjectModel.hash(file, token), default: []].append((token, file.statement(from: assign + 1)))
+    }
+    assignmentIndex[key] = index
+    return index
   }
 
   /// The `url:` argument of `AVAsset(url:)`, `AVURLAsset(url:options:)` or `AVPlayer(url:)` in `range`.
@@ -271,7 +294,7 @@ struct AssetFacts {
 
   /// `URL(string: "https://…")`, `URL(string: post.videoURL)` or a name saying remote or stream; not
   /// `URL(fileURLWithPath:)`, a bundle resource or a file in the app's folders.
-  private func isRemote(url: Range<Int>, depth: Int) -> Bool {
+  private mutating func isRemote(url: Range<Int>, depth: Int) -> Bool {
     var sawString = false
     for token in url {
       let text = file.text(token)
