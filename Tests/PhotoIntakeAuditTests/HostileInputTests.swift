@@ -299,4 +299,35 @@ struct HostileInputTests {
     #expect(report.findings.count == count)
     #expect(report.findings.allSatisfy { $0.rule == "sync-load" && $0.severity == .warning })
   }
+
+  /// A file that ends in the middle of a local's declaration (`let x =`) inside a member that reads a
+  /// stored asset: the look for "the local unwraps the property itself" stops at the end of the file.
+  @Test func fileEndingInALocalDeclarationIsAudited() async throws {
+    let source = """
+      import AVFoundation
+      import UIKit
+      final class V: UIViewController {
+        let asset = AVAsset(url: URL(fileURLWithPath: "a.mov"))
+        override func viewDidLoad() {
+          _ = asset.tracks(withMediaType: .video)
+          let x =
+      """
+    let report = try await Self.audit(["V.swift": source])
+    #expect(report.swiftFiles == 1 && report.skipped.isEmpty)
+  }
+
+  /// Thousands of types, each handing a stored asset to the next one's initializer: whether the last
+  /// one's read finds it loaded is followed a bounded number of types deep, not once per type on the stack.
+  @Test func longChainsOfTypesHandingOnAnAssetFinish() async throws {
+    let count = 6_000
+    var source = "import AVFoundation\n"
+    for index in 0..<count {
+      source += "final class T\(index) { let asset: AVAsset; init(asset: AVAsset) { self.asset = asset }; "
+      source += "func next() { _ = T\(index + 1)(asset: asset) } }\n"
+    }
+    source += "final class T\(count) { let asset: AVAsset; init(asset: AVAsset) { self.asset = asset }; "
+    source += "func show() { _ = asset.tracks(withMediaType: .video) } }\n"
+    let report = try await Self.audit(["Chain.swift": source])
+    #expect(report.swiftFiles == 1 && report.skipped.isEmpty)
+  }
 }

@@ -30,6 +30,9 @@ extension ProjectModel {
     private var selfLoads: [Int: Set<Int>] = [:]
     /// Per type name and stored `let`: whether every initializer of the type leaves it loaded.
     var loadedProperties: [String: [String: Bool]] = [:]
+    /// How many ``isLoaded(property:of:)`` questions are open on the stack: a chain of types that hand a
+    /// stored asset to the next would otherwise recurse once per type.
+    var openPropertyQuestions = 0
     /// Per function and name: ``isLoadedProperty(_:readIn:)``, asked once, so a member of thousands of
     /// reads does not scan its body for a shadowing local once per read.
     var propertyReads: [Int: [String: Bool]] = [:]

@@ -18,6 +18,9 @@ extension ProjectModel.AssetLoads {
     var lastRead: [String: Int] = [:]
   }
 
+  /// How many types deep ``isLoaded(property:of:)`` follows a stored asset handed from type to type.
+  static let maximumPropertyChain = 32
+
   /// A stored property no code outside its type can replace.
   enum StoredKind {
     /// `let`: only an initializer fills it.
@@ -71,6 +74,10 @@ extension ProjectModel.AssetLoads {
   /// or that every caller had loaded (`nil` loads nothing).
   mutating func isLoaded(property name: String, of type: String) -> Bool {
     if let known = loadedProperties[type]?[name] { return known }
+    // A chain deeper than this (type after type handing the asset on) answers "not loaded", uncached.
+    guard openPropertyQuestions < Self.maximumPropertyChain else { return false }
+    openPropertyQuestions += 1
+    defer { openPropertyQuestions -= 1 }
     loadedProperties[type, default: [:]][name] = false
     let answer: Bool
     switch storedKind(name, of: type) {
@@ -242,7 +249,7 @@ extension ProjectModel.AssetLoads {
       let value =
         file.word(token + 2) == .selfKeyword && file.kind(token + 3) == .dot ? token + 4 : token + 2
       let unwrapsItself =
-        (file.word(token + 1) == .opAssign && file.source.sameText(value, token)
+        (file.word(token + 1) == .opAssign && value < file.count && file.source.sameText(value, token)
           && file.kind(value + 1) != .dot && file.kind(value + 1) != .leftParen)
         || file.kind(token + 1) == .leftBrace || file.kind(token + 1) == .comma
       if !unwrapsItself { names.insert(file.text(token)) }
