@@ -39,6 +39,11 @@ struct SyntaxTreeTests {
       ["function x", "accessor get", "accessor set", "closure forEach()"]
     ),
     (
+      // Observers after an initial value belong to the property; a closure as the value does not.
+      "var urls: [URL] = [] { didSet { reload() } }\nvar make = { 1 }()\nvar n = 0; items.forEach { _ in }",
+      ["function urls", "accessor didSet", "closure make()", "closure forEach(_)"]
+    ),
+    (
       "queue.async { [weak self] in self?.run() }\nTask { @MainActor in go() }",
       ["closure async()", "closure Task() @MainActor"]
     ),

@@ -6,8 +6,8 @@
 extension ProjectFacts {
   /// Records, once every file is read (``listCalls`` must be complete), the calls made inside functions
   /// that list or grid contexts call (``helperListCalls``): one look at each function declaration whose
-  /// name a list calls, then one pass over the bodies of those it reaches (a token of a nested function is
-  /// read once per reached function around it), so the cost is linear in the project.
+  /// name a list calls, then one pass over each file that holds one (a call counts for the innermost
+  /// function around it), so the cost is linear in the project.
   mutating func addCallsOfListHelpers(_ files: [SourceFile]) {
     guard !listCalls.isEmpty else { return }
     // Only calls of functions that decode whole matter (``FullDecodeThumbnailRule`` asks for no others):
@@ -22,35 +22,38 @@ extension ProjectFacts {
     }
     guard !decoders.isEmpty else { return }
     for file in files {
-      var reached: [(function: Int, via: ContextStep)] = []
+      var reached: [Int: ContextStep] = [:]
       for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .function {
-        if let via = listCallReaching(file, function: index) { reached.append((index, via)) }
+        if let via = listCallReaching(file, function: index) { reached[index] = via }
       }
-      for (function, via) in reached {
-        for index in file.body(of: function)
-        where file.kind(index) == .identifier && file.word(index) == .none
-          && file.kind(index + 1) == .leftParen
-        {
-          if Self.helperDeclarationKeywords.contains(file.word(index - 1)) { continue }
-          let name = file.text(index)
-          guard decoders.contains(name), file.enclosingFunction(of: index) == function,
-            helperListCalls[name, default: []].count < Self.helperCallsKept
-          else { continue }
-          let labels = ListCall.labels(file, paren: index + 1)
-          let (line, column) = file.source.location(ofByte: file.tokens[index].start)
-          let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
-          let helper = file.name(of: function) ?? "a helper"
-          helperListCalls[name, default: []].append(
-            ListCall(
-              labels: labels, isBare: !file.isMember(index) || file.word(index - 2) == .selfKeyword,
-              typeName: typeName,
-              namesSmallImage: ListCall.namesSmallImage(file, paren: index + 1),
-              step: ContextStep(
-                function: (typeName.map { $0 + "." } ?? "") + helper,
-                reason:
-                  "\(helper), which \(via.function) calls for each cell, uses \(name)(\(labels.map { $0 + ":" }.joined()))",
-                file: file.path, line: line, column: column)))
-        }
+      guard !reached.isEmpty else { continue }
+      // One pass over the file: a call belongs to the innermost function around it, so a token of a
+      // function nested in reached functions is read once, not once per function around it.
+      for index in 0..<file.count
+      where file.kind(index) == .identifier && file.word(index) == .none
+        && file.kind(index + 1) == .leftParen
+      {
+        if Self.helperDeclarationKeywords.contains(file.word(index - 1)) { continue }
+        let name = file.text(index)
+        guard decoders.contains(name) else { continue }
+        let function = file.enclosingFunction(of: index)
+        guard let via = reached[function],
+          helperListCalls[name, default: []].count < Self.helperCallsKept
+        else { continue }
+        let labels = ListCall.labels(file, paren: index + 1)
+        let (line, column) = file.source.location(ofByte: file.tokens[index].start)
+        let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) }
+        let helper = file.name(of: function) ?? "a helper"
+        helperListCalls[name, default: []].append(
+          ListCall(
+            labels: labels, isBare: !file.isMember(index) || file.word(index - 2) == .selfKeyword,
+            typeName: typeName,
+            namesSmallImage: ListCall.namesSmallImage(file, paren: index + 1),
+            step: ContextStep(
+              function: (typeName.map { $0 + "." } ?? "") + helper,
+              reason:
+                "\(helper), which \(via.function) calls for each cell, uses \(name)(\(labels.map { $0 + ":" }.joined()))",
+              file: file.path, line: line, column: column)))
       }
     }
   }

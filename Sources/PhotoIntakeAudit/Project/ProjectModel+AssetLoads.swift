@@ -42,8 +42,11 @@ extension ProjectModel {
     /// (`self.name.duration`, `name?.load(.tracks)`), found in one pass, so a type of thousands of
     /// stored assets stays linear.
     var memberUses: [Int: MemberUses] = [:]
-    /// Per type scope (`file:scope`): its stored `let`s and the `private` stored `var`s that start empty.
-    var storedNames: [String: [String: StoredKind]] = [:]
+    /// Per type name: its stored `let`s and the `private` stored `var`s that start empty or observed,
+    /// from every type scope that holds its members.
+    var storedKinds: [String: [String: StoredKind]] = [:]
+    /// Per type name: for each name, the members that assign it.
+    var assignerIndex: [String: [String: [Int]]] = [:]
     /// Members by type name (``memberIndex``), built once.
     var memberIndex: [String: [Int]]?
 

@@ -101,15 +101,31 @@ extension ProjectModel {
     }
   }
 
-  /// Whether the name at `index` is set there: `asset = …`, `self.count += 1`.
-  private static func isAssigned(_ index: Int, in file: SourceFile) -> Bool {
+  /// Whether the name at `index` is set there, which runs its `didSet`: `asset = …`, `self.count += 1`,
+  /// `items[0] = …`, `items.append(…)` (a mutating method), or `&items` (passed `inout`); not a
+  /// comparison (`==`, `!==`, `~=`).
+  static func isAssigned(_ index: Int, in file: SourceFile) -> Bool {
+    if file.kind(index - 1) == .op, file.text(index - 1) == "&" { return true }
     var next = index + 1
     if file.word(next) == .opBang || file.word(next) == .opQuestion { next += 1 }
+    if file.kind(next) == .leftBracket, let close = file.match(next) { next = close + 1 }
+    if file.kind(next) == .dot, file.kind(next + 2) == .leftParen {
+      return mutatingMethods.contains(file.text(next + 1))
+    }
     if file.word(next) == .opAssign { return true }
     guard file.kind(next) == .op else { return false }
     let text = file.text(next)
-    return text.count >= 2 && text.hasSuffix("=") && !["==", "!=", "<=", ">=", "==="].contains(text)
+    return text.count >= 2 && text.hasSuffix("=") && !comparisons.contains(text)
   }
+
+  /// Operators ending in `=` that compare rather than assign.
+  private static let comparisons: Set<String> = ["==", "!=", "<=", ">=", "===", "!==", "~="]
+  /// Mutating methods of the standard collections: calling one sets the property that holds the collection.
+  private static let mutatingMethods: Set<String> = [
+    "append", "insert", "remove", "removeAll", "removeFirst", "removeLast", "removeSubrange", "sort",
+    "reverse", "shuffle", "swapAt", "merge", "updateValue", "removeValue", "formUnion", "subtract",
+    "popLast", "replaceSubrange",
+  ]
 
   /// The candidates a call on a receiver can reach (`camera.start()`, `self.loader.load()`,
   /// `Loader.shared.go()`), or nil when the receiver is unknown and too many types declare the name.

@@ -92,7 +92,7 @@ extension ProjectModel.AssetLoads {
           return isLoaded(name, after: assignment?.token ?? start - 1, value: assignment?.value, in: id)
         }
     case .privateVariable(let file):
-      answer = members(of: type).allSatisfy { id in
+      answer = assigners(of: name, in: type).allSatisfy { id in
         model.functions[id].file != file
           || (uses(of: id).assignments[name] ?? []).allSatisfy { assignment in
             let isNil =
@@ -123,19 +123,36 @@ extension ProjectModel.AssetLoads {
   }
 
   /// How `type` declares its stored `name`, if no code outside the type can replace it. Looked up in
-  /// the type scopes that hold its members (the declaration, not an extension in another file).
+  /// the type scopes that hold its members (the declaration, not an extension in another file); the
+  /// first scope, in member order, that declares the name answers. Merged once per type
+  /// (``storedKinds``), so a type of thousands of members and names stays linear.
   private mutating func storedKind(_ name: String, of type: String) -> StoredKind? {
+    if let known = storedKinds[type] { return known[name] }
+    var kinds: [String: StoredKind] = [:]
+    var seen: Set<String> = []
     for id in members(of: type) {
       let function = model.functions[id]
       let file = model.files[function.file]
       guard let scope = file.enclosingType(of: file.scope(function.scope).open + 1) else { continue }
       let key = "\(function.file):\(scope)"
-      if storedNames[key] == nil {
-        storedNames[key] = Self.storedNames(in: file, type: scope, fileNumber: function.file)
-      }
-      if let kind = storedNames[key]?[name] { return kind }
+      guard seen.insert(key).inserted else { continue }
+      let names = Self.storedNames(in: file, type: scope, fileNumber: function.file)
+      kinds.merge(names) { first, _ in first }
     }
-    return nil
+    storedKinds[type] = kinds
+    return kinds[name]
+  }
+
+  /// The members of `type` that assign `name` (``assignerIndex``), found in one pass over the type's
+  /// members, so a type of thousands of `private var`s does not walk every member once per property.
+  private mutating func assigners(of name: String, in type: String) -> [Int] {
+    if let known = assignerIndex[type] { return known[name] ?? [] }
+    var index: [String: [Int]] = [:]
+    for id in members(of: type) {
+      for assigned in uses(of: id).assignments.keys { index[assigned, default: []].append(id) }
+    }
+    assignerIndex[type] = index
+    return index[name] ?? []
   }
 
   /// Whether `token` is inside a property observer or accessor (`didSet`, `willSet`, `get`, `set`).
@@ -155,15 +172,15 @@ extension ProjectModel.AssetLoads {
         names[file.text(token + 1)] = .constant
         continue
       }
-      // `var clip: AVAsset?` or `= nil` on its line; not a value made here, nor a computed property.
-      var end = token + 1
-      while end < file.count, !file.tokens[end].startsLine { end += 1 }
-      let declaration = (token + 1)..<end
+      // `var clip: AVAsset?` or `= nil` in its statement (which ends at its line's end or its `;`, so a
+      // one-line type of thousands of members is read once); not a value made here, nor a computed
+      // property.
+      let declaration = (token + 1)..<file.statement(from: token).upperBound
       let brace = declaration.first { file.kind($0) == .leftBrace }
       if let assign = declaration.first(where: { file.word($0) == .opAssign }),
         brace.map({ $0 > assign }) ?? true
       {
-        guard file.word(assign + 1) == .nil, assign + 2 >= (brace ?? end) else { continue }
+        guard file.word(assign + 1) == .nil, assign + 2 >= (brace ?? declaration.upperBound) else { continue }
       }
       if let brace {
         // Observers (`{ didSet { … } }`), any access level: the `didSet` runs after every outside assignment.

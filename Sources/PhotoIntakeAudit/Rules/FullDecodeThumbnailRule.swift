@@ -232,7 +232,19 @@ struct FullDecodeThumbnailRule: AuditRule {
       }
     }
     // The cells' own calls; failing those, calls made by a function the cells call (a helper's helper).
-    var calls = reaching(project.listCalls[called])
+    var calls: [ListCall]
+    if imageInitializer, let parameters {
+      // `init(data: Data, scale: CGFloat = 1)` is called `Image(data:)` too: calls are filed under their
+      // own labels, so every leading run of the parameters' labels is a key (``ListCall/matches`` then
+      // checks the rest).
+      calls = (0...parameters.count).flatMap { count in
+        reaching(
+          project.listCalls[
+            "\(typeName ?? "Image").init(\(parameters.prefix(count).map { $0 + ":" }.joined()))"])
+      }
+    } else {
+      calls = reaching(project.listCalls[called])
+    }
     if calls.isEmpty, !imageInitializer { calls = reaching(project.helperListCalls[called]) }
     guard !calls.isEmpty else { return nil }
     let shown =

@@ -38,6 +38,8 @@ struct MissingUsageKeyRule: AuditRule {
   private static let libraryAdd = "NSPhotoLibraryAddUsageDescription"
   private static let camera = "NSCameraUsageDescription"
   private static let microphone = "NSMicrophoneUsageDescription"
+  /// How many tokens of `AVCaptureDeviceInput(device: …)`'s argument say whether it is the microphone.
+  private static let deviceArgumentWindow = 24
 
   /// Whether a device argument is the microphone: `.audio`, `AVMediaTypeAudio`, or a name saying audio or
   /// microphone (`audioDevice`, `micDevice`).
@@ -86,11 +88,13 @@ struct MissingUsageKeyRule: AuditRule {
       case .AVCaptureDeviceInput, .VNDocumentCameraViewController, .DataScannerViewController:
         if !file.isMember(index), file.kind(index + 1) == .leftParen {
           // `AVCaptureDeviceInput(device: audioDevice)`, `(device: AVCaptureDevice.default(for: .audio)!)`:
-          // the microphone, not the camera.
+          // the microphone, not the camera. Only the argument's first tokens are read (a device argument
+          // is short), so thousands of nested inputs stay linear.
           let audio =
             word == .AVCaptureDeviceInput
-            && file.match(index + 1).map { Self.namesAudio((index + 2)..<$0, file) }
-              ?? false
+            && file.match(index + 1).map {
+              Self.namesAudio((index + 2)..<min($0, index + 2 + Self.deviceArgumentWindow), file)
+            } ?? false
           uses.append((index, .key(audio ? Self.microphone : Self.camera)))
         }
       case .camera:

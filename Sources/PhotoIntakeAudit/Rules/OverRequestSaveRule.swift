@@ -23,9 +23,11 @@ struct OverRequestSaveRule: AuditRule {
     guard PhotoLibraryAccess.creates(project.words), !PhotoLibraryAccess.fetches(project.words) else {
       return []
     }
+    var answers: [Int: Bool] = [:]
     return PhotoLibraryAccess.requests(in: file).filter { request in
       request.request != .addOnly
-        && !(request.request == .legacy && PhotoLibraryAccess.runsOnlyBeforeAddOnly(request.index, in: file))
+        && !(request.request == .legacy
+          && PhotoLibraryAccess.runsOnlyBeforeAddOnly(request.index, in: file, answers: &answers))
     }.map { file.finding(descriptor, at: $0.index) }
   }
 }

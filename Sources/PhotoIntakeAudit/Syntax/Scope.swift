@@ -2,7 +2,7 @@
 /// control-flow block. The rules ask questions like "which function encloses this call", "is this closure
 /// the trailing closure of `DispatchQueue.main.async`" and "does this type inherit `UIViewController`".
 struct Scope: Sendable {
-  enum Kind: UInt8, Sendable {
+  enum Kind: UInt8, Sendable, CaseIterable {
     /// The whole file (scope 0).
     case file
     /// `class`, `struct`, `enum`, `actor`, `extension` or `protocol`.

@@ -104,7 +104,15 @@ struct SourceFile: Sendable {
   /// Whether the statement begun at `index` continues onto the token `next` on a new line.
   func continuesStatement(at next: Int) -> Bool {
     switch kind(next - 1) {
-    case .op, .comma, .colon, .dot, .leftParen, .leftBracket: return true
+    case .op:
+      // A postfix `?` or `!` (`var clip: AVAsset?`, `label.text!`) ends its operand, not the line's
+      // statement; a binary or ternary operator (`a ?`, `+`) goes on to the next line.
+      let last = next - 1
+      let isPostfix =
+        (word(last) == .opQuestion || word(last) == .opBang) && last > 0
+        && source.tokens[last].start == source.tokens[last - 1].end
+      return !isPostfix
+    case .comma, .colon, .dot, .leftParen, .leftBracket: return true
     default: break
     }
     switch kind(next) {
@@ -131,20 +139,23 @@ struct SourceFile: Sendable {
     return index..<cursor
   }
 
-  /// The `(` of the call argument list directly enclosing `index`, if `index` is inside one.
+  /// The `(` of the call argument list directly enclosing `index`, if `index` is inside one (not inside
+  /// a `{` or `[` within it). One look in ``SyntaxTree/enclosingOpen``.
   func enclosingParen(of index: Int) -> Int? {
-    var cursor = index - 1
-    while cursor >= 0 {
-      let token = source.tokens[cursor]
-      if token.isClosing, let open = match(cursor) {
-        cursor = open - 1
-        continue
-      }
-      if token.kind == .leftParen { return cursor }
-      if token.kind == .leftBrace || token.kind == .leftBracket { return nil }
-      cursor -= 1
+    guard index > 0, index <= count else { return nil }
+    // The bracket open just before `index`: recorded at `index`, or after the last token at the end.
+    let open: Int
+    if index < count {
+      open = Int(syntax.enclosingOpen[index])
+    } else if tokens[count - 1].isOpening {
+      open = count - 1
+    } else if tokens[count - 1].isClosing, let opener = match(count - 1) {
+      open = Int(syntax.enclosingOpen[opener])
+    } else {
+      open = Int(syntax.enclosingOpen[count - 1])
     }
-    return nil
+    guard open >= 0, kind(open) == .leftParen else { return nil }
+    return open
   }
 
   /// The index of the `,` or `)` that ends the call argument starting at `start`.
@@ -183,13 +194,25 @@ struct SourceFile: Sendable {
     return nil
   }
 
+  /// How many tokens after a parameter list ``functionDeclaring(parameter:)`` looks for the body's `{`.
+  static let signatureTailWindow = 256
+
   /// The function scope whose parameter list contains `index` (`status` in
   /// `func show(status: PHAuthorizationStatus) {`), if any.
   func functionDeclaring(parameter index: Int) -> Int? {
     guard let paren = enclosingParen(of: index) else { return nil }
     let head = word(paren - 1) == .initKeyword ? paren - 1 : paren - 2
-    guard word(head) == .func || word(head) == .initKeyword else { return nil }
-    return syntax.scopes.firstIndex { $0.kind == .function && $0.head == head }
+    guard word(head) == .func || word(head) == .initKeyword, let close = match(paren) else { return nil }
+    // Its body's `{` is the first brace after the parameters (past `throws`, `->` and a `where`), found by
+    // a bounded look and a binary search rather than a walk over every scope of the file.
+    guard
+      let brace = ((close + 1)..<min(count, close + 1 + Self.signatureTailWindow)).first(where: {
+        kind($0) == .leftBrace
+      }),
+      let scope = scopeOpened(at: brace), syntax.scopes[scope].kind == .function,
+      syntax.scopes[scope].head == head
+    else { return nil }
+    return scope
   }
 
   /// The range of tokens a scope covers, braces excluded.

@@ -9,6 +9,13 @@ struct SyntaxTree: Sendable {
   let scopes: [Scope]
   /// The innermost scope containing each token (a `{` or `}` belongs to the scope outside it).
   let scopeOfToken: [Int32]
+  /// For each token, the innermost bracket still open before it (a closing bracket's own opener); -1 at
+  /// the top level. Recorded in the same pass, so asking which parenthesis encloses a token costs one
+  /// look, however long the argument list around it.
+  let enclosingOpen: [Int32]
+  /// For each scope and each ``Scope/Kind``, the innermost scope of that kind around it (itself
+  /// included), or -1: row `scope`, column `kind.rawValue`.
+  private let nearestOfKind: [Int32]
 
   init(_ source: LexedSource) {
     var builder = Builder(source.tokens, source.bytes)
@@ -16,6 +23,17 @@ struct SyntaxTree: Sendable {
     matches = builder.matches
     scopes = builder.scopes
     scopeOfToken = builder.scopeOfToken
+    enclosingOpen = builder.enclosingOpen
+    // A parent is always recorded before its children, so one pass in order fills every kind's column.
+    let kinds = Scope.Kind.allCases.count
+    var nearest = [Int32](repeating: -1, count: kinds * scopes.count)
+    for (index, scope) in scopes.enumerated() {
+      if scope.parent >= 0 {
+        for kind in 0..<kinds { nearest[index * kinds + kind] = nearest[scope.parent * kinds + kind] }
+      }
+      nearest[index * kinds + Int(scope.kind.rawValue)] = Int32(index)
+    }
+    nearestOfKind = nearest
   }
 
   func scope(of token: Int) -> Int { Int(scopeOfToken[token]) }
@@ -28,9 +46,15 @@ struct SyntaxTree: Sendable {
     }
   }
 
-  /// The innermost enclosing scope of one of `kinds`, or nil.
+  /// The innermost enclosing scope of one of `kinds`, or nil. Ancestors come before their descendants
+  /// in ``scopes``, so the innermost is the latest of each kind's nearest: a few looks, however deep the
+  /// nesting.
   func enclosing(_ token: Int, _ kinds: Set<Scope.Kind>) -> Int? {
-    enclosingScopes(of: token).first { kinds.contains(scopes[$0].kind) }
+    let scope = scope(of: token)
+    let stride = Scope.Kind.allCases.count
+    var innermost: Int32 = -1
+    for kind in kinds { innermost = max(innermost, nearestOfKind[scope * stride + Int(kind.rawValue)]) }
+    return innermost >= 0 ? Int(innermost) : nil
   }
 }
 
@@ -54,9 +78,13 @@ extension SyntaxTree {
     var matches: [Int32]
     var scopes: [Scope]
     var scopeOfToken: [Int32]
+    var enclosingOpen: [Int32]
     private var brackets: [(index: Int, scope: Int)] = []
     private var scopeStack = [0]
     private var pending: Pending?
+    /// A stored property whose initial value (`= []`) ended its ``pending`` declaration: a `{` that
+    /// opens `didSet`/`willSet` after the value still belongs to it (`var items: [URL] = [] { didSet … }`).
+    private var initialized: Pending?
     private var closures: [Int] = []
 
     init(_ tokens: [Token], _ bytes: [UInt8]) {
@@ -64,6 +92,7 @@ extension SyntaxTree {
       self.bytes = bytes
       matches = Array(repeating: -1, count: tokens.count)
       scopeOfToken = Array(repeating: 0, count: tokens.count)
+      enclosingOpen = Array(repeating: -1, count: tokens.count)
       scopes = [Scope(kind: .file, parent: -1, open: -1, close: tokens.count, head: -1)]
     }
 
@@ -83,17 +112,22 @@ extension SyntaxTree {
     private mutating func visit(_ index: Int) {
       let token = tokens[index]
       scopeOfToken[index] = Int32(scopeStack.last ?? 0)
+      enclosingOpen[index] = brackets.last.map { Int32($0.index) } ?? -1
       let nesting = brackets.count
       if let current = pending, current.nesting == nesting, token.startsLine, index > current.head,
         !continuesStatement(index)
       {
         pending = nil
       }
+      if let current = initialized, current.nesting == nesting, token.startsLine, !continuesStatement(index) {
+        initialized = nil
+      }
       switch token.kind {
       case .identifier: identifier(index, nesting: nesting)
       case .op:
         guard var current = pending, current.nesting == nesting else { break }
         if current.isProperty, token.word == .opAssign {
+          initialized = current
           pending = nil
         } else if current.kind == .type {
           for offset in token.start..<token.end {
@@ -112,6 +146,7 @@ extension SyntaxTree {
         }
       case .semicolon:
         if pending?.nesting == nesting { pending = nil }
+        if initialized?.nesting == nesting { initialized = nil }
       case .leftParen, .leftBracket:
         brackets.append((index, -1))
       case .leftBrace:
@@ -222,6 +257,12 @@ extension SyntaxTree {
     private mutating func openBrace(_ index: Int, nesting: Int) {
       let parent = scopeStack.last ?? 0
       var scope: Scope
+      if pending == nil, let current = initialized, current.nesting == nesting,
+        word(index + 1) == .didSet || word(index + 1) == .willSet
+      {
+        pending = current
+      }
+      if initialized?.nesting == nesting { initialized = nil }
       if let current = pending, current.nesting == nesting {
         scope = Scope(
           kind: current.kind, parent: parent, open: index, close: tokens.count, head: current.head)

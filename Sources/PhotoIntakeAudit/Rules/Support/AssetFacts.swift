@@ -265,8 +265,14 @@ struct AssetFacts {
     for token in region
     where file.kind(token) == .identifier && (!file.isMember(token) || file.word(token - 2) == .selfKeyword) {
       var assign = token + 1
-      if file.kind(assign) == .colon {
-        while assign < region.upperBound, file.word(assign) != .opAssign, !file.tokens[assign].startsLine {
+      // `var name: Type = value`: only after `let`/`var` (a label `name: value` in a call is no
+      // declaration), and only to the statement's end (`;`, `{`, a bracket closing, the next `let` or
+      // `var`), so a line of thousands of labels or declarations is read once.
+      if file.kind(assign) == .colon, file.word(token - 1) == .let || file.word(token - 1) == .var {
+        while assign < region.upperBound, file.word(assign) != .opAssign, !file.tokens[assign].startsLine,
+          file.kind(assign) != .semicolon, file.kind(assign) != .leftBrace, !file.tokens[assign].isClosing,
+          file.word(assign) != .let, file.word(assign) != .var
+        {
           assign += 1
         }
       }

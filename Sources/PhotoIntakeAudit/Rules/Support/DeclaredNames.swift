@@ -5,9 +5,14 @@
 /// a `status` of AVFoundation in one function apart from a `status` of PhotoKit in another.
 struct DeclaredNames {
   private var names: [(token: Int, region: Range<Int>)] = []
-  /// ``names`` by the hash of the name's text, so `refers(_:)` looks only at the declarations of that
-  /// name: a file that declares and reads thousands of assets stays linear.
-  private var byName: [UInt64: [Int]] = [:]
+  /// ``names`` by the hash of the name's text and the start of the region it is visible in (a scope's
+  /// body), so `refers(_:)` looks only at the declarations of that name in the scopes around the
+  /// reference: a file of thousands of functions that each declare and read `asset` stays linear.
+  private var byName: [Key: [Int]] = [:]
+  private struct Key: Hashable {
+    var name: UInt64
+    var regionStart: Int
+  }
   private let file: SourceFile
 
   /// - Parameters:
@@ -49,15 +54,25 @@ struct DeclaredNames {
   }
 
   mutating func add(_ token: Int, visibleIn region: Range<Int>) {
-    byName[ProjectModel.hash(file, token), default: []].append(names.count)
+    byName[Key(name: ProjectModel.hash(file, token), regionStart: region.lowerBound), default: []].append(
+      names.count)
     names.append((token, region))
   }
 
-  /// Whether the identifier token `index` refers to one of the recorded names.
+  /// Whether the identifier token `index` refers to one of the recorded names: one declared in a scope
+  /// around it (every region is a scope's body).
   func refers(_ index: Int) -> Bool {
-    guard let candidates = byName[ProjectModel.hash(file, index)] else { return false }
-    return candidates.contains {
-      names[$0].region.contains(index) && file.source.sameText(names[$0].token, index)
+    let hash = ProjectModel.hash(file, index)
+    for scope in file.syntax.enclosingScopes(of: index) {
+      guard let candidates = byName[Key(name: hash, regionStart: file.body(of: scope).lowerBound)] else {
+        continue
+      }
+      if candidates.contains(where: {
+        names[$0].region.contains(index) && file.source.sameText(names[$0].token, index)
+      }) {
+        return true
+      }
     }
+    return false
   }
 }

@@ -35,21 +35,42 @@ enum PhotoLibraryAccess {
   /// Whether the code at `index` runs only before iOS 14, which has no add-only level: the `else` of
   /// `if #available(iOS 14, *)` (or a later version), the body of `if #unavailable(iOS 14)`, or the
   /// `else` of `guard #available(iOS 14, *)`. A legacy request there asks the only question iOS 13 knows.
-  static func runsOnlyBeforeAddOnly(_ index: Int, in file: SourceFile) -> Bool {
+  /// `answers` keeps each block's answer for the file's other places, so every condition is read once
+  /// however many requests a file holds.
+  static func runsOnlyBeforeAddOnly(_ index: Int, in file: SourceFile, answers: inout [Int: Bool]) -> Bool {
+    var chain: [Int] = []
     var scope = file.syntax.scope(of: index)
+    var answer = false
     while scope > 0, file.scope(scope).kind == .block {
-      let block = file.scope(scope)
-      let head = block.head
-      if file.word(head) == .else, file.kind(head - 1) == .rightBrace, let open = file.match(head - 1),
-        let branch = file.scopeOpened(at: open), file.word(file.scope(branch).head) == .if
-      {
-        if asksFor("#available", in: (file.scope(branch).head + 1)..<open, file) { return true }
-      } else if file.word(head) == .if {
-        if asksFor("#unavailable", in: (head + 1)..<block.open, file) { return true }
-      } else if file.word(head) == .guard {
-        if asksFor("#available", in: (head + 1)..<block.open, file) { return true }
+      if let known = answers[scope] {
+        answer = known
+        break
       }
-      scope = block.parent
+      if opensOnlyBeforeAddOnly(block: scope, in: file) {
+        answer = true
+        break
+      }
+      chain.append(scope)
+      scope = file.scope(scope).parent
+    }
+    // Every block below an answer shares it: true if any block around it runs only before iOS 14.
+    if answer, scope > 0, answers[scope] == nil { answers[scope] = true }
+    for block in chain { answers[block] = answer }
+    return answer
+  }
+
+  /// Whether block `scope` itself is a branch only iOS 13 and earlier take.
+  private static func opensOnlyBeforeAddOnly(block scope: Int, in file: SourceFile) -> Bool {
+    let block = file.scope(scope)
+    let head = block.head
+    if file.word(head) == .else, file.kind(head - 1) == .rightBrace, let open = file.match(head - 1),
+      let branch = file.scopeOpened(at: open), file.word(file.scope(branch).head) == .if
+    {
+      return asksFor("#available", in: (file.scope(branch).head + 1)..<open, file)
+    } else if file.word(head) == .if {
+      return asksFor("#unavailable", in: (head + 1)..<block.open, file)
+    } else if file.word(head) == .guard {
+      return asksFor("#available", in: (head + 1)..<block.open, file)
     }
     return false
   }
