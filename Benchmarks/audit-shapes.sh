@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# audit-shapes.sh [N]   (run from anywhere; default N=4000)
+# Measures how `intake audit` (release build) scales on one core (taskset -c 0) on generated files that
+# repeat one hostile shape: each shape is audited at N and at 4N copies, and the script prints the CPU
+# seconds of both and their ratio. A linear pass gives a ratio near 4; a pass that walks every earlier
+# copy for each copy gives 16. Shapes (each once made the audit quadratic, found by reviews):
+#   outside-assets   thousands of top-level assets, each read by its own member of one type
+#   private-assets   thousands of `private var clip: AVAsset?`, one a line, each set and read
+#   one-line-type    a type of thousands of members on one line, separated by `;`
+#   call-labels      one call of thousands of labeled arguments
+#   nested-helpers   functions nested thousands deep, reached from a collection-view cell
+#   nested-inputs    `AVCaptureDeviceInput(device:` nested thousands deep
+#   asset-params     thousands of functions each reading an `AVAsset` parameter
+#   one-long-list    one function of thousands of `AVAsset` parameters
+#   requests-in-if   thousands of legacy authorization requests inside one `if` of thousands of conditions
+#   type-chain       thousands of types handing a stored asset to the next
+# INTAKE= audits with that binary instead of the release build; BASELINE= also measures another `intake`
+# (an earlier build) on the same files, printing its ratio beside ours. A ratio above 8 is marked.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-4000}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/intake-audit-shapes.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+if [ -z "${INTAKE:-}" ]; then
+  INTAKE=$(Scripts/build-release.sh | tail -1)
+fi
+BASELINE=${BASELINE:-}
+
+python3 - "$WORK" "$N" <<'PY'
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+header = "import AVFoundation\nimport Photos\nimport UIKit\n"
+
+def outside_assets(k):
+    globals_ = "".join(f'let g{i} = AVAsset(url: URL(fileURLWithPath: "{i}"))\n' for i in range(k))
+    members = "".join(f"  func f{i}() {{ _ = g{i}.tracks(withMediaType: .video) }}\n" for i in range(k))
+    return header + globals_ + "final class V: UIViewController {\n" + members + "}\n"
+
+def private_assets(k):
+    declarations = "".join(f"  private var clip{i}: AVAsset?\n" for i in range(k))
+    members = "".join(
+        f"  func open{i}(_ url: URL) {{ clip{i} = AVAsset(url: url); _ = clip{i}?.duration }}\n"
+        f"  func show{i}() {{ _ = clip{i}?.duration }}\n" for i in range(k))
+    return header + "final class V: UIViewController {\n" + declarations + members + "}\n"
+
+def one_line_type(k):
+    members = "; ".join(f"var a{i}: Int?" for i in range(k))
+    return (header + "final class V: UIViewController { " + members
+            + '; let asset = AVAsset(url: URL(fileURLWithPath: "a")); '
+            + "func show() { _ = asset.tracks(withMediaType: .video) } }\n")
+
+def call_labels(k):
+    labels = ", ".join(f"a{i}: {i}" for i in range(k))
+    return (header + "final class V: UIViewController { override func viewDidLoad() { "
+            + 'let asset = AVAsset(url: URL(string: "https://x/a.mp4")!); '
+            + "_ = asset.tracks(withMediaType: .video); print(" + labels + ") } }\n")
+
+def nested_helpers(k):
+    nest = "func show() { _ = stored(name)\n" * k + "}\n" * k
+    return (header + "func stored(_ name: String) -> UIImage? { UIImage(contentsOfFile: name) }\n"
+            + 'final class PhotoCell: UICollectionViewCell {\n  let name = "a"\n  func configure() { show() }\n'
+            + nest + "}\n"
+            + "final class VC: UIViewController, UICollectionViewDataSource {\n"
+            + "  func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath)"
+            + " -> UICollectionViewCell {\n"
+            + '    let cell = collectionView.dequeueReusableCell(withReuseIdentifier: "c", for: indexPath)'
+            + " as! PhotoCell\n    cell.configure()\n    return cell\n  }\n}\n")
+
+def nested_inputs(k):
+    expression = "AVCaptureDeviceInput(device: " * k + "cameraDevice" + ")" * k
+    return (header + "final class V: UIViewController {\n  func f(cameraDevice: AVCaptureDevice) { _ = try? "
+            + expression + " }\n}\n")
+
+def asset_params(k):
+    functions = "".join(f"  func f{i}(a: AVAsset) {{ _ = a.duration }}\n" for i in range(k))
+    return header + "final class V: UIViewController {\n" + functions + "}\n"
+
+def one_long_list(k):
+    parameters = ", ".join(f"a{i}: AVAsset" for i in range(k))
+    return (header + "final class V: UIViewController {\n  func f(" + parameters
+            + ") { _ = a0.duration }\n}\n")
+
+def requests_in_if(k):
+    condition = " && ".join(f"c{i}" for i in range(k))
+    requests = "      PHPhotoLibrary.requestAuthorization { _ in }\n" * k
+    return (header + "final class V: UIViewController {\n  func save(_ image: UIImage) {\n    if " + condition
+            + " {\n" + requests + "    }\n"
+            + "    PHPhotoLibrary.shared().performChanges({ PHAssetChangeRequest.creationRequestForAsset(from: image) })\n"
+            + "  }\n}\n")
+
+def type_chain(k):
+    out = [header]
+    for i in range(k):
+        out.append(f"final class T{i} {{ let asset: AVAsset; init(asset: AVAsset) {{ self.asset = asset }}; ")
+        out.append(f"func next() {{ _ = T{i + 1}(asset: asset) }} }}\n" if i + 1 < k
+                   else "func show() { _ = asset.tracks(withMediaType: .video) } }\n")
+    return "".join(out)
+
+plist = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
+         "<key>CFBundleIdentifier</key><string>a.b</string></dict></plist>\n")
+shapes = {
+    "outside-assets": outside_assets, "private-assets": private_assets, "one-line-type": one_line_type,
+    "call-labels": call_labels, "nested-helpers": nested_helpers, "nested-inputs": nested_inputs,
+    "asset-params": asset_params, "one-long-list": one_long_list, "requests-in-if": requests_in_if,
+    "type-chain": type_chain,
+}
+for name, make in shapes.items():
+    for size in (n, 4 * n):
+        folder = os.path.join(root, f"{name}-{size}")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "V.swift"), "w") as f:
+            f.write(make(size))
+        with open(os.path.join(folder, "Info.plist"), "w") as f:
+            f.write(plist)
+PY
+
+# CPU seconds (user + system) of one audit on one core.
+cpu() {
+  local line
+  line=$( { /usr/bin/time -f '%U %S' taskset -c 0 "$1" audit "$2" --format json >/dev/null || true; } 2>&1 | tail -1)
+  awk '{ printf "%.2f", $1 + $2 }' <<<"$line"
+}
+
+printf '%-16s %10s %10s %7s' shape "N=$N" "4N" ratio
+[ -n "$BASELINE" ] && printf '   %10s %10s %7s' "base N" "base 4N" ratio
+printf '\n'
+for shape in outside-assets private-assets one-line-type call-labels nested-helpers nested-inputs \
+  asset-params one-long-list requests-in-if type-chain; do
+  small=$(cpu "$INTAKE" "$WORK/$shape-$N")
+  large=$(cpu "$INTAKE" "$WORK/$shape-$((4 * N))")
+  ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')
+  mark=$(awk -v r="$ratio" -v b="$large" 'BEGIN { print (r > 8 && b > 0.5) ? " !" : "" }')
+  printf '%-16s %9ss %9ss %6s%s' "$shape" "$small" "$large" "$ratio" "$mark"
+  if [ -n "$BASELINE" ]; then
+    base_small=$(cpu "$BASELINE" "$WORK/$shape-$N")
+    base_large=$(cpu "$BASELINE" "$WORK/$shape-$((4 * N))")
+    base_ratio=$(awk -v a="$base_small" -v b="$base_large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')
+    printf '   %9ss %9ss %6s' "$base_small" "$base_large" "$base_ratio"
+  fi
+  printf '\n'
+done
+echo "(ratio: CPU seconds at 4N over N; linear is about 4, quadratic about 16; '!' marks a ratio above 8)"
