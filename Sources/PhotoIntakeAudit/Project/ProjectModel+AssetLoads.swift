@@ -28,7 +28,7 @@ extension ProjectModel {
     private var answers: [Int: [String: Bool]] = [:]
     /// Per member of an `AVAsset` extension: the calls that may find its asset unloaded.
     private var selfLoads: [Int: Set<Int>] = [:]
-    /// Per type name and stored `let`: whether every initializer of the type leaves it loaded.
+    /// Per type name and stored property: whether it is loaded wherever a member reads it.
     var loadedProperties: [String: [String: Bool]] = [:]
     /// How many ``isLoaded(property:of:)`` questions are open on the stack: a chain of types that hand a
     /// stored asset to the next would otherwise recurse once per type.

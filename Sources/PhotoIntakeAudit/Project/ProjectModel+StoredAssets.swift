@@ -33,8 +33,8 @@ extension ProjectModel.AssetLoads {
     case observed(file: Int, didSet: Int)
   }
   /// Whether the read whose receiver ends at `receiver` (`asset` in `asset.duration` or in
-  /// `self.asset.duration`) reads a stored `let` of its function's type that every initializer of the
-  /// type left loaded, from a member that is not one of those initializers.
+  /// `self.asset.duration`) reads a stored property of its function's type that is loaded wherever a
+  /// member reads it (``isLoaded(property:of:)``), from a member that is not an initializer or observer.
   mutating func isLoadedStoredAsset(receiver: Int, in file: SourceFile) -> Bool {
     guard file.kind(receiver) == .identifier else { return false }
     if file.isMember(receiver) {
@@ -47,9 +47,10 @@ extension ProjectModel.AssetLoads {
     return isLoadedProperty(file.text(receiver), readIn: id)
   }
 
-  /// Whether `name`, read in function `id`, is a stored `let` of the function's type that every
-  /// initializer leaves loaded; not in an initializer of the type (which may read it before filling
-  /// it), nor where a parameter or local of the function shadows it.
+  /// Whether `name`, read in function `id`, is a stored property of the function's type that is loaded
+  /// wherever a member reads it (a `let`, a `private var` or an observed `var`: ``StoredKind``); not in
+  /// an initializer of the type (which may read it before filling it), nor in a member that sets it, nor
+  /// where a parameter or local of the function shadows it.
   mutating func isLoadedProperty(_ name: String, readIn id: Int) -> Bool {
     if let known = propertyReads[id]?[name] { return known }
     let function = model.functions[id]
