@@ -46,9 +46,16 @@ public struct Auditor: Sendable {
     let shown = displayName ?? folder
     let inventory = try ProjectScanner.inventory(of: root)
     var facts = ProjectFacts()
+    var interface = InterfaceNames()
     for plist in inventory.propertyLists {
       if let data = FileManager.default.contents(atPath: root + "/" + plist) {
         facts.usageKeys.addPropertyList(data)
+        interface.add([UInt8](data), path: plist)
+      }
+    }
+    for path in inventory.interfaceFiles {
+      if let data = FileManager.default.contents(atPath: root + "/" + path) {
+        interface.add([UInt8](data), path: path)
       }
     }
     var conditions = CompilationConditions()
@@ -59,6 +66,7 @@ public struct Auditor: Sendable {
         conditions.addBuildSettings(data)
         if settings.hasSuffix("project.pbxproj") {
           membership.addProjectFile(at: settings, bytes: [UInt8](data))
+          interface.addProjectFile([UInt8](data))
         }
       }
     }
@@ -110,7 +118,7 @@ public struct Auditor: Sendable {
     if facts.words.contains(.SourceType), facts.words.containsAny([.photoLibrary, .savedPhotosAlbum]) {
       facts.addUnreachedSourceDefaults(files)
     }
-    let reachability = Reachability(files: files, facts: facts)
+    let reachability = Reachability(files: files, facts: facts, interface: interface)
     facts.reachability = reachability
     if Self.needsModel.contains(where: facts.words.contains) {
       facts.model = ProjectModel(files: files, facts: facts)

@@ -454,4 +454,35 @@ struct HostileInputTests {
     ])
     #expect(legacy.findings.count == 0)
   }
+
+  /// Thousands of screens that each call their own `setUp()`, in an app whose storyboard (thousands of
+  /// scenes) names ten of them: the types nothing names are found in one pass over the names, and a call of
+  /// a name thousands of types declare is followed once, not once per caller and callee.
+  @Test func thousandsOfScreensNothingNamesFinish() async throws {
+    let count = 5_000
+    let named = 10
+    var source = "import UIKit\n@main final class AppDelegate: UIResponder, UIApplicationDelegate {}\n"
+    for index in 0..<count {
+      source += "final class Screen\(index): UIViewController {\n"
+      source += "  override func viewDidLoad() { super.viewDidLoad(); setUp() }\n"
+      source += "  func setUp() {\n    let picker = UIImagePickerController()\n"
+      source += "    picker.sourceType = .photoLibrary\n    present(picker, animated: true)\n  }\n}\n"
+    }
+    var storyboard = "<document><scenes>\n"
+    for index in 0..<count {
+      let name = index < named ? "Screen\(index)" : "Other\(index)"
+      storyboard += "<scene><viewController id=\"v\(index)\" customClass=\"\(name)\"/></scene>\n"
+    }
+    storyboard += "</scenes></document>\n"
+    let project = """
+      B1 /* Main.storyboard */ = {isa = PBXFileReference; path = Main.storyboard; };
+      GENERATE_INFOPLIST_FILE = YES;
+      INFOPLIST_KEY_NSPhotoLibraryUsageDescription = "Photos";
+
+      """
+    let report = try await Self.audit([
+      "Screens.swift": source, "Main.storyboard": storyboard, "App.xcodeproj/project.pbxproj": project,
+    ])
+    #expect(report.findings.filter { $0.rule == "picker-legacy" }.count == named)
+  }
 }

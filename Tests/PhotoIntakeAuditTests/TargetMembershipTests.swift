@@ -93,4 +93,17 @@ struct TargetMembershipTests {
     #expect(report.findings.map(\.pathInRoot) == ["Sources/PickerKit/Picker.swift"])
     #expect(report.skipped.isEmpty)
   }
+
+  /// `EXCLUDED_SOURCE_FILE_NAMES` patterns match as `fnmatch(3)` does without flags: `*` crosses `/`.
+  @Test(arguments: [
+    ("Snippets/*", "Snippets/avfoundation/Setup.swift", true),
+    ("Snippets/*", "App/Snippets.swift", false),
+    ("*Tests.swift", "AppTests.swift", true),
+    ("View?.swift", "View2.swift", true),
+    ("View?.swift", "View.swift", false),
+    ("*a*a*a*b", String(repeating: "a", count: 200), false),
+  ])
+  func excludedSourcePatterns(_ pattern: String, _ path: String, _ matches: Bool) {
+    #expect(TargetMembership.glob(pattern, matches: path) == matches)
+  }
 }

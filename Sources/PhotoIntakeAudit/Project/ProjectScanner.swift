@@ -1,8 +1,8 @@
 import Foundation
 
 /// Finds what an audit reads in a folder: every `.swift` file, every `Info.plist` (`Info.plist` or
-/// `*-Info.plist`), `project.pbxproj` and `.xcconfig` files, and podspecs, skipping build products and
-/// dependencies.
+/// `*-Info.plist`), `project.pbxproj` and `.xcconfig` files, podspecs, and the storyboards, xibs, Core Data
+/// models and Objective-C files that name Swift types, skipping build products and dependencies.
 struct ProjectScanner {
   struct Inventory: Sendable {
     /// Paths relative to the root, sorted, with `/` separators.
@@ -11,6 +11,9 @@ struct ProjectScanner {
     var buildSettings: [String] = []
     /// Podspecs (`.podspec`, `.podspec.json`): CocoaPods builds the files below them without a project file.
     var podspecs: [String] = []
+    /// Storyboards, xibs, Core Data models (`contents`) and Objective-C files: where the system or other code
+    /// names the app's Swift types (see ``InterfaceNames``).
+    var interfaceFiles: [String] = []
   }
 
   /// Folders never worth reading: build output, dependency checkouts, version control.
@@ -37,6 +40,11 @@ struct ProjectScanner {
         inventory.buildSettings.append(next)
       } else if name.hasSuffix(".podspec") || name.hasSuffix(".podspec.json") {
         inventory.podspecs.append(next)
+      } else if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") || name.hasSuffix(".m")
+        || name.hasSuffix(".mm") || name.hasSuffix(".h")
+        || (name == "contents" && next.contains(".xcdatamodel/"))
+      {
+        inventory.interfaceFiles.append(next)
       }
     }
     inventory.swiftFiles.sort()

@@ -18,6 +18,15 @@
 /// property's initializer or a running function keeps every function of that name running. This errs
 /// towards "runs": only a function whose name no running code mentions is left out.
 ///
+/// A type is made only where something names it: Swift code that runs (a call, a type annotation, an
+/// inheritance clause), a storyboard's or xib's `customClass`, an `Info.plist`, a Core Data model, Objective-C
+/// code or a string literal (`NSClassFromString`), see ``InterfaceNames``. The members of an app's own
+/// class, struct, enum or actor that nothing names never run — its `viewDidLoad`, actions and delegate
+/// methods included — when the folder holds the Xcode project with every storyboard and Info.plist it lists
+/// (otherwise a `customClass` might name it). A call without a receiver, or on `self`, of a function its own
+/// type declares reaches that type's function and its subclasses' overrides, not other types' functions of
+/// the same name.
+///
 /// SwiftUI views, representables and previews are made only by code that names them, so their members
 /// (even `body` and `makeUIView`) and their stored properties' initial values run only once running code
 /// names the type; code inside `#Preview { … }` and `PreviewProvider` types is never running code (Xcode's
@@ -31,7 +40,7 @@ struct Reachability: Sendable {
   /// function inside one) never runs.
   private var unreachable: [[Bool]]
 
-  init(files: [SourceFile], facts: ProjectFacts) {
+  init(files: [SourceFile], facts: ProjectFacts, interface: InterfaceNames = InterfaceNames()) {
     var conformances = Conformances(facts: facts, files: files)
     guard
       conformances.hasAppEntry
@@ -42,6 +51,10 @@ struct Reachability: Sendable {
     }
     var functions: [(file: Int, scope: Int)] = []
     var byName: [UInt64: [Int]] = [:]
+    // Per function, the name of the type (or extension) that declares it; and per type name, the names of
+    // the functions it declares, for calls without a receiver.
+    var typeOf: [String?] = []
+    var declaredNames: [String: Set<UInt64>] = [:]
     let (viewTypes, previewTypes) = Self.typesMadeOnlyByCode(files, facts: facts)
     // Per name of such a type: its functions that would run, waiting for running code to name it.
     var waiting: [UInt64: [Int]] = [:]
@@ -53,11 +66,14 @@ struct Reachability: Sendable {
         ids[scopeIndex] = Int32(functions.count)
         byName[Self.nameHash(file, scopeIndex), default: []].append(functions.count)
         functions.append((fileNumber, scopeIndex))
+        let type = file.syntax.enclosing(scope.head, [.type]).flatMap { file.name(of: $0) }
+        typeOf.append(type)
+        if let type { declaredNames[type, default: []].insert(Self.nameHash(file, scopeIndex)) }
       }
       idOfScope.append(ids)
     }
     // Names each function mentions, and names mentioned where no function encloses the code.
-    var mentions = Array(repeating: [UInt64](), count: functions.count)
+    var mentions = Array(repeating: [Mention](), count: functions.count)
     var roots: [UInt64] = []
     // Names mentioned inside `#Preview { … }` blocks: the canvas's code, never the app's.
     var previewRoots: [UInt64] = []
@@ -87,7 +103,20 @@ struct Reachability: Sendable {
         else { continue }
         let hash = ProjectModel.hash(file, index)
         let owner = Int(owners[file.syntax.scope(of: index)])
-        if owner >= 0 { mentions[owner].append(hash) } else { roots.append(hash) }
+        guard owner >= 0 else {
+          roots.append(hash)
+          continue
+        }
+        // `load()` or `self.load()` in a method of a type that declares `load` calls that type's `load` (or
+        // an override), never another type's.
+        var scoped = false
+        if let type = typeOf[owner], declaredNames[type]?.contains(hash) == true {
+          let previous = index - 1
+          scoped =
+            previous < 0 || file.kind(previous) != .dot
+            || (previous > 0 && file.word(previous - 1) == .selfKeyword)
+        }
+        mentions[owner].append(Mention(hash: hash, scopedTo: scoped ? Int32(owner) : -1))
       }
     }
     var entries: [Int] = []
@@ -97,18 +126,32 @@ struct Reachability: Sendable {
     }
     let madeByCode = Self.typesOnlyPreviewsShow(
       viewTypes, previews: previewTypes, previewRoots: previewRoots,
-      entries: entries, functions: functions, files: files, byName: byName, mentions: mentions)
+      entries: entries, functions: functions, files: files, byName: byName,
+      mentions: mentions.map { $0.map(\.hash) }
+    ).union(
+      Self.typesMadeWhereNamed(
+        files, facts: facts, interface: interface, views: viewTypes, conformances: conformances))
     var runs = Array(repeating: false, count: functions.count)
     var queue: [Int] = []
-    for id in entries {
-      let place = functions[id]
-      if let type = Self.gatingType(files[place.file], place.scope, madeByCode) {
-        waiting[type, default: []].append(id)
-        continue
+    // Per function, the view or unnamed type whose members run only once running code names it.
+    let gateOf = functions.map { Self.gatingType(files[$0.file], $0.scope, madeByCode) }
+    var named: Set<UInt64> = []
+    var isWaiting = [Bool](repeating: false, count: functions.count)
+    // A function runs when something calls it and, for a member of such a type, once the type is named;
+    // until then it waits for the name.
+    func run(_ id: Int) {
+      guard !runs[id] else { return }
+      if let type = gateOf[id], !named.contains(type) {
+        if !isWaiting[id] {
+          isWaiting[id] = true
+          waiting[type, default: []].append(id)
+        }
+        return
       }
       runs[id] = true
       queue.append(id)
     }
+    for id in entries { run(id) }
     for (fileNumber, file) in files.enumerated() where !madeByCode.isEmpty {
       for (scopeIndex, scope) in file.syntax.scopes.enumerated()
       where scope.kind == .type && scope.name >= 0 && scope.name < file.count
@@ -117,20 +160,24 @@ struct Reachability: Sendable {
         gatedTypeScopes.append((fileNumber, scopeIndex, ProjectModel.hash(file, scope.name)))
       }
     }
-    var named: Set<UInt64> = []
-    func mark(_ hash: UInt64) {
-      for id in byName[hash] ?? [] where !runs[id] {
-        runs[id] = true
-        queue.append(id)
+    // Names every function of which is running, and names already followed from a type's own methods.
+    var markedAll: Set<UInt64> = []
+    var markedWithin: Set<ScopedName> = []
+    func mark(_ hash: UInt64, from caller: Int = -1) {
+      if madeByCode.contains(hash), named.insert(hash).inserted {
+        for id in waiting.removeValue(forKey: hash) ?? [] { run(id) }
       }
-      if let ids = waiting.removeValue(forKey: hash) {
-        named.insert(hash)
-        for id in ids where !runs[id] {
-          runs[id] = true
-          queue.append(id)
+      let callees = byName[hash] ?? []
+      if caller >= 0, callees.count <= 32, let type = typeOf[caller] {
+        if !markedAll.contains(hash), markedWithin.insert(ScopedName(hash: hash, type: type)).inserted {
+          // The type's own functions of that name, its subclasses' overrides, and free functions.
+          for id in callees {
+            if let owner = typeOf[id], owner != type, !facts.inherits(owner, anyOf: [type]) { continue }
+            run(id)
+          }
         }
-      } else if madeByCode.contains(hash) {
-        named.insert(hash)
+      } else if markedAll.insert(hash).inserted {
+        for id in callees { run(id) }
       }
     }
     for hash in roots { mark(hash) }
@@ -138,7 +185,7 @@ struct Reachability: Sendable {
     while head < queue.count {
       let id = queue[head]
       head += 1
-      for hash in mentions[id] { mark(hash) }
+      for mention in mentions[id] { mark(mention.hash, from: Int(mention.scopedTo)) }
     }
     unreachable = files.map { Array(repeating: false, count: $0.syntax.scopes.count) }
     for (id, place) in functions.enumerated() where !runs[id] {
@@ -152,7 +199,7 @@ struct Reachability: Sendable {
     // functions of their own that something else names.
     for (fileNumber, file) in files.enumerated() {
       for (scopeIndex, scope) in file.syntax.scopes.enumerated()
-      where scope.parent > 0 && idOfScope[fileNumber][scopeIndex] < 0
+      where scope.parent > 0 && idOfScope[fileNumber][scopeIndex] < 0 && scope.kind != .type
         && unreachable[fileNumber][scope.parent]
       {
         unreachable[fileNumber][scopeIndex] = true
@@ -243,6 +290,102 @@ struct Reachability: Sendable {
       for hash in mentions[id] { visit(hash) }
     }
     return previews.union(shown)
+  }
+
+  // MARK: Types nothing names
+
+  /// Protocols whose adopters the system makes without Swift code naming them.
+  private static let systemMadeBases: Set<String> = [
+    "UIApplicationDelegate", "UIWindowSceneDelegate", "UISceneDelegate", "NSApplicationDelegate",
+    "WKApplicationDelegate", "WKExtensionDelegate", "XCTestCase", "NSManagedObject", "App", "Widget",
+    "WidgetBundle", "UIApplication", "NSExtensionRequestHandling", "AppIntent", "AppShortcutsProvider",
+    "PreviewProvider",
+  ]
+
+  /// Attributes that leave a type made only by code that names it.
+  private static let makeNeutralAttributes: Set<String> = [
+    "@MainActor", "@available", "@preconcurrency", "@Observable", "@objcMembers", "@dynamicMemberLookup",
+    "@frozen", "@unchecked", "@Sendable",
+  ]
+
+  /// Name hashes of the app's own classes, structs, enums and actors that are made only where code names
+  /// them: a view controller no storyboard, xib, property list, Objective-C file, string literal or Swift
+  /// code names is never made, so nothing of it runs (its `viewDidLoad`, actions and delegate methods
+  /// included). Left out, so running whatever names them: public types (API), SwiftUI views (handled by
+  /// previews above), types with attributes that hand them to the system (`@main`, `@objc(Name)`,
+  /// `@propertyWrapper`, `@Suite`), app and scene delegates, tests and Core Data classes, and every type when
+  /// a storyboard or xib the projects list was not found (its `customClass` names are unknown).
+  private static func typesMadeWhereNamed(
+    _ files: [SourceFile], facts: ProjectFacts, interface: InterfaceNames, views: Set<UInt64>,
+    conformances: Conformances
+  ) -> Set<UInt64> {
+    guard interface.isComplete else { return [] }
+    var candidates: [String: UInt64] = [:]
+    for file in files where !Self.importsTests(file) {
+      for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
+        let head = file.word(scope.head)
+        guard head == .class || head == .struct || head == .enum || head == .actor,
+          scope.name >= 0, scope.name < file.count, let name = file.name(of: index),
+          !conformances.isEntryType(file, index), !file.isPublicOrOpen(declarationAt: scope.head)
+        else { continue }
+        let hash = ProjectModel.hash(file, scope.name)
+        guard !views.contains(hash), !interface.words.contains(name),
+          !Self.hasSystemAttribute(file, scope.head), !facts.inherits(name, anyOf: systemMadeBases)
+        else { continue }
+        candidates[name] = hash
+      }
+    }
+    guard !candidates.isEmpty else { return [] }
+    // `NSClassFromString("App.Name")`, a storyboard identifier equal to the class name: a name written in a
+    // string literal may make the type, so it counts as named.
+    for file in files {
+      for index in 0..<file.count where file.kind(index) == .string {
+        let text = file.text(index)
+        guard text.utf8.count <= 4096 else { continue }
+        var word = ""
+        for character in text.unicodeScalars {
+          if character.properties.isAlphabetic || character == "_"
+            || (!word.isEmpty && character.properties.numericType != nil)
+          {
+            word.unicodeScalars.append(character)
+          } else {
+            if !word.isEmpty { candidates.removeValue(forKey: word) }
+            word = ""
+          }
+        }
+        if !word.isEmpty { candidates.removeValue(forKey: word) }
+      }
+    }
+    return Set(candidates.values)
+  }
+
+  /// Whether the declaration whose keyword is at `head` has an attribute that hands it to the system or
+  /// is used as `@Name` (attributes are no mentions).
+  private static func hasSystemAttribute(_ file: SourceFile, _ head: Int) -> Bool {
+    var cursor = head - 1
+    while cursor >= 0 {
+      if file.kind(cursor) == .attribute {
+        if !makeNeutralAttributes.contains(file.text(cursor)) { return true }
+      } else if file.kind(cursor) == .rightParen, let open = file.match(cursor), open > 0,
+        file.kind(open - 1) == .attribute
+      {
+        if !makeNeutralAttributes.contains(file.text(open - 1)) { return true }
+        cursor = open - 1
+      } else if !(file.kind(cursor) == .identifier && file.word(cursor).isModifier) {
+        return false
+      }
+      cursor -= 1
+    }
+    return false
+  }
+
+  /// Whether the file imports `XCTest` or `Testing`: their runners make test types by reflection.
+  private static func importsTests(_ file: SourceFile) -> Bool {
+    for index in 0..<file.count where file.word(index) == .import && index + 1 < file.count {
+      let module = file.text(index + 1)
+      if module == "XCTest" || module == "Testing" { return true }
+    }
+    return false
   }
 
   /// The name hash of the view or preview type that declares function `scope`, if it is one that only
@@ -360,6 +503,19 @@ struct Reachability: Sendable {
     guard paren < scope.open else { return false }
     return file.word(paren + 1) == .none && file.text(paren + 1) == "_"
   }
+}
+
+/// A name mentioned in a function: `scopedTo` is the function's id when the mention is a call without a
+/// receiver (or on `self`) of a function its own type declares, else -1.
+private struct Mention {
+  var hash: UInt64
+  var scopedTo: Int32
+}
+
+/// A function name followed from the methods of one type.
+private struct ScopedName: Hashable {
+  var hash: UInt64
+  var type: String
 }
 
 /// The protocols each type of the project adopts, in any of its declarations or extensions or through a

@@ -7,7 +7,8 @@
 /// its folders could compile it instead. Projects with folders Xcode compiles whole
 /// (`PBXFileSystemSynchronizedRootGroup`, Xcode 16) and build-settings-only project files decide nothing.
 /// Files are matched by name, not by resolved group path: a stale file that shares its name with a compiled
-/// one is audited.
+/// one is audited. A file a target lists but every build configuration that sets `EXCLUDED_SOURCE_FILE_NAMES`
+/// excludes (a folder of book snippets, `"Snippets/*"`, in both Debug and Release) is not compiled either.
 struct TargetMembership: Sendable {
   private struct Project: Sendable {
     /// The folder the `.xcodeproj` sits in, relative to the audit root (`""` for the root itself).
@@ -16,6 +17,8 @@ struct TargetMembership: Sendable {
     var name: String
     /// Names of the files its Sources build phases compile.
     var compiled: Set<String>
+    /// `EXCLUDED_SOURCE_FILE_NAMES` patterns that every build configuration setting it lists.
+    var excluded: [String] = []
   }
 
   private var projects: [Project] = []
@@ -24,14 +27,15 @@ struct TargetMembership: Sendable {
 
   /// Reads the Sources build phases of the project file at `path` (relative to the audit root).
   mutating func addProjectFile(at path: String, bytes: [UInt8]) {
-    guard let compiled = Self.compiledNames(in: bytes) else { return }
+    guard let objects = Self.objects(in: bytes), let compiled = Self.compiledNames(objects) else { return }
     var folder = Self.folder(of: path)
     var name = path
     if folder.hasSuffix(".xcodeproj") {
       name = folder
       folder = Self.folder(of: folder)
     }
-    projects.append(Project(folder: folder, name: name, compiled: compiled))
+    projects.append(
+      Project(folder: folder, name: name, compiled: compiled, excluded: Self.excludedPatterns(objects)))
   }
 
   /// Notes a `Package.swift` or podspec at `path`: files below its folder are always audited.
@@ -47,7 +51,41 @@ struct TargetMembership: Sendable {
       !manifestFolders.contains(where: { Self.isInside(path, $0) })
     else { return nil }
     let name = Self.lastComponent(path)
-    return governing.contains { $0.compiled.contains(name) } ? nil : first.name
+    return governing.contains { project in
+      guard project.compiled.contains(name) else { return false }
+      let inProject = project.folder.isEmpty ? path : String(path.dropFirst(project.folder.count + 1))
+      return !project.excluded.contains { Self.glob($0, matches: inProject) || Self.glob($0, matches: name) }
+    } ? nil : first.name
+  }
+
+  /// `fnmatch(3)`-style matching of `*` and `?` (no brackets), as Xcode matches `EXCLUDED_SOURCE_FILE_NAMES`;
+  /// iterative, with one backtrack point, so a pattern costs at most its length times the text's.
+  static func glob(_ pattern: String, matches text: String) -> Bool {
+    let pattern = Array(pattern.utf8)
+    let text = Array(text.utf8)
+    guard pattern.count <= 256 else { return false }
+    var p = 0
+    var t = 0
+    var star = -1
+    var mark = 0
+    while t < text.count {
+      if p < pattern.count, pattern[p] == 0x3F || pattern[p] == text[t] {
+        p += 1
+        t += 1
+      } else if p < pattern.count, pattern[p] == 0x2A {
+        star = p
+        mark = t
+        p += 1
+      } else if star >= 0 {
+        p = star + 1
+        mark += 1
+        t = mark
+      } else {
+        return false
+      }
+    }
+    while p < pattern.count, pattern[p] == 0x2A { p += 1 }
+    return p == pattern.count
   }
 
   // MARK: Paths
@@ -72,13 +110,38 @@ struct TargetMembership: Sendable {
   private struct Object {
     var fields: [String: String] = [:]
     var files: [String] = []
+    /// Its `buildSettings`' `EXCLUDED_SOURCE_FILE_NAMES` patterns, and whether it sets them at all.
+    var excluded: [String] = []
+    var setsExcluded = false
+  }
+
+  /// The patterns that every build configuration setting `EXCLUDED_SOURCE_FILE_NAMES` lists, when at least
+  /// two do (a Debug-only exclusion still ships in Release). At most 64, each matched against every file
+  /// of the project, so a project file of thousands of patterns costs no more than a real one (files a
+  /// pattern past the 64th would exclude are audited).
+  private static func excludedPatterns(_ objects: [String: Object]) -> [String] {
+    let setting = objects.values.filter(\.setsExcluded)
+    guard setting.count >= 2, setting.count <= 64, let first = setting.first else { return [] }
+    let shared = first.excluded.prefix(64).filter { pattern in
+      setting.allSatisfy { $0.excluded.prefix(64).contains(pattern) }
+    }
+    return Array(shared)
+  }
+
+  /// Strips the quotes a pattern keeps inside its quoted string (`"\"Snippets/*\""`).
+  private static func unquoted(_ text: String) -> String {
+    guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return text }
+    return String(text.dropFirst().dropLast())
   }
 
   /// Names of the files listed in the project file's `PBXSourcesBuildPhase`s (through each
   /// `PBXBuildFile`'s `fileRef` to the `PBXFileReference`'s `path` or `name`), or nil when the file has
   /// no Sources build phase, compiles synchronized folders, or cannot be read.
   static func compiledNames(in bytes: [UInt8]) -> Set<String>? {
-    guard let objects = objects(in: bytes) else { return nil }
+    objects(in: bytes).flatMap(compiledNames)
+  }
+
+  private static func compiledNames(_ objects: [String: Object]) -> Set<String>? {
     var compiled: Set<String> = []
     var phases = 0
     for object in objects.values {
@@ -110,6 +173,11 @@ struct TargetMembership: Sendable {
     while let token = reader.next() {
       switch token {
       case .open(let isArray):
+        if expectsValue, key == "EXCLUDED_SOURCE_FILE_NAMES", containers.count == 4,
+          containers[1].key == "objects", containers[3].key == "buildSettings"
+        {
+          objects[containers[2].key, default: Object()].setsExcluded = true
+        }
         containers.append((expectsValue ? key ?? "" : "", isArray))
         key = nil
         expectsValue = false
@@ -125,10 +193,21 @@ struct TargetMembership: Sendable {
         if containers.last?.isArray == true {
           if containers.count == 4, containers[1].key == "objects", containers[3].key == "files" {
             objects[containers[2].key, default: Object()].files.append(text)
+          } else if containers.count == 5, containers[1].key == "objects",
+            containers[3].key == "buildSettings", containers[4].key == "EXCLUDED_SOURCE_FILE_NAMES"
+          {
+            objects[containers[2].key, default: Object()].excluded.append(unquoted(text))
           }
         } else if expectsValue {
           if containers.count == 3, containers[1].key == "objects", let key {
             objects[containers[2].key, default: Object()].fields[key] = text
+          } else if containers.count == 4, containers[1].key == "objects",
+            containers[3].key == "buildSettings", key == "EXCLUDED_SOURCE_FILE_NAMES"
+          {
+            objects[containers[2].key, default: Object()].setsExcluded = true
+            objects[containers[2].key, default: Object()].excluded += text.split(separator: " ").map {
+              unquoted(String($0))
+            }
           }
           expectsValue = false
         } else {

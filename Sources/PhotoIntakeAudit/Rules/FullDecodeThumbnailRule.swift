@@ -17,7 +17,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     reports:
       "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:) (also spelled UIImage.init(data:), or UIImage(named:) of a file's path), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image, builds the row's view (-> some View, @ViewBuilder) or draws the image into the view it is called on (an image view extension that sets self.image, called on a cell's outlet), or an Image or UIImage initializer of the app's (Image(data:)), that each cell or row calls, directly, through a model or through a function the cell calls (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, decodes of thumbnails (an argument named for one, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)), and helpers drawing into the view they are called on that cells call only with such an image (cell.avatarView.load(member.profileImageURL)).",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, decodes of thumbnails (an argument named for one, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL, or downloaded from a URL bound just before from a key or property naming an image a service sizes, a profile_image_url key), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)), and helpers drawing into the view they are called on that cells call only with such an image (cell.avatarView.load(member.profileImageURL)).",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -79,7 +79,9 @@ struct FullDecodeThumbnailRule: AuditRule {
   /// Whether the argument starting at `start` names a thumbnail (`thumbnailData`,
   /// `thumbnails.appendingPathComponent(name).path`), or is a name bound just before from a thumbnail
   /// property (`let data = NSData(contentsOfURL: NSURL(string: album.thumbnailURL)!)`, `let path = folder +
-  /// item.thumbPath`): decoding a small image whole is what thumbnails are for.
+  /// item.thumbPath`), or from the contents of a URL bound just before from an image a service sizes
+  /// (`let url = URL(string: user["profile_image_url"] as! String)`, then `Data(contentsOf: url!)`): decoding
+  /// a small image whole is what thumbnails are for.
   private static func namesThumbnail(_ file: SourceFile, paren: Int, argument start: Int) -> Bool {
     guard let close = file.match(paren) else { return false }
     let end = file.endOfArgument(from: start, close: close)
@@ -87,24 +89,51 @@ struct FullDecodeThumbnailRule: AuditRule {
     // A plain name: its binding among the few statements before, if any.
     var name = start
     while file.word(name + 1) == .opBang { name += 1 }
-    guard file.kind(start) == .identifier, name + 1 == end else { return false }
-    var token = start - 1
-    while token > max(0, start - 128) {
-      if file.kind(token) == .identifier, file.source.sameText(token, start),
+    guard file.kind(start) == .identifier, name + 1 == end, let line = bindingLine(file, of: start)
+    else { return false }
+    // The binding's own line, a bounded look, and only the properties it reads (`album.thumbnailURL`,
+    // `contact.thumbnailImageData`): a local's name (`let newsThumbnail = try? Data(contentsOf: url)`)
+    // is the developer's label for whatever was downloaded, not a property of the source.
+    if line.contains(where: { file.isMember($0) && namesThumbnail(file, $0..<($0 + 1)) }) { return true }
+    // `Data(contentsOf: url)` of a URL bound just before: the URL's own binding names a small image.
+    guard
+      let label = line.first(where: {
+        file.kind($0) == .identifier && file.kind($0 + 1) == .colon
+          && (file.text($0) == "contentsOf" || file.text($0) == "contentsOfURL")
+      }), file.kind(label + 2) == .identifier, let url = bindingLine(file, of: label + 2)
+    else { return false }
+    return url.contains { token in
+      (file.isMember(token) || file.kind(token) == .string) && namesSizedImage(file.text(token))
+    }
+  }
+
+  /// The tokens after `=` on the line that binds the name at `use` (`let data = …`), found among the 128
+  /// tokens before it and read at most 32 tokens long.
+  private static func bindingLine(_ file: SourceFile, of use: Int) -> Range<Int>? {
+    var token = use - 1
+    while token > max(0, use - 128) {
+      if file.kind(token) == .identifier, file.source.sameText(token, use),
         file.word(token - 1) == .let || file.word(token - 1) == .var, file.word(token + 1) == .opAssign
       {
-        // The binding's own line, a bounded look, and only the properties it reads (`album.thumbnailURL`,
-        // `contact.thumbnailImageData`): a local's name (`let newsThumbnail = try? Data(contentsOf: url)`)
-        // is the developer's label for whatever was downloaded, not a property of the source.
         var last = token + 2
         while last < min(file.count, token + 34), !file.source.tokens[last].startsLine { last += 1 }
-        return ((token + 2)..<last).contains { member in
-          file.isMember(member) && namesThumbnail(file, member..<(member + 1))
-        }
+        return (token + 2)..<last
       }
       token -= 1
     }
-    return false
+    return nil
+  }
+
+  /// Parts of a property's name or a JSON key that name an image a service sends small (a thumbnail, an
+  /// avatar, an icon): `profile_image_url`, `avatarURL`, `favicon`, `artworkUrl60`.
+  private static let sizedImageWords: [StaticString] = [
+    "thumb", "avatar", "icon", "logo", "artwork", "profile_image", "profileimage", "small", "tiny", "mini",
+  ]
+
+  private static func namesSizedImage(_ text: String) -> Bool {
+    guard text.utf8.count <= 64 else { return false }
+    let lowered = ASCII.lowercased(text)
+    return sizedImageWords.contains { ASCII.contains(lowered, $0) }
   }
 
   /// Whether an identifier among `tokens` names a thumbnail.

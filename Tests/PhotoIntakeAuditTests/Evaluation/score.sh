@@ -26,11 +26,13 @@ CACHE=${EVAL_CACHE:-$HOME/.cache/intake-audit-eval}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/intake-audit-eval.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$CACHE"
-# Only what the audit reads: large model and media files are often missing from mirrors.
+# Only what the audit reads (storyboards, xibs, Core Data models and Objective-C files name Swift types the
+# system makes): large model and media files are often missing from mirrors.
 # `git archive` fails on a pathspec that matches nothing, and on a blob the snapshot lacks (files of 4 MiB and
 # more, such as a Pods project file), so list the paths whose blobs are present first.
 sources() {
-  git "$@" ls-tree -r "$commit" | awk -F'\t' '$2 ~ /\.(swift|plist|pbxproj|xcconfig|podspec)$/ { split($1, m, " "); print m[3] "\t" $2 }' \
+  git "$@" ls-tree -r "$commit" | awk -F'\t' '$2 ~ /\.(swift|plist|pbxproj|xcconfig|podspec)$/ || (($2 ~ /\.(storyboard|xib|m|mm|h)$/ || $2 ~ /\.xcdatamodel\/contents$/) \
+    && $2 !~ /(^|\/)(Pods|Carthage|DerivedData|\.build)\//) { split($1, m, " "); print m[3] "\t" $2 }' \
     >"$WORK/list"
   cut -f1 "$WORK/list" | git "$@" cat-file --batch-check='%(objecttype)' | paste - "$WORK/list" |
     awk -F'\t' '$1 == "blob" { print $3 }'
@@ -44,12 +46,12 @@ awk -F'\t' -v only="$ONLY" '/^#set /{set=$0; sub(/^#set /, "", set)} /^#repo\t/ 
   mirror="${EVAL_MIRRORS:-/nonexistent}/$slug/repo"
   [ -d "$mirror/.git" ] && mirror="$mirror/.git"
   if [ -d "$mirror" ] && git --git-dir="$mirror" cat-file -e "$commit^{commit}" 2>/dev/null; then
-    sources --git-dir="$mirror" | tr '\n' '\0' | xargs -0 git --git-dir="$mirror" archive "$commit" -- 2>/dev/null | tar -x -C "$dest"
+    sources --git-dir="$mirror" | tr '\n' '\0' | xargs -0 git --git-dir="$mirror" archive "$commit" -- 2>/dev/null | tar -x -i -C "$dest"
   else
     if [ ! -d "$CACHE/$slug" ]; then
       git clone --quiet --filter=blob:none --no-checkout "https://github.com/$repo" "$CACHE/$slug"
     fi
-    sources -C "$CACHE/$slug" | tr '\n' '\0' | xargs -0 git -C "$CACHE/$slug" archive "$commit" -- | tar -x -C "$dest"
+    sources -C "$CACHE/$slug" | tr '\n' '\0' | xargs -0 git -C "$CACHE/$slug" archive "$commit" -- | tar -x -i -C "$dest"
   fi
   start=$(date +%s.%N)
   taskset -c 0 "$INTAKE" audit "$dest" --format json --fail-on error >"$WORK/$slug.json" 2>/dev/null || true

@@ -1,0 +1,84 @@
+/// Names that files other than Swift give to the app's types: a storyboard's or xib's `customClass`, an
+/// `Info.plist`'s scene delegate or principal class, a Core Data model's class, Objective-C code. The system
+/// creates such a type where no Swift code names it, so ``Reachability`` keeps it running.
+///
+/// Every identifier-like word of those files is kept (linear in their bytes, one set of words): a word that
+/// happens to equal a type's name only keeps more code running, never less.
+struct InterfaceNames: Sendable {
+  /// Identifier-like words of every interface, property list, model and Objective-C file read.
+  private(set) var words: Set<String> = []
+  /// Storyboard, xib and `INFOPLIST_FILE` property list names the Xcode projects list.
+  private var listed: Set<String> = []
+  /// Storyboard, xib and property list names found in the folder.
+  private var found: Set<String> = []
+  /// Whether a project file with Info.plist build settings was read.
+  private var sawProject = false
+
+  /// Whether the folder holds an Xcode project whose storyboards, xibs and Info.plists were all read: only
+  /// then can a type that no file names be called unmade (a checkout without its storyboards hides every
+  /// `customClass`; a folder without a project cannot say which storyboards it has).
+  var isComplete: Bool { sawProject && listed.isSubset(of: found) }
+
+  /// Reads the words of a storyboard, xib, property list, Core Data model or Objective-C file at `path`.
+  mutating func add(_ bytes: [UInt8], path: String) {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    Self.forEachWord(Array(name.utf8), dots: true) { word in
+      if Self.isListedKind(word) { found.insert(word) }
+    }
+    Self.forEachWord(bytes) { words.insert($0) }
+  }
+
+  private static func isListedKind(_ word: String) -> Bool {
+    word.hasSuffix(".storyboard") || word.hasSuffix(".xib") || word.hasSuffix(".plist")
+  }
+
+  /// Notes the storyboards and xibs an Xcode project file lists (`path = Main.storyboard;`), its targets'
+  /// `INFOPLIST_FILE`s, and the words of `INFOPLIST_KEY_` settings (a generated Info.plist's class names).
+  mutating func addProjectFile(_ bytes: [UInt8]) {
+    var lineStart = 0
+    for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x0A {
+      let line = Array(bytes[lineStart..<index])
+      lineStart = index + 1
+      let text = String(decoding: line, as: UTF8.self)
+      if text.contains("INFOPLIST_FILE") {
+        sawProject = true
+        guard !text.contains("GENERATE_INFOPLIST_FILE") else { continue }
+        Self.forEachWord(line, dots: true) { word in
+          if word.hasSuffix(".plist") {
+            listed.insert(word.split(separator: "/").last.map(String.init) ?? word)
+          }
+        }
+      } else if text.contains("INFOPLIST_KEY_") {
+        Self.forEachWord(line) { words.insert($0) }
+      } else if text.contains(".storyboard") || text.contains(".xib") {
+        Self.forEachWord(line, dots: true) { word in
+          // `lastKnownFileType = file.storyboard;` names a kind, not a file.
+          if word.hasSuffix(".storyboard") || word.hasSuffix(".xib"), !word.hasPrefix("file.") {
+            listed.insert(word.split(separator: "/").last.map(String.init) ?? word)
+          }
+        }
+      }
+    }
+  }
+
+  /// Calls `body` with each run of ASCII letters, digits and `_` (and `.`, `/`, `-` when `dots`) that starts
+  /// with a letter or `_`.
+  private static func forEachWord(_ bytes: [UInt8], dots: Bool = false, _ body: (String) -> Void) {
+    var start = -1
+    for index in 0...bytes.count {
+      let byte = index < bytes.count ? bytes[index] : 0
+      let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+      let isPart =
+        isLetter || (byte >= 0x30 && byte <= 0x39)
+        || (dots && (byte == 0x2E || byte == 0x2F || byte == 0x2D))
+      if start < 0 {
+        if isLetter { start = index }
+      } else if !isPart {
+        if index - start >= 2, index - start <= 200 {
+          body(String(decoding: bytes[start..<index], as: UTF8.self))
+        }
+        start = -1
+      }
+    }
+  }
+}
