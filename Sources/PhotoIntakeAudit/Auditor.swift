@@ -46,22 +46,32 @@ public struct Auditor: Sendable {
     let shown = displayName ?? folder
     let inventory = try ProjectScanner.inventory(of: root)
     var facts = ProjectFacts()
+    var propertyLists: [(path: String, keys: UsageKeyIndex)] = []
     for plist in inventory.propertyLists {
       if let data = FileManager.default.contents(atPath: root + "/" + plist) {
-        facts.usageKeys.addPropertyList(data)
+        var keys = UsageKeyIndex()
+        keys.addPropertyList(data)
+        facts.usageKeys.formUnion(keys)
+        propertyLists.append((plist, keys))
       }
     }
     var conditions = CompilationConditions()
     var membership = TargetMembership()
+    var settingsFiles: [(path: String, data: Data)] = []
     for settings in inventory.buildSettings {
       if let data = FileManager.default.contents(atPath: root + "/" + settings) {
         facts.usageKeys.addBuildSettings(data)
         conditions.addBuildSettings(data)
         if settings.hasSuffix("project.pbxproj") {
-          membership.addProjectFile(at: settings, bytes: [UInt8](data))
+          let bytes = [UInt8](data)
+          let compiled = membership.addProjectFile(at: settings, bytes: bytes)
+          facts.usageKeyScopes.addProjectFile(at: settings, bytes: bytes, data: data, compiled: compiled)
+        } else {
+          settingsFiles.append((settings, data))
         }
       }
     }
+    facts.usageKeyScopes.addConfiguration(propertyLists: propertyLists, settings: settingsFiles)
     for manifest in inventory.swiftFiles
     where manifest == "Package.swift" || manifest.hasSuffix("/Package.swift") {
       membership.addManifest(at: manifest)

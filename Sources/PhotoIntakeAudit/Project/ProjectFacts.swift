@@ -25,7 +25,10 @@ struct ProjectFacts: Sendable {
   /// Names of types (or `""` for top-level code) that call `unregisterChangeObserver` or
   /// `unregisterAvailabilityObserver` somewhere.
   var unregisteringTypes: Set<String> = []
+  /// Every usage key the folder declares, wherever it is declared.
   var usageKeys = UsageKeyIndex()
+  /// The keys of each app project, for folders that hold several (see ``UsageKeyScopes``).
+  var usageKeyScopes = UsageKeyScopes()
   /// Functions declared with a `UIImagePickerController.SourceType` parameter
   /// (`func pickImage(_ source: UIImagePickerController.SourceType)`), by name: a `.photoLibrary`
   /// passed to one picks from the library.
