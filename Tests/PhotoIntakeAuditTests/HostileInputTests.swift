@@ -330,4 +330,31 @@ struct HostileInputTests {
     let report = try await Self.audit(["Chain.swift": source])
     #expect(report.swiftFiles == 1 && report.skipped.isEmpty)
   }
+
+  /// A collection of 1,500 small apps, each an Xcode project with its own Info.plist, half of them declaring
+  /// the camera key, plus one project whose settings name 2,000 Info.plists and a file 200 folders deep:
+  /// each camera picker is judged by its own project's keys, and finding a file's project stays a walk up
+  /// its own path.
+  @Test func thousandsOfSiblingAppsAreEachJudgedByTheirOwnKeys() async throws {
+    let count = 1_500
+    var files: [String: String] = [:]
+    let picker = "import UIKit\nfunc pick(_ picker: UIImagePickerController) { picker.sourceType = .camera }\n"
+    for index in 0..<count {
+      let key = index.isMultiple(of: 2) ? "<key>NSCameraUsageDescription</key><string>Scan.</string>" : ""
+      files["Apps/App\(index)/App\(index).xcodeproj/project.pbxproj"] =
+        "{ objects = { 1 = { isa = PBXProject; }; 2 = { buildSettings = { INFOPLIST_FILE = App\(index)/Info.plist; }; }; }; }\n"
+      files["Apps/App\(index)/App\(index)/Info.plist"] =
+        "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict>\(key)</dict></plist>\n"
+      files["Apps/App\(index)/App\(index)/Picker.swift"] = picker
+    }
+    var settings = "{ objects = { 1 = { isa = PBXProject; }; 2 = { buildSettings = {\n"
+    for index in 0..<2_000 { settings += "INFOPLIST_FILE = \"$(SRCROOT)/Plists/\(index)/Info.plist\";\n" }
+    files["Many/Many.xcodeproj/project.pbxproj"] = settings + "}; }; }; }\n"
+    let deep = (0..<200).map { "d\($0)" }.joined(separator: "/")
+    files["Many/\(deep)/Picker.swift"] = picker
+    let report = try await Self.audit(files)
+    let reported = report.findings.filter { $0.rule == "missing-usage-key" }
+    #expect(reported.count == count / 2)
+    #expect(reported.allSatisfy { $0.file.hasPrefix("Apps/App") })
+  }
 }
