@@ -338,7 +338,8 @@ struct HostileInputTests {
   @Test func thousandsOfSiblingAppsAreEachJudgedByTheirOwnKeys() async throws {
     let count = 1_500
     var files: [String: String] = [:]
-    let picker = "import UIKit\nfunc pick(_ picker: UIImagePickerController) { picker.sourceType = .camera }\n"
+    let picker =
+      "import UIKit\nfunc pick(_ picker: UIImagePickerController) { picker.sourceType = .camera }\n"
     for index in 0..<count {
       let key = index.isMultiple(of: 2) ? "<key>NSCameraUsageDescription</key><string>Scan.</string>" : ""
       files["Apps/App\(index)/App\(index).xcodeproj/project.pbxproj"] =
@@ -356,5 +357,21 @@ struct HostileInputTests {
     let reported = report.findings.filter { $0.rule == "missing-usage-key" }
     #expect(reported.count == count / 2)
     #expect(reported.allSatisfy { $0.file.hasPrefix("Apps/App") })
+  }
+
+  /// 4,000 actions that each loop over the same stored array of assets and over assets they map from URLs:
+  /// each mapped loop's first read is reported once, the stored array's once in all.
+  @Test func thousandsOfLoopsOverAssetsFinish() async throws {
+    let count = 4_000
+    var source = "import AVFoundation\nimport UIKit\nfinal class Merge: UIViewController {\n"
+    source += "  var assets: [AVAsset] = []\n  var urls: [URL] = []\n"
+    for index in 0..<count {
+      source += "  @IBAction func merge\(index)(_ sender: UIButton) {\n"
+      source += "    for asset in assets { print(asset.duration) }\n"
+      source += "    let made = urls.map { AVAsset(url: $0) }\n"
+      source += "    for (number, clip) in made.enumerated() { print(number, clip.duration) }\n  }\n"
+    }
+    let report = try await Self.audit(["Merge.swift": source + "}\n"])
+    #expect(report.findings.filter { $0.rule == "sync-load" }.count == count + 1)
   }
 }
