@@ -374,4 +374,34 @@ struct HostileInputTests {
     let report = try await Self.audit(["Merge.swift": source + "}\n"])
     #expect(report.findings.filter { $0.rule == "sync-load" }.count == count + 1)
   }
+
+  /// A `willDisplay` that sets 3,000 properties of its cell to the asset at its index, and a cell whose 3,000
+  /// observers each request the image unchecked: each request is reported once.
+  @Test func thousandsOfObservedCellPropertiesFinish() async throws {
+    let count = 3_000
+    var controller = """
+      import Photos
+      import UIKit
+      final class Grid: UIViewController {
+        var fetchResult: PHFetchResult<PHAsset>!
+        func collectionView(_ view: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell {
+          view.dequeueReusableCell(withReuseIdentifier: "Cell", for: indexPath)
+        }
+        func collectionView(_ view: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath) {
+          guard let cell = cell as? Cell else { return }
+          let asset = fetchResult[indexPath.item]
+
+      """
+    var cell =
+      "import Photos\nimport UIKit\nfinal class Cell: UICollectionViewCell {\n  let imageView = UIImageView()\n"
+    for index in 0..<count {
+      controller += "    cell.asset\(index) = asset\n"
+      cell +=
+        "  var asset\(index): PHAsset? { didSet { PHImageManager.default().requestImage(for: asset\(index)!, "
+      cell +=
+        "targetSize: .zero, contentMode: .aspectFill, options: nil) { image, _ in self.imageView.image = image } } }\n"
+    }
+    let report = try await Self.audit(["Grid.swift": controller + "  }\n}\n", "Cell.swift": cell + "}\n"])
+    #expect(report.findings.filter { $0.rule == "grid-keyed-by-index" }.count == count)
+  }
 }

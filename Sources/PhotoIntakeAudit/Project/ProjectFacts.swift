@@ -66,9 +66,11 @@ struct ProjectFacts: Sendable {
   /// Calls made inside functions that list or grid contexts call, by the called name
   /// (``addCallsOfListHelpers(_:)``): a helper they reach draws cells too.
   var helperListCalls: [String: [ListCall]] = [:]
-  /// Methods that a `cellForItemAt`/`cellForRowAt` taking its asset from a fetch result by index path calls
-  /// on what it shows, with no `localIdentifier` in sight (`cell.loadImage(phAsset: fetchAssets[indexPath.row])`):
-  /// a cell method of that name that requests the image is keyed by index too (see ``GridKeyedByIndexRule``).
+  /// Methods that a `cellForItemAt`/`cellForRowAt` (or `willDisplay`) taking its asset from a fetch result by
+  /// index path calls on what it shows, with no `localIdentifier` in sight
+  /// (`cell.loadImage(phAsset: fetchAssets[indexPath.row])`), and properties it sets to it (`cell.asset = asset`,
+  /// whose observer runs): a cell method or observed property of that name that requests the image is keyed by
+  /// index too (see ``GridKeyedByIndexRule``).
   var cellLoaders: Set<String> = []
   /// The call graph and execution contexts, built after every file is read when a rule that needs
   /// them can fire (see ``Auditor``).
@@ -354,9 +356,12 @@ struct ProjectFacts: Sendable {
   mutating func addCellLoaders(_ files: [SourceFile]) {
     guard !fetchResultNames.isEmpty else { return }
     for file in files where file.source.words.containsAny([.cellForItemAt, .cellForRowAt]) {
+      // `cellForItemAt`, and `willDisplay` (`collectionView(_:willDisplay:forItemAt:)`), where a cell is
+      // handed its asset just before it shows.
       for (index, scope) in file.syntax.scopes.enumerated()
       where scope.kind == .function
-        && file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open))
+        && (file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open))
+          || Self.isWillDisplay(scope, in: file))
       {
         let body = file.body(of: index)
         guard !file.contains([.localIdentifier], in: body),
@@ -373,6 +378,14 @@ struct ProjectFacts: Sendable {
             shown.insert(file.text(token + 1))
           }
         }
+        // Properties set to it (`cell.asset = asset`): their observers run with it, as a method would.
+        for token in body
+        where file.kind(token) == .identifier && file.isMember(token) && file.word(token + 1) == .opAssign {
+          let value = (token + 2)..<min(token + 6, body.upperBound)
+          if value.contains(where: { file.kind($0) == .identifier && shown.contains(file.text($0)) }) {
+            cellLoaders.insert(file.text(token))
+          }
+        }
         // Methods given it: `cell.loadImage(phAsset: asset)`, `cell.setup(asset: assets[indexPath.item])`.
         for token in body
         where file.kind(token) == .identifier && file.isMember(token) && file.kind(token + 1) == .leftParen {
@@ -385,6 +398,13 @@ struct ProjectFacts: Sendable {
         }
       }
     }
+  }
+
+  /// Whether function scope `scope` is a `willDisplay` delegate method of a collection or table view
+  /// (`func collectionView(_ collectionView: UICollectionView, willDisplay cell: …, forItemAt …)`).
+  private static func isWillDisplay(_ scope: Scope, in file: SourceFile) -> Bool {
+    guard file.word(scope.head) == .func, scope.open > scope.head else { return false }
+    return (scope.head..<min(scope.open, scope.head + 12)).contains { file.text($0) == "willDisplay" }
   }
 
   private static let listCallsKept = 8

@@ -10,10 +10,11 @@
 ///   method, in a project that never cancels image requests: the result lands in whichever asset the reused
 ///   cell shows by then.
 ///
-/// - UIKit, the request in the cell: such a `cellForItemAt` calls a method of the cell
-///   (`cell.loadImage(phAsset: asset)`, see ``ProjectFacts/cellLoaders``) whose body requests the image and
-///   never checks what the cell shows (no `localIdentifier`, no `==`/`===`), in a project that never cancels
-///   image requests: reported at the cell's request.
+/// - UIKit, the request in the cell: such a `cellForItemAt` (or `willDisplay`) calls a method of the cell
+///   (`cell.loadImage(phAsset: asset)`) or sets a property whose observer runs (`cell.asset = asset`, see
+///   ``ProjectFacts/cellLoaders``), and that body requests the image and never checks what the cell shows
+///   (no `localIdentifier`, no `==`/`===`), in a project that never cancels image requests: reported at the
+///   cell's request.
 ///
 /// Precision first: a grid whose request goes through a helper outside the cell (of the controller or another
 /// type), whose cell checks what it shows, or that checks identifiers anywhere in the method, is left alone.
