@@ -72,6 +72,9 @@ struct ProjectFacts: Sendable {
   /// whose observer runs): a cell method or observed property of that name that requests the image is keyed by
   /// index too (see ``GridKeyedByIndexRule``).
   var cellLoaders: Set<String> = []
+  /// Properties such a method sets to what it shows (`cell.asset = asset`), with the cell types it casts to
+  /// (`""` when it does not cast): an observer of that property in such a cell type is a cell loader.
+  var cellLoaderProperties: [String: Set<String>] = [:]
   /// The call graph and execution contexts, built after every file is read when a rule that needs
   /// them can fire (see ``Auditor``).
   var model: ProjectModel?
@@ -378,12 +381,18 @@ struct ProjectFacts: Sendable {
             shown.insert(file.text(token + 1))
           }
         }
-        // Properties set to it (`cell.asset = asset`): their observers run with it, as a method would.
+        // Properties set to it (`cell.asset = asset`): their observers run with it, as a method would. Only
+        // the cell type the method casts to (`cell as? PhotoCell`) has them, when it casts: another cell
+        // class with a property of that name may be fed from an array.
+        let cast = body.first { token in
+          file.word(token) == .as && (file.word(token + 1) == .opQuestion || file.word(token + 1) == .opBang)
+            && file.kind(token + 2) == .identifier
+        }.map { file.text($0 + 2) }
         for token in body
         where file.kind(token) == .identifier && file.isMember(token) && file.word(token + 1) == .opAssign {
           let value = (token + 2)..<min(token + 6, body.upperBound)
           if value.contains(where: { file.kind($0) == .identifier && shown.contains(file.text($0)) }) {
-            cellLoaders.insert(file.text(token))
+            cellLoaderProperties[file.text(token), default: []].insert(cast ?? "")
           }
         }
         // Methods given it: `cell.loadImage(phAsset: asset)`, `cell.setup(asset: assets[indexPath.item])`.

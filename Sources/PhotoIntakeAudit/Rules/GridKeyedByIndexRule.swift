@@ -68,11 +68,20 @@ struct GridKeyedByIndexRule: AuditRule {
   /// Requests made in a cell method that an index-keyed `cellForItemAt` calls (``ProjectFacts/cellLoaders``),
   /// when the method never checks which asset the cell shows by the time the image arrives.
   private func requestsInCellLoaders(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
-    guard !project.cellLoaders.isEmpty, !project.words.contains(.cancelImageRequest) else { return [] }
+    guard !project.cellLoaders.isEmpty || !project.cellLoaderProperties.isEmpty,
+      !project.words.contains(.cancelImageRequest)
+    else { return [] }
     var findings: [Finding] = []
     for (scopeIndex, scope) in file.syntax.scopes.enumerated() where scope.kind == .function {
-      guard let name = file.name(of: scopeIndex), project.cellLoaders.contains(name),
-        let type = file.enclosingType(of: scope.head),
+      guard let name = file.name(of: scopeIndex), let type = file.enclosingType(of: scope.head) else {
+        continue
+      }
+      let setProperty =
+        file.word(scope.head) != .func
+        && project.cellLoaderProperties[name].map { casts in
+          casts.contains("") || file.name(of: type).map(casts.contains) == true
+        } == true
+      guard project.cellLoaders.contains(name) || setProperty,
         project.typeInherits(file, scope: type, anyOf: ListContext.cellBases)
       else { continue }
       let body = file.body(of: scopeIndex)
