@@ -217,6 +217,24 @@ struct ProjectFacts: Sendable {
       }
       if !named { identifierCarriers.insert(file.text(index - 1)) }
     }
+    // `trip.photos.append(result.assetIdentifier!)`, `ids.insert(asset.localIdentifier, at: 0)`: the list
+    // appended to carries identifiers too. The first arguments only, so each call costs a bounded look.
+    for index in 0..<file.count
+    where (file.word(index) == .append || file.word(index) == .insert) && file.isMember(index)
+      && file.kind(index + 1) == .leftParen && file.kind(index - 2) == .identifier
+    {
+      guard let close = file.match(index + 1) else { continue }
+      let argument = (index + 2)..<min(close, index + 34)
+      let takesIdentifier = argument.contains {
+        [.assetIdentifier, .localIdentifier, .itemIdentifier].contains(file.word($0))
+      }
+      let named = argument.contains { token in
+        guard file.kind(token) == .identifier else { return false }
+        let lower = ASCII.lowercased(file.text(token))
+        return ASCII.contains(lower, "collection") || ASCII.contains(lower, "album")
+      }
+      if takesIdentifier, !named { identifierCarriers.insert(file.text(index - 2)) }
+    }
   }
 
   /// Records the names `file` declares as `PHFetchResult<PHAsset>` or initializes with `fetchAssets(…)`.
