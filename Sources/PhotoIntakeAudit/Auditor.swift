@@ -106,9 +106,11 @@ public struct Auditor: Sendable {
           ))
         continue
       }
-      facts.add(file)
       files.append(file)
     }
+    // Before any file is added: list contexts in one file may be closures given to a view of another.
+    facts.listWrappers = ListWrappers.names(in: files)
+    for file in files { facts.add(file) }
     if facts.words.containsAny(ListContext.words) {
       facts.addCallsOfCreatedViews(files)
       facts.addCallsOfListHelpers(files)

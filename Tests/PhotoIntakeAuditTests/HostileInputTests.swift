@@ -404,4 +404,21 @@ struct HostileInputTests {
     let report = try await Self.audit(["Grid.swift": controller + "  }\n}\n", "Cell.swift": cell + "}\n"])
     #expect(report.findings.filter { $0.rule == "grid-keyed-by-index" }.count == count)
   }
+
+  /// 3,000 list views that draw a content closure per row, each used once with a row that decodes through a
+  /// helper: the wrappers are found in one pass and each use's helper is reported once.
+  @Test func thousandsOfListWrappersFinish() async throws {
+    let count = 3_000
+    var wrappers = "import SwiftUI\n"
+    var uses = "import SwiftUI\nimport UIKit\n"
+    for index in 0..<count {
+      wrappers += "struct Rows\(index)<Content: View>: View { let content: (Int) -> Content\n"
+      wrappers += "  var body: some View { List(0..<3, id: \\.self) { item in self.content(item) } } }\n"
+      uses += "func photo\(index)(_ name: String) -> UIImage { UIImage(contentsOfFile: name) ?? UIImage() }\n"
+      uses += "struct Screen\(index): View { var body: some View { Rows\(index)(content: { item in "
+      uses += "Image(uiImage: photo\(index)(\"\\(item)\")) }) } }\n"
+    }
+    let report = try await Self.audit(["Rows.swift": wrappers, "Screens.swift": uses])
+    #expect(report.findings.filter { $0.rule == "full-decode-thumbnail" }.count == count)
+  }
 }

@@ -25,6 +25,9 @@ struct ProjectFacts: Sendable {
   /// Names of types (or `""` for top-level code) that call `unregisterChangeObserver` or
   /// `unregisterAvailabilityObserver` somewhere.
   var unregisteringTypes: Set<String> = []
+  /// App views that draw their content closure once per row (``ListWrappers``), found before any file is
+  /// added.
+  var listWrappers: Set<String> = []
   /// Every usage key the folder declares, wherever it is declared.
   var usageKeys = UsageKeyIndex()
   /// The keys of each app project, for folders that hold several (see ``UsageKeyScopes``).
@@ -111,7 +114,9 @@ struct ProjectFacts: Sendable {
     }
     // A file with a cell-named view but no list word (`struct JournalCell: View` that a `List` in another
     // file creates) still draws cells: its member reads (`entry.photo`) are list calls too.
-    if file.source.words.containsAny(ListContext.words) || ListContext.declaresCellNamedView(file) {
+    if file.source.words.containsAny(ListContext.words) || ListContext.declaresCellNamedView(file)
+      || mentionsListWrapper(file)
+    {
       addListCalls(file, skipping: nil)
       for index in 0..<file.count
       where (file.word(index) == .ForEach || file.word(index) == .List) && file.kind(index + 1) == .leftParen
@@ -255,13 +260,22 @@ struct ProjectFacts: Sendable {
     }
   }
 
+  /// Whether `file` names one of the ``listWrappers`` (`FilteredList(…) { row }`): its closures draw rows.
+  private func mentionsListWrapper(_ file: SourceFile) -> Bool {
+    guard !listWrappers.isEmpty else { return false }
+    return (0..<file.count).contains { index in
+      file.kind(index) == .identifier && file.word(index) == .none && file.kind(index + 1) == .leftParen
+        && listWrappers.contains(file.text(index))
+    }
+  }
+
   /// Records the calls (`thumbnail(for:)`, `PhotoCard(photo:)`) and member reads (`photo.image`) that
   /// list and grid contexts of `file` make, a few places per name.
   private mutating func addListCalls(_ file: SourceFile, skipping known: [Bool]? = nil) {
     let inList =
       known == nil
-      ? ListContext.scopes(in: file)
-      : ListContext.scopes(in: file) { [listCalls] type in
+      ? ListContext.scopes(in: file, wrappers: listWrappers)
+      : ListContext.scopes(in: file, wrappers: listWrappers) { [listCalls] type in
         file.name(of: type).map { listCalls[$0]?.contains { !$0.namesSmallImage } == true } ?? false
       }
     let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover])
@@ -344,7 +358,7 @@ struct ProjectFacts: Sendable {
   /// only with a small image (`RemoteImage(url: video.thumbnailURL)`) does not draw the photo.
   mutating func addCallsOfCreatedViews(_ files: [SourceFile]) {
     for file in files where file.syntax.scopes.contains(where: { $0.kind == .type }) {
-      let known = ListContext.scopes(in: file)
+      let known = ListContext.scopes(in: file, wrappers: listWrappers)
       let created = file.syntax.scopes.indices.contains { index in
         file.scope(index).kind == .type && !known[index]
           && file.name(of: index).map { createsPhotoView($0) } == true
