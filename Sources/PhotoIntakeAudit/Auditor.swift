@@ -47,9 +47,13 @@ public struct Auditor: Sendable {
     let inventory = try ProjectScanner.inventory(of: root)
     var facts = ProjectFacts()
     var interface = InterfaceNames()
+    var propertyLists: [(path: String, keys: UsageKeyIndex)] = []
     for plist in inventory.propertyLists {
       if let data = FileManager.default.contents(atPath: root + "/" + plist) {
-        facts.usageKeys.addPropertyList(data)
+        var keys = UsageKeyIndex()
+        keys.addPropertyList(data)
+        facts.usageKeys.formUnion(keys)
+        propertyLists.append((plist, keys))
         interface.add([UInt8](data), path: plist)
       }
     }
@@ -60,16 +64,22 @@ public struct Auditor: Sendable {
     }
     var conditions = CompilationConditions()
     var membership = TargetMembership()
+    var settingsFiles: [(path: String, data: Data)] = []
     for settings in inventory.buildSettings {
       if let data = FileManager.default.contents(atPath: root + "/" + settings) {
         facts.usageKeys.addBuildSettings(data)
         conditions.addBuildSettings(data)
         if settings.hasSuffix("project.pbxproj") {
-          membership.addProjectFile(at: settings, bytes: [UInt8](data))
-          interface.addProjectFile([UInt8](data))
+          let bytes = [UInt8](data)
+          let compiled = membership.addProjectFile(at: settings, bytes: bytes)
+          facts.usageKeyScopes.addProjectFile(at: settings, bytes: bytes, data: data, compiled: compiled)
+          interface.addProjectFile(bytes)
+        } else {
+          settingsFiles.append((settings, data))
         }
       }
     }
+    facts.usageKeyScopes.addConfiguration(propertyLists: propertyLists, settings: settingsFiles)
     for manifest in inventory.swiftFiles
     where manifest == "Package.swift" || manifest.hasSuffix("/Package.swift") {
       membership.addManifest(at: manifest)
@@ -104,9 +114,11 @@ public struct Auditor: Sendable {
           ))
         continue
       }
-      facts.add(file)
       files.append(file)
     }
+    // Before any file is added: list contexts in one file may be closures given to a view of another.
+    facts.listWrappers = ListWrappers.names(in: files)
+    for file in files { facts.add(file) }
     if facts.words.containsAny(ListContext.words) {
       facts.addCallsOfCreatedViews(files)
       facts.addCallsOfListHelpers(files)

@@ -485,4 +485,95 @@ struct HostileInputTests {
     ])
     #expect(report.findings.filter { $0.rule == "picker-legacy" }.count == named)
   }
+
+  /// A collection of 1,500 small apps, each an Xcode project with its own Info.plist, half of them declaring
+  /// the camera key, plus one project whose settings name 2,000 Info.plists and a file 200 folders deep:
+  /// each camera picker is judged by its own project's keys, and finding a file's project stays a walk up
+  /// its own path.
+  @Test func thousandsOfSiblingAppsAreEachJudgedByTheirOwnKeys() async throws {
+    let count = 1_500
+    var files: [String: String] = [:]
+    let picker =
+      "import UIKit\nfunc pick(_ picker: UIImagePickerController) { picker.sourceType = .camera }\n"
+    for index in 0..<count {
+      let key = index.isMultiple(of: 2) ? "<key>NSCameraUsageDescription</key><string>Scan.</string>" : ""
+      files["Apps/App\(index)/App\(index).xcodeproj/project.pbxproj"] =
+        "{ objects = { 1 = { isa = PBXProject; }; 2 = { buildSettings = { INFOPLIST_FILE = App\(index)/Info.plist; }; }; }; }\n"
+      files["Apps/App\(index)/App\(index)/Info.plist"] =
+        "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict>\(key)</dict></plist>\n"
+      files["Apps/App\(index)/App\(index)/Picker.swift"] = picker
+    }
+    var settings = "{ objects = { 1 = { isa = PBXProject; }; 2 = { buildSettings = {\n"
+    for index in 0..<2_000 { settings += "INFOPLIST_FILE = \"$(SRCROOT)/Plists/\(index)/Info.plist\";\n" }
+    files["Many/Many.xcodeproj/project.pbxproj"] = settings + "}; }; }; }\n"
+    let deep = (0..<200).map { "d\($0)" }.joined(separator: "/")
+    files["Many/\(deep)/Picker.swift"] = picker
+    let report = try await Self.audit(files)
+    let reported = report.findings.filter { $0.rule == "missing-usage-key" }
+    #expect(reported.count == count / 2)
+    #expect(reported.allSatisfy { $0.file.hasPrefix("Apps/App") })
+  }
+
+  /// 4,000 actions that each loop over the same stored array of assets and over assets they map from URLs:
+  /// each mapped loop's first read is reported once, the stored array's once in all.
+  @Test func thousandsOfLoopsOverAssetsFinish() async throws {
+    let count = 4_000
+    var source = "import AVFoundation\nimport UIKit\nfinal class Merge: UIViewController {\n"
+    source += "  var assets: [AVAsset] = []\n  var urls: [URL] = []\n"
+    for index in 0..<count {
+      source += "  @IBAction func merge\(index)(_ sender: UIButton) {\n"
+      source += "    for asset in assets { print(asset.duration) }\n"
+      source += "    let made = urls.map { AVAsset(url: $0) }\n"
+      source += "    for (number, clip) in made.enumerated() { print(number, clip.duration) }\n  }\n"
+    }
+    let report = try await Self.audit(["Merge.swift": source + "}\n"])
+    #expect(report.findings.filter { $0.rule == "sync-load" }.count == count + 1)
+  }
+
+  /// A `willDisplay` that sets 3,000 properties of its cell to the asset at its index, and a cell whose 3,000
+  /// observers each request the image unchecked: each request is reported once.
+  @Test func thousandsOfObservedCellPropertiesFinish() async throws {
+    let count = 3_000
+    var controller = """
+      import Photos
+      import UIKit
+      final class Grid: UIViewController {
+        var fetchResult: PHFetchResult<PHAsset>!
+        func collectionView(_ view: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell {
+          view.dequeueReusableCell(withReuseIdentifier: "Cell", for: indexPath)
+        }
+        func collectionView(_ view: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath) {
+          guard let cell = cell as? Cell else { return }
+          let asset = fetchResult[indexPath.item]
+
+      """
+    var cell =
+      "import Photos\nimport UIKit\nfinal class Cell: UICollectionViewCell {\n  let imageView = UIImageView()\n"
+    for index in 0..<count {
+      controller += "    cell.asset\(index) = asset\n"
+      cell +=
+        "  var asset\(index): PHAsset? { didSet { PHImageManager.default().requestImage(for: asset\(index)!, "
+      cell +=
+        "targetSize: .zero, contentMode: .aspectFill, options: nil) { image, _ in self.imageView.image = image } } }\n"
+    }
+    let report = try await Self.audit(["Grid.swift": controller + "  }\n}\n", "Cell.swift": cell + "}\n"])
+    #expect(report.findings.filter { $0.rule == "grid-keyed-by-index" }.count == count)
+  }
+
+  /// 3,000 list views that draw a content closure per row, each used once with a row that decodes through a
+  /// helper: the wrappers are found in one pass and each use's helper is reported once.
+  @Test func thousandsOfListWrappersFinish() async throws {
+    let count = 3_000
+    var wrappers = "import SwiftUI\n"
+    var uses = "import SwiftUI\nimport UIKit\n"
+    for index in 0..<count {
+      wrappers += "struct Rows\(index)<Content: View>: View { let content: (Int) -> Content\n"
+      wrappers += "  var body: some View { List(0..<3, id: \\.self) { item in self.content(item) } } }\n"
+      uses += "func photo\(index)(_ name: String) -> UIImage { UIImage(contentsOfFile: name) ?? UIImage() }\n"
+      uses += "struct Screen\(index): View { var body: some View { Rows\(index)(content: { item in "
+      uses += "Image(uiImage: photo\(index)(\"\\(item)\")) }) } }\n"
+    }
+    let report = try await Self.audit(["Rows.swift": wrappers, "Screens.swift": uses])
+    #expect(report.findings.filter { $0.rule == "full-decode-thumbnail" }.count == count)
+  }
 }

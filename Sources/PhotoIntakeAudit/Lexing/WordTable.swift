@@ -39,6 +39,8 @@ struct WordTable: Sendable {
     "fetchAssetsInAssetCollection": .fetchAssets, "fetchAssetsWithLocalIdentifiers": .fetchAssets,
     "fetchAssetCollectionsWithType": .fetchAssetCollections, "sharedPhotoLibrary": .shared,
     "registerChangeObserver": .register, "UIImagePickerControllerSourceType": .SourceType,
+    "creationRequestForAssetFromVideoAtFileURL": .creationRequestForAssetFromVideo,
+    "creationRequestForAssetFromImageAtFileURL": .creationRequestForAssetFromImage,
     // Foundation and Grand Central Dispatch.
     "NSUserDefaults": .UserDefaults, "standardUserDefaults": .standard, "NSOperationQueue": .OperationQueue,
     "mainQueue": .main, "addOperationWithBlock": .addOperation, "dispatch_get_main_queue": .main,

@@ -25,7 +25,13 @@ struct ProjectFacts: Sendable {
   /// Names of types (or `""` for top-level code) that call `unregisterChangeObserver` or
   /// `unregisterAvailabilityObserver` somewhere.
   var unregisteringTypes: Set<String> = []
+  /// App views that draw their content closure once per row (``ListWrappers``), found before any file is
+  /// added.
+  var listWrappers: Set<String> = []
+  /// Every usage key the folder declares, wherever it is declared.
   var usageKeys = UsageKeyIndex()
+  /// The keys of each app project, for folders that hold several (see ``UsageKeyScopes``).
+  var usageKeyScopes = UsageKeyScopes()
   /// Functions declared with a `UIImagePickerController.SourceType` parameter
   /// (`func pickImage(_ source: UIImagePickerController.SourceType)`), by name: a `.photoLibrary`
   /// passed to one picks from the library.
@@ -63,10 +69,15 @@ struct ProjectFacts: Sendable {
   /// Calls made inside functions that list or grid contexts call, by the called name
   /// (``addCallsOfListHelpers(_:)``): a helper they reach draws cells too.
   var helperListCalls: [String: [ListCall]] = [:]
-  /// Methods that a `cellForItemAt`/`cellForRowAt` taking its asset from a fetch result by index path calls
-  /// on what it shows, with no `localIdentifier` in sight (`cell.loadImage(phAsset: fetchAssets[indexPath.row])`):
-  /// a cell method of that name that requests the image is keyed by index too (see ``GridKeyedByIndexRule``).
+  /// Methods that a `cellForItemAt`/`cellForRowAt` (or `willDisplay`) taking its asset from a fetch result by
+  /// index path calls on what it shows, with no `localIdentifier` in sight
+  /// (`cell.loadImage(phAsset: fetchAssets[indexPath.row])`), and properties it sets to it (`cell.asset = asset`,
+  /// whose observer runs): a cell method or observed property of that name that requests the image is keyed by
+  /// index too (see ``GridKeyedByIndexRule``).
   var cellLoaders: Set<String> = []
+  /// Properties such a method sets to what it shows (`cell.asset = asset`), with the cell types it casts to
+  /// (`""` when it does not cast): an observer of that property in such a cell type is a cell loader.
+  var cellLoaderProperties: [String: Set<String>] = [:]
   /// The call graph and execution contexts, built after every file is read when a rule that needs
   /// them can fire (see ``Auditor``).
   var model: ProjectModel?
@@ -103,7 +114,9 @@ struct ProjectFacts: Sendable {
     }
     // A file with a cell-named view but no list word (`struct JournalCell: View` that a `List` in another
     // file creates) still draws cells: its member reads (`entry.photo`) are list calls too.
-    if file.source.words.containsAny(ListContext.words) || ListContext.declaresCellNamedView(file) {
+    if file.source.words.containsAny(ListContext.words) || ListContext.declaresCellNamedView(file)
+      || mentionsListWrapper(file)
+    {
       addListCalls(file, skipping: nil)
       for index in 0..<file.count
       where (file.word(index) == .ForEach || file.word(index) == .List) && file.kind(index + 1) == .leftParen
@@ -209,6 +222,24 @@ struct ProjectFacts: Sendable {
       }
       if !named { identifierCarriers.insert(file.text(index - 1)) }
     }
+    // `trip.photos.append(result.assetIdentifier!)`, `ids.insert(asset.localIdentifier, at: 0)`: the list
+    // appended to carries identifiers too. The first arguments only, so each call costs a bounded look.
+    for index in 0..<file.count
+    where (file.word(index) == .append || file.word(index) == .insert) && file.isMember(index)
+      && file.kind(index + 1) == .leftParen && file.kind(index - 2) == .identifier
+    {
+      guard let close = file.match(index + 1) else { continue }
+      let argument = (index + 2)..<min(close, index + 34)
+      let takesIdentifier = argument.contains {
+        [.assetIdentifier, .localIdentifier, .itemIdentifier].contains(file.word($0))
+      }
+      let named = argument.contains { token in
+        guard file.kind(token) == .identifier else { return false }
+        let lower = ASCII.lowercased(file.text(token))
+        return ASCII.contains(lower, "collection") || ASCII.contains(lower, "album")
+      }
+      if takesIdentifier, !named { identifierCarriers.insert(file.text(index - 2)) }
+    }
   }
 
   /// Records the names `file` declares as `PHFetchResult<PHAsset>` or initializes with `fetchAssets(…)`.
@@ -229,13 +260,22 @@ struct ProjectFacts: Sendable {
     }
   }
 
+  /// Whether `file` names one of the ``listWrappers`` (`FilteredList(…) { row }`): its closures draw rows.
+  private func mentionsListWrapper(_ file: SourceFile) -> Bool {
+    guard !listWrappers.isEmpty else { return false }
+    return (0..<file.count).contains { index in
+      file.kind(index) == .identifier && file.word(index) == .none && file.kind(index + 1) == .leftParen
+        && listWrappers.contains(file.text(index))
+    }
+  }
+
   /// Records the calls (`thumbnail(for:)`, `PhotoCard(photo:)`) and member reads (`photo.image`) that
   /// list and grid contexts of `file` make, a few places per name.
   private mutating func addListCalls(_ file: SourceFile, skipping known: [Bool]? = nil) {
     let inList =
       known == nil
-      ? ListContext.scopes(in: file)
-      : ListContext.scopes(in: file) { [listCalls] type in
+      ? ListContext.scopes(in: file, wrappers: listWrappers)
+      : ListContext.scopes(in: file, wrappers: listWrappers) { [listCalls] type in
         file.name(of: type).map { listCalls[$0]?.contains { !$0.namesSmallImage } == true } ?? false
       }
     let presents = file.source.words.containsAny([.NavigationLink, .sheet, .popover])
@@ -318,7 +358,7 @@ struct ProjectFacts: Sendable {
   /// only with a small image (`RemoteImage(url: video.thumbnailURL)`) does not draw the photo.
   mutating func addCallsOfCreatedViews(_ files: [SourceFile]) {
     for file in files where file.syntax.scopes.contains(where: { $0.kind == .type }) {
-      let known = ListContext.scopes(in: file)
+      let known = ListContext.scopes(in: file, wrappers: listWrappers)
       let created = file.syntax.scopes.indices.contains { index in
         file.scope(index).kind == .type && !known[index]
           && file.name(of: index).map { createsPhotoView($0) } == true
@@ -344,44 +384,6 @@ struct ProjectFacts: Sendable {
       guard file.word(receiver - 2) == .selfKeyword, !file.isMember(receiver - 2) else { return nil }
     }
     return file.text(receiver)
-  }
-
-  /// Records, once every file is read (fetch results may be declared in any of them), the methods that
-  /// index-keyed `cellForItemAt`/`cellForRowAt` methods call (see ``cellLoaders``).
-  mutating func addCellLoaders(_ files: [SourceFile]) {
-    guard !fetchResultNames.isEmpty else { return }
-    for file in files where file.source.words.containsAny([.cellForItemAt, .cellForRowAt]) {
-      for (index, scope) in file.syntax.scopes.enumerated()
-      where scope.kind == .function
-        && file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open))
-      {
-        let body = file.body(of: index)
-        guard !file.contains([.localIdentifier], in: body),
-          GridKeyedByIndexRule.takesObjectByIndexPath(over: fetchResultNames, in: file, body)
-        else { continue }
-        // What the method shows: the fetch result itself, or a name bound from it (`let asset = assets[…]`).
-        var shown = fetchResultNames
-        for token in body
-        where (file.word(token) == .let || file.word(token) == .var) && file.word(token + 2) == .opAssign {
-          let value = (token + 3)..<min(token + 7, body.upperBound)
-          if value.contains(where: {
-            file.kind($0) == .identifier && fetchResultNames.contains(file.text($0))
-          }) {
-            shown.insert(file.text(token + 1))
-          }
-        }
-        // Methods given it: `cell.loadImage(phAsset: asset)`, `cell.setup(asset: assets[indexPath.item])`.
-        for token in body
-        where file.kind(token) == .identifier && file.isMember(token) && file.kind(token + 1) == .leftParen {
-          // The first arguments only, so nested calls cost a bounded look each.
-          guard let close = file.match(token + 1) else { continue }
-          let arguments = (token + 2)..<min(close, token + 66)
-          if arguments.contains(where: { file.kind($0) == .identifier && shown.contains(file.text($0)) }) {
-            cellLoaders.insert(file.text(token))
-          }
-        }
-      }
-    }
   }
 
   private static let listCallsKept = 8

@@ -25,9 +25,11 @@ struct TargetMembership: Sendable {
   /// Folders of `Package.swift` manifests and podspecs: their sources are built without any project file.
   private var manifestFolders: [String] = []
 
-  /// Reads the Sources build phases of the project file at `path` (relative to the audit root).
-  mutating func addProjectFile(at path: String, bytes: [UInt8]) {
-    guard let objects = Self.objects(in: bytes), let compiled = Self.compiledNames(objects) else { return }
+  /// Reads the Sources build phases of the project file at `path` (relative to the audit root), and
+  /// returns the names they compile (nil when it has none or compiles synchronized folders).
+  @discardableResult
+  mutating func addProjectFile(at path: String, bytes: [UInt8]) -> Set<String>? {
+    guard let objects = Self.objects(in: bytes), let compiled = Self.compiledNames(objects) else { return nil }
     var folder = Self.folder(of: path)
     var name = path
     if folder.hasSuffix(".xcodeproj") {
@@ -36,6 +38,7 @@ struct TargetMembership: Sendable {
     }
     projects.append(
       Project(folder: folder, name: name, compiled: compiled, excluded: Self.excludedPatterns(objects)))
+    return compiled
   }
 
   /// Notes a `Package.swift` or podspec at `path`: files below its folder are always audited.

@@ -23,6 +23,59 @@ struct UsageKeyIndex: Sendable {
 
   func contains(_ key: String) -> Bool { keys.contains(key) }
 
+  /// Adds what `other` read: its keys, and whether it saw app configuration and products.
+  mutating func formUnion(_ other: UsageKeyIndex) {
+    keys.formUnion(other.keys)
+    hasConfiguration = hasConfiguration || other.hasConfiguration
+    hasProducts = hasProducts || other.hasProducts
+    hasAppProduct = hasAppProduct || other.hasAppProduct
+  }
+
+  /// Whether an Xcode project named products and none of them is an app, an app extension or a tool.
+  var buildsOnlyLibraries: Bool { hasProducts && !hasAppProduct }
+
+  /// The values of `INFOPLIST_FILE = …` settings in a `project.pbxproj` or `.xcconfig` (not
+  /// `GENERATE_INFOPLIST_FILE`), quotes removed, in file order.
+  static func infoPlistFiles(in bytes: [UInt8]) -> [String] {
+    var values: [String] = []
+    for end in ASCII.ends(of: "INFOPLIST_FILE", in: bytes) {
+      let start = end - 14
+      if start > 0, Lexer.isIdentifierBody(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: "$") {
+        continue
+      }
+      var cursor = end
+      while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == UInt8(ascii: "\t") {
+        cursor += 1
+      }
+      guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "=") else { continue }
+      cursor += 1
+      while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == UInt8(ascii: "\t") {
+        cursor += 1
+      }
+      var value: [UInt8] = []
+      if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "\"") {
+        cursor += 1
+        while cursor < bytes.count, bytes[cursor] != UInt8(ascii: "\""), bytes[cursor] != 0x0A {
+          if bytes[cursor] == UInt8(ascii: "\\"), cursor + 1 < bytes.count { cursor += 1 }
+          value.append(bytes[cursor])
+          cursor += 1
+        }
+      } else {
+        while cursor < bytes.count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != 0x0A,
+          bytes[cursor] != 0x0D
+        {
+          value.append(bytes[cursor])
+          cursor += 1
+        }
+        while let last = value.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+          value.removeLast()
+        }
+      }
+      if !value.isEmpty { values.append(String(decoding: value, as: UTF8.self)) }
+    }
+    return values
+  }
+
   /// Reads an `Info.plist`, XML or binary.
   mutating func addPropertyList(_ data: Data) {
     hasConfiguration = true

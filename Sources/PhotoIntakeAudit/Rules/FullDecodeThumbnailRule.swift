@@ -157,7 +157,7 @@ struct FullDecodeThumbnailRule: AuditRule {
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     var findings: [Finding] = []
     // Types a list or grid context creates (`PhotoCard(photo: photo)` in a `ForEach`) draw cells too.
-    let inList = ListContext.scopes(in: file) { type in
+    let inList = ListContext.scopes(in: file, wrappers: project.listWrappers) { type in
       project.typeInherits(file, scope: type, anyOf: ListContext.cellBases)
         || (file.name(of: type).map { project.createsPhotoView($0) } ?? false)
     }

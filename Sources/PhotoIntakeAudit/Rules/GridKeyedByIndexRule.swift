@@ -10,10 +10,11 @@
 ///   method, in a project that never cancels image requests: the result lands in whichever asset the reused
 ///   cell shows by then.
 ///
-/// - UIKit, the request in the cell: such a `cellForItemAt` calls a method of the cell
-///   (`cell.loadImage(phAsset: asset)`, see ``ProjectFacts/cellLoaders``) whose body requests the image and
-///   never checks what the cell shows (no `localIdentifier`, no `==`/`===`), in a project that never cancels
-///   image requests: reported at the cell's request.
+/// - UIKit, the request in the cell: such a `cellForItemAt` (or `willDisplay`) calls a method of the cell
+///   (`cell.loadImage(phAsset: asset)`) or sets a property whose observer runs (`cell.asset = asset`, see
+///   ``ProjectFacts/cellLoaders``), and that body requests the image and never checks what the cell shows
+///   (no `localIdentifier`, no `==`/`===`), in a project that never cancels image requests: reported at the
+///   cell's request.
 ///
 /// Precision first: a grid whose request goes through a helper outside the cell (of the controller or another
 /// type), whose cell checks what it shows, or that checks identifiers anywhere in the method, is left alone.
@@ -67,11 +68,20 @@ struct GridKeyedByIndexRule: AuditRule {
   /// Requests made in a cell method that an index-keyed `cellForItemAt` calls (``ProjectFacts/cellLoaders``),
   /// when the method never checks which asset the cell shows by the time the image arrives.
   private func requestsInCellLoaders(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
-    guard !project.cellLoaders.isEmpty, !project.words.contains(.cancelImageRequest) else { return [] }
+    guard !project.cellLoaders.isEmpty || !project.cellLoaderProperties.isEmpty,
+      !project.words.contains(.cancelImageRequest)
+    else { return [] }
     var findings: [Finding] = []
     for (scopeIndex, scope) in file.syntax.scopes.enumerated() where scope.kind == .function {
-      guard let name = file.name(of: scopeIndex), project.cellLoaders.contains(name),
-        let type = file.enclosingType(of: scope.head),
+      guard let name = file.name(of: scopeIndex), let type = file.enclosingType(of: scope.head) else {
+        continue
+      }
+      let setProperty =
+        file.word(scope.head) != .func
+        && project.cellLoaderProperties[name].map { casts in
+          casts.contains("") || file.name(of: type).map(casts.contains) == true
+        } == true
+      guard project.cellLoaders.contains(name) || setProperty,
         project.typeInherits(file, scope: type, anyOf: ListContext.cellBases)
       else { continue }
       let body = file.body(of: scopeIndex)

@@ -235,7 +235,12 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
   private func identifierOnlyProperties(_ file: SourceFile, type: Int, project: ProjectFacts) -> [Int] {
     var identifiers: [Int] = []
     for property in StoredProperty.all(in: file, type: type) {
-      if Self.looksLikePhotoIdentifier(file.text(property.name)) {
+      // Named like one, or a plain string (list) that identifiers are assigned or appended to elsewhere
+      // (`trip.photos.append(result.assetIdentifier!)`, ``ProjectFacts/identifierCarriers``).
+      let carries =
+        project.identifierCarriers.contains(file.text(property.name)) && property.typeNames.isEmpty
+        && !property.isDurable && !property.hasDurableType
+      if Self.looksLikePhotoIdentifier(file.text(property.name)) || carries {
         if property.hasDurableType { return [] }
         identifiers.append(property.name)
         continue

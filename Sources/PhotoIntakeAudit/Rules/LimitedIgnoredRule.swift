@@ -57,7 +57,7 @@ struct LimitedIgnoredRule: AuditRule {
       && !callsLegacyAPI(scope.callee..<(scope.callee + 1))
     {
       handlers.append(index)
-      if let parameter = scope.parameters.first { statuses.add(parameter, visibleIn: file.body(of: index)) }
+      if let parameter = scope.parameters.first { statuses.add(parameter, inScope: index) }
     }
 
     // An add-only status is never `.limited`: limited access exists for read-write only.

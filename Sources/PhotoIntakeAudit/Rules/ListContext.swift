@@ -26,7 +26,10 @@ enum ListContext {
 
   /// For each scope of `file`, whether code in it draws a list or grid cell. `isCellType` adds types
   /// known from elsewhere (a base class declared in another file, a view a grid creates).
-  static func scopes(in file: SourceFile, isCellType: (Int) -> Bool = { _ in false }) -> [Bool] {
+  /// `wrappers`: app views whose trailing closure draws each row (``ListWrappers``).
+  static func scopes(
+    in file: SourceFile, wrappers: Set<String> = [], isCellType: (Int) -> Bool = { _ in false }
+  ) -> [Bool] {
     let scopes = file.syntax.scopes
     var inList = [Bool](repeating: false, count: scopes.count)
     for (index, scope) in scopes.enumerated() where index > 0 {
@@ -41,7 +44,10 @@ enum ListContext {
             parent && callee == .NavigationLink
             && (file.word(scope.label) == .label || isLabelAfterDestination(file, scope))
         } else {
-          inList[index] = parent || containers.contains(callee)
+          inList[index] =
+            parent || containers.contains(callee)
+            || (callee == .none && !wrappers.isEmpty && scope.callee >= 0
+              && wrappers.contains(file.text(scope.callee)))
         }
       case .function:
         inList[index] =

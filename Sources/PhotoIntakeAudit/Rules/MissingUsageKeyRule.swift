@@ -1,15 +1,17 @@
 /// `missing-usage-key`: an API that needs a privacy usage description, with the key declared nowhere.
 ///
-/// Keys are looked up in every `Info.plist` in the folder and in `INFOPLIST_KEY_*` build settings. A folder
-/// with neither (a Swift package library) is skipped: the app that embeds it declares the keys. Each
-/// missing key is reported once per file, at its first use.
+/// Keys are looked up in the `Info.plist` files and `INFOPLIST_KEY_*` build settings of the Xcode project
+/// that builds the file, when the folder holds several apps (``UsageKeyScopes``), and otherwise in every
+/// `Info.plist` and build setting of the folder. A folder with neither (a Swift package library) is
+/// skipped: the app that embeds it declares the keys. Each missing key is reported once per file, at its
+/// first use.
 struct MissingUsageKeyRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "missing-usage-key", severity: .error,
     summary:
-      "An API that needs a privacy usage description is used, but no Info.plist or build setting declares the key; the app crashes when it asks.",
+      "An API that needs a privacy usage description is used, but no Info.plist or build setting of the app that builds it declares the key (in a folder of several Xcode projects, each app's own); the app crashes when it asks.",
     leavesAlone:
-      "Keys declared in any Info.plist or INFOPLIST_KEY_ build setting of the project, and packages and Xcode projects with no app target (only frameworks, libraries or bundles).",
+      "Keys declared in any Info.plist or INFOPLIST_KEY_ build setting of the file's Xcode project (of the whole folder when no project's folder holds the file or its project names an Info.plist that cannot be found), and packages and Xcode projects with no app target (only frameworks, libraries or bundles).",
     fix: """
       Add the key with a sentence saying why the app needs access: NSPhotoLibraryUsageDescription (read-write \
       library access), NSPhotoLibraryAddUsageDescription (adding photos), NSCameraUsageDescription, \
@@ -53,8 +55,22 @@ struct MissingUsageKeyRule: AuditRule {
     }
   }
 
+  /// Whether the token before `.camera` at `index` (`index - 1` is the dot) is a source type assignment
+  /// or argument: `sourceType = .camera`, `sourceType: .camera`, and the spelled-out
+  /// `sourceType = UIImagePickerController.SourceType.camera` (Swift 2: `UIImagePickerControllerSourceType.Camera`).
+  private static func isCameraSourceType(_ index: Int, _ file: SourceFile) -> Bool {
+    var before = index - 2
+    if file.word(before) == .SourceType {
+      before -= 1
+      if file.kind(before) == .dot, file.word(before - 1) == .UIImagePickerController { before -= 2 }
+    }
+    return (file.word(before) == .opAssign || file.kind(before) == .colon)
+      && file.word(before - 1) == .sourceType
+  }
+
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
-    let keys = project.usageKeys
+    let scoped = project.usageKeyScopes.keys(forFile: file.path)
+    let keys = scoped?.keys ?? project.usageKeys
     guard keys.hasAppConfiguration else { return [] }
     var uses: [(index: Int, need: Need)] = []
     for (index, request) in PhotoLibraryAccess.requests(in: file) {
@@ -99,10 +115,7 @@ struct MissingUsageKeyRule: AuditRule {
         }
       case .camera:
         // `picker.sourceType = .camera`, `ImagePicker(sourceType: .camera)`
-        let before = index - 2
-        if file.isMember(index), file.word(before) == .opAssign || file.kind(before) == .colon,
-          file.word(before - 1) == .sourceType
-        {
+        if file.isMember(index), Self.isCameraSourceType(index, file) {
           uses.append((index, .key(Self.camera)))
         }
       case .requestRecordPermission, .AVAudioRecorder:
@@ -125,8 +138,15 @@ struct MissingUsageKeyRule: AuditRule {
         missing = first
       }
       guard reported.insert(missing).inserted else { continue }
-      let message =
-        "\(file.text(use.index)) needs \(missing), but no Info.plist or INFOPLIST_KEY_ build setting declares it; the app crashes when it asks."
+      let message: String
+      if let scoped {
+        let elsewhere = project.usageKeys.contains(missing) ? " (another app of this folder declares it)" : ""
+        message =
+          "\(file.text(use.index)) needs \(missing), but no Info.plist or INFOPLIST_KEY_ build setting of \(scoped.project), which builds this file, declares it\(elsewhere); the app crashes when it asks."
+      } else {
+        message =
+          "\(file.text(use.index)) needs \(missing), but no Info.plist or INFOPLIST_KEY_ build setting declares it; the app crashes when it asks."
+      }
       findings.append(file.finding(descriptor, at: use.index, message: message))
     }
     return findings

@@ -17,9 +17,11 @@ extension SyncLoadRule {
 
   func blockingLoads(in file: SourceFile, project: ProjectFacts) -> [Finding] {
     guard let model = project.model else { return [] }
-    let assets =
+    var assets =
       file.source.words.contains(.AVAsset) || file.source.words.contains(.AVURLAsset)
       ? DeclaredNames(in: file, types: [.AVAsset, .AVURLAsset], initializers: [.AVAsset, .AVURLAsset]) : nil
+    // `for asset in videoAssets { … asset.duration … }` over assets made just before: each is read first there.
+    assets?.addLoopVariables()
     let blockers =
       file.source.words.contains(.wait)
       ? DeclaredNames(
@@ -64,6 +66,8 @@ extension SyncLoadRule {
         })
     // Functions of those extensions whose first read of `self` was already seen: later reads find it loaded.
     var selfReadIn: Set<Int> = []
+    // Stored arrays of assets (by type and name) a loop already read (see `DeclaredNames.addLoopVariables`).
+    var claimedLoops: Set<String> = []
     for index in 0..<file.count where file.kind(index) == .identifier {
       let word = file.word(index)
       let calls = file.kind(index + 1) == .leftParen
@@ -143,6 +147,13 @@ extension SyncLoadRule {
       }
       guard let path = mainThreadPath(index, through: through) else { continue }
       if word == .tracks || Self.assetProperties.contains(word), through == nil, !facts.claim(readAt: index) {
+        continue
+      }
+      // Loops over the same stored array of assets read the same assets: only the first is reported.
+      if word == .tracks || Self.assetProperties.contains(word), let assets,
+        let declared = assets.declaration(receiver), let collection = assets.storedLoops[declared],
+        !claimedLoops.insert("\(file.enclosingType(of: index) ?? -1):\(collection)").inserted
+      {
         continue
       }
       var finding = file.finding(descriptor, at: index, message: message).onMainThread(path)

@@ -214,15 +214,20 @@ struct AssetFacts {
     return answer
   }
 
-  /// The names function scope `function` declares: its parameters and its locals. Found in one pass per
-  /// function, so a function that reads thousands of differently named assets stays linear.
+  /// The names function scope `function` declares: its parameters, its locals and its loop variables
+  /// (`for asset in assets`, `for (index, asset) in assets.enumerated()`). Found in one pass per function,
+  /// so a function that reads thousands of differently named assets stays linear.
   private mutating func declaredNames(in function: Int) -> Set<String> {
     if let known = declared[function] { return known }
     let scope = file.scope(function)
     var names: Set<String> = []
     for token in max(scope.head, 0)..<scope.close where file.kind(token) == .identifier {
+      let loopVariable =
+        file.word(token - 1) == .for || (file.kind(token - 1) == .leftParen && file.word(token - 2) == .for)
+        || (file.kind(token - 1) == .comma && file.kind(token - 3) == .leftParen
+          && file.word(token - 4) == .for)
       if (token < scope.open && file.kind(token + 1) == .colon) || file.word(token - 1) == .let
-        || file.word(token - 1) == .var
+        || file.word(token - 1) == .var || loopVariable
       {
         names.insert(file.text(token))
       }

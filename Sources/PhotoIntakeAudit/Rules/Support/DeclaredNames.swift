@@ -4,15 +4,16 @@
 /// Visibility is approximate (the enclosing scope, or the function for a parameter) but is enough to keep
 /// a `status` of AVFoundation in one function apart from a `status` of PhotoKit in another.
 struct DeclaredNames {
-  private var names: [(token: Int, region: Range<Int>)] = []
-  /// ``names`` by the hash of the name's text and the start of the region it is visible in (a scope's
-  /// body), so `refers(_:)` looks only at the declarations of that name in the scopes around the
-  /// reference: a file of thousands of functions that each declare and read `asset` stays linear.
-  private var byName: [Key: [Int]] = [:]
+  /// Declarations by the hash of the name's text and the scope they are visible in (the scope whose body
+  /// is their region), so `refers(_:)` looks only at the scopes around a read: a file that declares and
+  /// reads thousands of assets, in thousands of functions, stays linear.
   private struct Key: Hashable {
-    var name: UInt64
-    var regionStart: Int
+    var hash: UInt64
+    var scope: Int
   }
+  private var byKey: [Key: [Int]] = [:]
+  /// Declarations in a type's body by the type's name, for reads in its extensions in the same file.
+  private var byTypeName: [String: [UInt64: [Int]]] = [:]
   private let file: SourceFile
 
   /// - Parameters:
@@ -30,7 +31,7 @@ struct DeclaredNames {
         var type = index + 2
         if file.kind(type) == .leftBracket { type += 1 }
         guard types.contains(file.word(type)) else { continue }
-        add(index, visibleIn: region(of: index))
+        add(index, inScope: scope(of: index))
       } else if file.word(index - 1) == .let || file.word(index - 1) == .var {
         let statement = file.statement(from: index)
         guard let assign = statement.first(where: { file.word($0) == .opAssign }),
@@ -38,41 +39,91 @@ struct DeclaredNames {
           !file.contains(excluding, in: (assign + 1)..<statement.upperBound),
           accepting((assign + 1)..<statement.upperBound)
         else { continue }
-        add(index, visibleIn: region(of: index))
+        add(index, inScope: scope(of: index))
       }
     }
   }
 
-  private func region(of index: Int) -> Range<Int> {
+  /// The scope a declaration is visible in: the function for a parameter, else the scope around it.
+  private func scope(of index: Int) -> Int {
     // `let asset: AVAsset` declares no parameter: no need to look for the parentheses around it (a search
     // back through the type, once per property, which made a type of thousands of them quadratic).
     let declaresVariable = file.word(index - 1) == .let || file.word(index - 1) == .var
     if !declaresVariable, let function = file.functionDeclaring(parameter: index) {
-      return file.body(of: function)
+      return function
     }
-    return file.body(of: file.syntax.scope(of: index))
+    return file.syntax.scope(of: index)
   }
 
-  mutating func add(_ token: Int, visibleIn region: Range<Int>) {
-    byName[Key(name: ProjectModel.hash(file, token), regionStart: region.lowerBound), default: []].append(
-      names.count)
-    names.append((token, region))
+  /// Adds the variables of `for` loops over a recorded collection: `for asset in assets {`,
+  /// `for asset in self.assets {`, `for (index, asset) in assets.enumerated() {` (Swift 2: `enumerate()`),
+  /// where `assets` was declared `[AVAsset]` or made by `urls.map { AVAsset(url: $0) }`. Each loop variable
+  /// is visible in its loop's body. One pass over the file; each loop costs a bounded look.
+  mutating func addLoopVariables() {
+    for index in 0..<file.count where file.word(index) == .for {
+      // The loop variable: `asset`, or the last name of `(index, asset)`.
+      var cursor = index + 1
+      if file.word(cursor) == .case { continue }
+      var variable = cursor
+      if file.kind(cursor) == .leftParen {
+        guard let close = file.match(cursor), close - cursor == 4, file.kind(cursor + 2) == .comma else {
+          continue
+        }
+        variable = cursor + 3
+        cursor = close
+      }
+      guard file.kind(variable) == .identifier, file.word(cursor + 1) == .in else { continue }
+      // The collection: `assets` or `self.assets`, then `{` or `.enumerated() {`.
+      var collection = cursor + 2
+      if file.word(collection) == .selfKeyword, file.kind(collection + 1) == .dot { collection += 2 }
+      guard file.kind(collection) == .identifier, let declared = declaration(collection) else { continue }
+      var brace = collection + 1
+      if file.kind(brace) == .dot, ["enumerated", "enumerate"].contains(file.text(brace + 1)),
+        file.kind(brace + 2) == .leftParen, file.kind(brace + 3) == .rightParen
+      {
+        brace += 4
+      }
+      guard file.kind(brace) == .leftBrace, let body = file.scopeOpened(at: brace) else { continue }
+      add(variable, inScope: body)
+      if file.scope(file.syntax.scope(of: declared)).kind == .type {
+        storedLoops[variable] = file.text(collection)
+      }
+    }
   }
 
-  /// Whether the identifier token `index` refers to one of the recorded names: one declared in a scope
-  /// around it (every region is a scope's body).
-  func refers(_ index: Int) -> Bool {
+  /// Loop variables (by token) over a collection the type stores (`var assets: [AVAsset]`), with the
+  /// collection's name: every loop over it reads the same assets.
+  private(set) var storedLoops: [Int: String] = [:]
+
+  /// Records `token` as a declaration visible in the body of scope `scope`.
+  mutating func add(_ token: Int, inScope scope: Int) {
+    let hash = ProjectModel.hash(file, token)
+    byKey[Key(hash: hash, scope: scope), default: []].append(token)
+    if file.scope(scope).kind == .type, let type = file.name(of: scope) {
+      byTypeName[type, default: [:]][hash, default: []].append(token)
+    }
+  }
+
+  /// Whether the identifier token `index` refers to one of the recorded names.
+  func refers(_ index: Int) -> Bool { declaration(index) != nil }
+
+  /// The declaration the identifier token `index` refers to: the nearest recorded one whose scope
+  /// encloses it. As deep as the scopes around `index`.
+  func declaration(_ index: Int) -> Int? {
     let hash = ProjectModel.hash(file, index)
     for scope in file.syntax.enclosingScopes(of: index) {
-      guard let candidates = byName[Key(name: hash, regionStart: file.body(of: scope).lowerBound)] else {
-        continue
+      if let tokens = byKey[Key(hash: hash, scope: scope)],
+        let token = tokens.last(where: { file.source.sameText($0, index) })
+      {
+        return token
       }
-      if candidates.contains(where: {
-        names[$0].region.contains(index) && file.source.sameText(names[$0].token, index)
-      }) {
-        return true
+      // A stored property of the type read in an extension of it (`extension MergeViewController {`).
+      if file.scope(scope).kind == .type, let type = file.name(of: scope),
+        let token = byTypeName[type]?[hash]?.last(where: { file.source.sameText($0, index) })
+      {
+        return token
       }
     }
-    return false
+    return nil
   }
 }
