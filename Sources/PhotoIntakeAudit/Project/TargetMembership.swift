@@ -29,7 +29,9 @@ struct TargetMembership: Sendable {
   /// returns the names they compile (nil when it has none or compiles synchronized folders).
   @discardableResult
   mutating func addProjectFile(at path: String, bytes: [UInt8]) -> Set<String>? {
-    guard let objects = Self.objects(in: bytes), let compiled = Self.compiledNames(objects) else { return nil }
+    guard let objects = Self.objects(in: bytes), let compiled = Self.compiledNames(objects) else {
+      return nil
+    }
     var folder = Self.folder(of: path)
     var name = path
     if folder.hasSuffix(".xcodeproj") {
