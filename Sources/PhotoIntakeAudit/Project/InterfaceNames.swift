@@ -67,7 +67,9 @@ struct InterfaceNames: Sendable {
     var start = -1
     for index in 0...bytes.count {
       let byte = index < bytes.count ? bytes[index] : 0
-      let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+      // Bytes of non-ASCII UTF-8 characters are letters too (`ÜbersichtViewController`), as in Swift names.
+      let isLetter =
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
       let isPart =
         isLetter || (byte >= 0x30 && byte <= 0x39)
         || (dots && (byte == 0x2E || byte == 0x2F || byte == 0x2D))

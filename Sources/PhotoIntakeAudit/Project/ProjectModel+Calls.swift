@@ -106,10 +106,17 @@ extension ProjectModel {
   /// comparison (`==`, `!==`, `~=`).
   static func isAssigned(_ index: Int, in file: SourceFile) -> Bool {
     if file.kind(index - 1) == .op, file.text(index - 1) == "&" { return true }
+    // `&self.items`
+    if file.kind(index - 1) == .dot, file.word(index - 2) == .selfKeyword, file.kind(index - 3) == .op,
+      file.text(index - 3) == "&"
+    {
+      return true
+    }
     var next = index + 1
     if file.word(next) == .opBang || file.word(next) == .opQuestion { next += 1 }
     if file.kind(next) == .leftBracket, let close = file.match(next) { next = close + 1 }
-    if file.kind(next) == .dot, file.kind(next + 2) == .leftParen {
+    // `items.append(x)`, `items.sort { … }`, `items.removeAll { … }`
+    if file.kind(next) == .dot, file.kind(next + 2) == .leftParen || file.kind(next + 2) == .leftBrace {
       return mutatingMethods.contains(file.text(next + 1))
     }
     if file.word(next) == .opAssign { return true }

@@ -163,6 +163,7 @@ struct Reachability: Sendable {
     // Names every function of which is running, and names already followed from a type's own methods.
     var markedAll: Set<UInt64> = []
     var markedWithin: Set<ScopedName> = []
+    var relatedTypes: [TypePair: Bool] = [:]
     func mark(_ hash: UInt64, from caller: Int = -1) {
       if madeByCode.contains(hash), named.insert(hash).inserted {
         for id in waiting.removeValue(forKey: hash) ?? [] { run(id) }
@@ -170,9 +171,16 @@ struct Reachability: Sendable {
       let callees = byName[hash] ?? []
       if caller >= 0, callees.count <= 32, let type = typeOf[caller] {
         if !markedAll.contains(hash), markedWithin.insert(ScopedName(hash: hash, type: type)).inserted {
-          // The type's own functions of that name, its subclasses' overrides, and free functions.
+          // The type's own functions of that name, its subclasses' overrides, its ancestors' and
+          // protocols' (an overload the type declares does not hide `pickPhoto()` of an extension of
+          // `UIViewController`), extensions of system types, and free functions: only a project type
+          // unrelated to the caller's is left out.
           for id in callees {
-            if let owner = typeOf[id], owner != type, !facts.inherits(owner, anyOf: [type]) { continue }
+            if let owner = typeOf[id], owner != type, facts.types[owner] != nil,
+              !Self.related(owner, type, facts: facts, answers: &relatedTypes)
+            {
+              continue
+            }
             run(id)
           }
         }
@@ -513,6 +521,40 @@ private struct Mention {
 }
 
 /// A function name followed from the methods of one type.
+private struct TypePair: Hashable {
+  var first: String
+  var second: String
+}
+
+extension Reachability {
+  /// How many types ``related(_:_:facts:answers:)`` walks up from each side before it answers "related"
+  /// (when in doubt a call is followed): a deep chain of classes costs a bounded walk per pair.
+  static let relatedWalkLimit = 64
+
+  /// Whether one of the project's types `a` and `b` inherits from or conforms to the other, within
+  /// ``relatedWalkLimit`` steps (beyond it, `true`), answered once per pair.
+  fileprivate static func related(
+    _ a: String, _ b: String, facts: ProjectFacts, answers: inout [TypePair: Bool]
+  ) -> Bool {
+    let pair = TypePair(first: a, second: b)
+    if let known = answers[pair] { return known }
+    func reaches(_ start: String, _ target: String) -> Bool {
+      var seen: Set<String> = []
+      var queue = [start]
+      while let next = queue.popLast() {
+        if next == target { return true }
+        guard seen.insert(next).inserted else { continue }
+        if seen.count > relatedWalkLimit { return true }
+        queue.append(contentsOf: facts.types[next]?.inherits ?? [])
+      }
+      return false
+    }
+    let answer = reaches(a, b) || reaches(b, a)
+    answers[pair] = answer
+    return answer
+  }
+}
+
 private struct ScopedName: Hashable {
   var hash: UInt64
   var type: String

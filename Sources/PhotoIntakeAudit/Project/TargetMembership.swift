@@ -120,13 +120,17 @@ struct TargetMembership: Sendable {
     var setsExcluded = false
   }
 
-  /// The patterns that every build configuration setting `EXCLUDED_SOURCE_FILE_NAMES` lists, when at least
-  /// two do (a Debug-only exclusion still ships in Release). At most 64, each matched against every file
-  /// of the project, so a project file of thousands of patterns costs no more than a real one (files a
-  /// pattern past the 64th would exclude are audited).
+  /// The patterns that every build configuration of the project lists in `EXCLUDED_SOURCE_FILE_NAMES`, when
+  /// there are at least two (a Debug-only exclusion still ships in Release, and one target's exclusion
+  /// does not keep another target from compiling the file: a configuration that does not set it, of any
+  /// target, keeps every file). At most 64, each matched against every file of the project, so a project
+  /// file of thousands of patterns costs no more than a real one (files a pattern past the 64th would
+  /// exclude are audited).
   private static func excludedPatterns(_ objects: [String: Object]) -> [String] {
     let setting = objects.values.filter(\.setsExcluded)
-    guard setting.count >= 2, setting.count <= 64, let first = setting.first else { return [] }
+    let configurations = objects.values.filter { $0.fields["isa"] == "XCBuildConfiguration" }.count
+    guard setting.count >= 2, setting.count <= 64, setting.count == configurations, let first = setting.first
+    else { return [] }
     let shared = first.excluded.prefix(64).filter { pattern in
       setting.allSatisfy { $0.excluded.prefix(64).contains(pattern) }
     }
