@@ -99,7 +99,7 @@ public struct Auditor: Sendable {
           SkippedFile(
             file: shown == "." || shown == "./" ? path : prefix + path,
             reason:
-              "No target of \(project) compiles it (no Sources build phase lists it), so it was not audited."
+              "No target of \(project) compiles it (no Sources build phase lists it, or every target that lists it excludes it in EXCLUDED_SOURCE_FILE_NAMES), so it was not audited."
           ))
         continue
       }

@@ -17,8 +17,12 @@ struct TargetMembership: Sendable {
     var name: String
     /// Names of the files its Sources build phases compile.
     var compiled: Set<String>
-    /// `EXCLUDED_SOURCE_FILE_NAMES` patterns that every build configuration setting it lists.
+    /// `EXCLUDED_SOURCE_FILE_NAMES` patterns that every build configuration of the project lists, for a
+    /// project whose targets could not be told apart.
     var excluded: [String] = []
+    /// For each file name a target that excludes files compiles: the patterns of each target compiling
+    /// it (empty for a target that excludes nothing). Empty when no target excludes a file.
+    var excludedByTarget: [String: [[String]]] = [:]
   }
 
   private var projects: [Project] = []
@@ -38,8 +42,13 @@ struct TargetMembership: Sendable {
       name = folder
       folder = Self.folder(of: folder)
     }
-    projects.append(
-      Project(folder: folder, name: name, compiled: compiled, excluded: Self.excludedPatterns(objects)))
+    var project = Project(folder: folder, name: name, compiled: compiled)
+    if let byTarget = Self.excludedByTarget(objects) {
+      project.excludedByTarget = byTarget
+    } else {
+      project.excluded = Self.excludedPatterns(objects)
+    }
+    projects.append(project)
     return compiled
   }
 
@@ -59,7 +68,12 @@ struct TargetMembership: Sendable {
     return governing.contains { project in
       guard project.compiled.contains(name) else { return false }
       let inProject = project.folder.isEmpty ? path : String(path.dropFirst(project.folder.count + 1))
-      return !project.excluded.contains { Self.glob($0, matches: inProject) || Self.glob($0, matches: name) }
+      func excludes(_ patterns: [String]) -> Bool {
+        patterns.contains { Self.glob($0, matches: inProject) || Self.glob($0, matches: name) }
+      }
+      // Compiled unless every target that lists it excludes it.
+      if let targets = project.excludedByTarget[name] { return !targets.allSatisfy(excludes) }
+      return !excludes(project.excluded)
     } ? nil : first.name
   }
 
@@ -115,6 +129,9 @@ struct TargetMembership: Sendable {
   private struct Object {
     var fields: [String: String] = [:]
     var files: [String] = []
+    /// A target's `buildPhases` and a configuration list's `buildConfigurations` (object ids).
+    var phases: [String] = []
+    var configurations: [String] = []
     /// Its `buildSettings`' `EXCLUDED_SOURCE_FILE_NAMES` patterns, and whether it sets them at all.
     var excluded: [String] = []
     var setsExcluded = false
@@ -135,6 +152,46 @@ struct TargetMembership: Sendable {
       setting.allSatisfy { $0.excluded.prefix(64).contains(pattern) }
     }
     return Array(shared)
+  }
+
+  /// Per target (`PBXNativeTarget`): the patterns every build configuration of its own list excludes
+  /// (none when one of them sets nothing: a Debug-only exclusion still ships in Release), filed under the
+  /// names its Sources phases compile, so a file is skipped only when every target listing it excludes it.
+  /// Nil when no target excludes anything, or when the targets cannot be read (the project-wide rule
+  /// answers then). One pass over the targets, their phases and their configurations: linear in the file.
+  private static func excludedByTarget(_ objects: [String: Object]) -> [String: [[String]]]? {
+    var targets: [(compiled: [String], patterns: [String])] = []
+    var anyPatterns = false
+    for object in objects.values where object.fields["isa"] == "PBXNativeTarget" {
+      guard let listID = object.fields["buildConfigurationList"], let list = objects[listID] else {
+        return nil
+      }
+      let configurations = list.configurations.prefix(64).compactMap { objects[$0] }
+      var patterns: [String] = []
+      if let first = configurations.first, configurations.allSatisfy(\.setsExcluded) {
+        patterns = first.excluded.prefix(64).filter { pattern in
+          configurations.allSatisfy { $0.excluded.prefix(64).contains(pattern) }
+        }
+      }
+      anyPatterns = anyPatterns || !patterns.isEmpty
+      var compiled: [String] = []
+      for phaseID in object.phases {
+        guard let phase = objects[phaseID], phase.fields["isa"] == "PBXSourcesBuildPhase" else { continue }
+        for id in phase.files {
+          guard let reference = objects[id]?.fields["fileRef"], let file = objects[reference],
+            let path = file.fields["path"] ?? file.fields["name"]
+          else { continue }
+          compiled.append(lastComponent(path))
+        }
+      }
+      targets.append((compiled, patterns))
+    }
+    guard anyPatterns else { return nil }
+    var byName: [String: [[String]]] = [:]
+    for target in targets {
+      for name in Set(target.compiled) { byName[name, default: []].append(target.patterns) }
+    }
+    return byName
   }
 
   /// Strips the quotes a pattern keeps inside its quoted string (`"\"Snippets/*\""`).
@@ -202,6 +259,13 @@ struct TargetMembership: Sendable {
         if containers.last?.isArray == true {
           if containers.count == 4, containers[1].key == "objects", containers[3].key == "files" {
             objects[containers[2].key, default: Object()].files.append(text)
+          } else if containers.count == 4, containers[1].key == "objects", containers[3].key == "buildPhases"
+          {
+            objects[containers[2].key, default: Object()].phases.append(text)
+          } else if containers.count == 4, containers[1].key == "objects",
+            containers[3].key == "buildConfigurations"
+          {
+            objects[containers[2].key, default: Object()].configurations.append(text)
           } else if containers.count == 5, containers[1].key == "objects",
             containers[3].key == "buildSettings", containers[4].key == "EXCLUDED_SOURCE_FILE_NAMES"
           {
