@@ -51,37 +51,25 @@ extension ProjectModel {
     let isReference = referenceContext != nil
     // Candidates share the name's hash: initializers are filed under their type's name, the rest under
     // their own, so a type name reaches initializers and any other name the functions it names.
-    var matching = candidates.filter { candidate in
-      // A stored property with observers runs its `didSet` when it is set, not when it is read.
-      if observedProperties[candidate], !Self.isAssigned(index, in: file) { return false }
-      if isTypeName {
-        guard functions[candidate].isInitializer, functions[candidate].typeName == name, let arguments else {
-          return false
-        }
-        return Parameter.accepts(functions[candidate].parameters, arguments)
-      }
-      guard !functions[candidate].isInitializer else { return false }
-      let arity = functions[candidate].arity
-      guard let arguments else { return isReference ? arity >= 0 : arity < 0 }
-      return arity >= 0 && Parameter.accepts(functions[candidate].parameters, arguments)
-    }
-    // Both `f()` and `f(x: Int = 0)` accept `f()`; Swift picks the one without defaults.
-    if let arguments, matching.contains(where: { functions[$0].arity == arguments.count }) {
-      matching = matching.filter { functions[$0].arity == arguments.count }
-    }
+    let shape = CallShape(
+      name: Self.hash(file, index), typeName: isTypeName ? name : nil, labels: arguments?.labels,
+      trailing: arguments?.trailing.count ?? 0, isReference: isReference,
+      isAssigned: Self.isAssigned(index, in: file))
+    let match = callMatch(shape, candidates: candidates, arguments: arguments)
+    var matching = match.matching
     guard !matching.isEmpty else { return }
     let callerType = owner?.name ?? functions[caller].typeName
     if !isTypeName {
       if file.kind(index - 1) == .dot {
         guard
           let narrowed = narrow(
-            matching, receiverOf: index, in: file, callerType: callerType,
+            match, receiverOf: index, in: file, callerType: callerType,
             variables: variables, facts: facts)
         else { return }
         matching = narrowed
       } else {
-        let own = matching.filter { functions[$0].typeName == callerType }
-        matching = own.isEmpty ? matching.filter { functions[$0].typeName == nil } : own
+        let own = match.byType[callerType] ?? []
+        matching = own.isEmpty ? match.byType[String?.none] ?? [] : own
       }
     }
     var local = Self.local(at: index, in: file, upTo: callerScope)
@@ -99,6 +87,61 @@ extension ProjectModel {
       callsAt[fileNumber][index, default: []].append(calls.count)
       calls.append(Call(caller: caller, callee: callee, token: index, local: local))
     }
+  }
+
+  /// What decides which candidates a call accepts, besides the candidates themselves: the name (its hash,
+  /// and a type's name for an initializer), the argument labels and trailing closures (nil labels: no
+  /// parentheses), whether the name is passed as a function, and whether it is set there.
+  struct CallShape: Hashable {
+    var name: UInt64
+    var typeName: String?
+    var labels: [UInt64]?
+    var trailing: Int
+    var isReference: Bool
+    var isAssigned: Bool
+  }
+
+  /// The candidates a ``CallShape`` accepts, in order, and the same by declaring type, so that a call
+  /// looks only at its own type's, its ancestors' and its descendants' (see ``narrow(_:receiverOf:in:callerType:variables:facts:)``).
+  struct CallMatch {
+    var matching: [Int] = []
+    /// `matching` by declaring type (nil: a free function).
+    var byType: [String?: [Int]] = [:]
+    /// `matching` by declaring type, a free function's as "".
+    var byTypeName: [String: [Int]] = [:]
+  }
+
+  /// ``callMatches`` for `shape`: the candidates filtered once per shape of call. Linear in the candidates
+  /// per shape, where filtering per call was quadratic for a name every type declares (`setupUI()`).
+  private mutating func callMatch(_ shape: CallShape, candidates: [Int], arguments: CallArguments?)
+    -> CallMatch
+  {
+    if let known = callMatches[shape] { return known }
+    var matching = candidates.filter { candidate in
+      // A stored property with observers runs its `didSet` when it is set, not when it is read.
+      if observedProperties[candidate], !shape.isAssigned { return false }
+      if let name = shape.typeName {
+        guard functions[candidate].isInitializer, functions[candidate].typeName == name, let arguments else {
+          return false
+        }
+        return Parameter.accepts(functions[candidate].parameters, arguments)
+      }
+      guard !functions[candidate].isInitializer else { return false }
+      let arity = functions[candidate].arity
+      guard let arguments else { return shape.isReference ? arity >= 0 : arity < 0 }
+      return arity >= 0 && Parameter.accepts(functions[candidate].parameters, arguments)
+    }
+    // Both `f()` and `f(x: Int = 0)` accept `f()`; Swift picks the one without defaults.
+    if let arguments, matching.contains(where: { functions[$0].arity == arguments.count }) {
+      matching = matching.filter { functions[$0].arity == arguments.count }
+    }
+    var match = CallMatch(matching: matching)
+    for candidate in matching {
+      match.byType[functions[candidate].typeName, default: []].append(candidate)
+      match.byTypeName[functions[candidate].typeName ?? "", default: []].append(candidate)
+    }
+    callMatches[shape] = match
+    return match
   }
 
   /// Whether the name at `index` is set there, which runs its `didSet`: `asset = …`, `self.count += 1`,
@@ -130,7 +173,7 @@ extension ProjectModel {
   /// The candidates a call on a receiver can reach (`camera.start()`, `self.loader.load()`,
   /// `Loader.shared.go()`), or nil when the receiver is unknown and too many types declare the name.
   private mutating func narrow(
-    _ matching: [Int], receiverOf index: Int, in file: SourceFile, callerType: String?,
+    _ match: CallMatch, receiverOf index: Int, in file: SourceFile, callerType: String?,
     variables: [String: String], facts: ProjectFacts
   ) -> [Int]? {
     var receiver = index - 2
@@ -164,16 +207,15 @@ extension ProjectModel {
       }
     }
     guard known else {
-      return Set(matching.map { functions[$0].typeName ?? "" }).count > 3 ? nil : matching
+      return match.byTypeName.count > 3 ? nil : match.matching
     }
     // The receiver's type and what it inherits, or a type that conforms to it or subclasses it (a call
-    // on a protocol or base class may run any of their implementations).
+    // on a protocol or base class may run any of their implementations): those types' candidates only,
+    // looked up by type, in the candidates' order.
     let type = receiverType ?? ""
-    let accepted = ancestors(of: type, facts: facts)
-    return matching.filter { candidate in
-      let declaring = functions[candidate].typeName ?? ""
-      return accepted.contains(declaring) || ancestors(of: declaring, facts: facts).contains(type)
-    }
+    var types = Set(ancestors(of: type, facts: facts).filter { match.byTypeName[$0] != nil })
+    types.formUnion(descendants(of: type, facts: facts).filter { match.byTypeName[$0] != nil })
+    return types.flatMap { match.byTypeName[$0] ?? [] }.sorted()
   }
 
   // MARK: Where closures run

@@ -67,6 +67,11 @@ struct ProjectModel: Sendable {
   /// the owner's name: their `deinit` runs when the owner releases them, on the main thread.
   private(set) var ownedByMain: [String: String] = [:]
   var ancestorCache: [String: Set<String>] = [:]
+  /// The candidates each shape of call accepts (see ``CallShape``), so that thousands of calls of a name
+  /// that thousands of types declare filter the candidates once, not once per call.
+  var callMatches: [CallShape: CallMatch] = [:]
+  /// Each type's direct subtypes and conformers: ``ancestors(of:facts:)``'s edges reversed, built once.
+  var inheritors: [String: [String]]?
   /// ``ProjectFacts/isMainActorType(_:)`` per type name, asked for every function and stored property.
   var mainActorCache: [String: Bool] = [:]
   /// Declared types of stored properties, by `Owner.property`.
@@ -260,6 +265,25 @@ struct ProjectModel: Sendable {
     while let next = queue.popLast(), result.insert(next).inserted {
       if let base = sdkSuperclasses[next] { queue.append(base) }
       queue.append(contentsOf: facts.types[next]?.inherits ?? [])
+    }
+    return result
+  }
+
+  /// The types that inherit from `type` or conform to it, transitively, `type` included: those whose
+  /// ``ancestors(of:facts:)`` hold it. Walks only that part of the reversed inheritance graph.
+  mutating func descendants(of type: String, facts: ProjectFacts) -> Set<String> {
+    if inheritors == nil {
+      var reversed: [String: [String]] = [:]
+      for (name, base) in Self.sdkSuperclasses { reversed[base, default: []].append(name) }
+      for (name, info) in facts.types {
+        for base in info.inherits { reversed[base, default: []].append(name) }
+      }
+      inheritors = reversed
+    }
+    var result: Set<String> = []
+    var queue = [type]
+    while let next = queue.popLast(), result.insert(next).inserted {
+      queue.append(contentsOf: inheritors?[next] ?? [])
     }
     return result
   }
