@@ -72,7 +72,7 @@ extension ProjectModel {
         matching = own.isEmpty ? match.byType[String?.none] ?? [] : own
       }
     }
-    var local = Self.local(at: index, in: file, upTo: callerScope)
+    var local = local(at: index, in: file, fileNumber, upTo: callerScope)
     if let referenceContext, local == .inherit { local = referenceContext }
     if let owner {
       for callee in matching {
@@ -263,6 +263,38 @@ extension ProjectModel {
       if let decided = closureDecision(scope, in: file) { return decided }
     }
     return .inherit
+  }
+
+  /// ``local(at:in:upTo:)`` (the static one), remembered per starting scope in ``scopeLocals``: the
+  /// scopes a walk passed through get its answer, so each scope is walked once per function.
+  private mutating func local(at index: Int, in file: SourceFile, _ fileNumber: Int, upTo function: Int)
+    -> Local
+  {
+    var passed: [Int] = []
+    var answer = Local.inherit
+    for scopeIndex in file.syntax.enclosingScopes(of: index) {
+      if let known = scopeLocals[ScopeLocalKey(file: fileNumber, scope: scopeIndex, function: function)] {
+        answer = known
+        break
+      }
+      if scopeIndex == function { break }
+      let scope = file.scope(scopeIndex)
+      guard scope.kind == .closure else {
+        if scope.kind == .function || scope.kind == .type || scope.kind == .file { break }
+        passed.append(scopeIndex)
+        continue
+      }
+      if let decided = Self.closureDecision(scope, in: file) {
+        answer = decided
+        passed.append(scopeIndex)
+        break
+      }
+      passed.append(scopeIndex)
+    }
+    for scopeIndex in passed {
+      scopeLocals[ScopeLocalKey(file: fileNumber, scope: scopeIndex, function: function)] = answer
+    }
+    return answer
   }
 
   /// ``local(at:in:upTo:)``, also asking where the project's own functions call the closures they are

@@ -72,6 +72,17 @@ struct ProjectModel: Sendable {
   var callMatches: [CallShape: CallMatch] = [:]
   /// Each type's direct subtypes and conformers: ``ancestors(of:facts:)``'s edges reversed, built once.
   var inheritors: [String: [String]]?
+  /// ``local(at:in:upTo:)`` (the static one) per file, starting scope and function, so that calls
+  /// inside closures nested thousands deep do not each walk every closure around them.
+  var scopeLocals: [ScopeLocalKey: Local] = [:]
+  struct ScopeLocalKey: Hashable {
+    var file: Int
+    var scope: Int
+    var function: Int
+  }
+  /// Per file: the tokens of the names declared `let name = …`, by the name's hash, in order, so that
+  /// ``synchrony(ofOptions:in:depth:)`` finds a local's maker without scanning the function per request.
+  private(set) var letDeclarations: [[UInt64: [Int]]] = []
   /// ``ProjectFacts/isMainActorType(_:)`` per type name, asked for every function and stored property.
   var mainActorCache: [String: Bool] = [:]
   /// Declared types of stored properties, by `Owner.property`.
@@ -120,6 +131,11 @@ struct ProjectModel: Sendable {
         }
       }
       functionOfScope.append(owners)
+      var lets: [UInt64: [Int]] = [:]
+      for index in 0..<file.count where file.word(index - 1) == .let && file.word(index + 1) == .opAssign {
+        lets[Self.hash(file, index), default: []].append(index)
+      }
+      letDeclarations.append(lets)
     }
     (mainQueueHelpers, observedProperties) = Self.mainQueueHelpers(functions, files: files)
     outgoing = Array(repeating: [], count: functions.count)
