@@ -65,7 +65,9 @@ extension HostileInputTests {
   /// 13 s). The outermost read is reported; the deeper ones find the asset loaded.
   @Test func deeplyNestedClosuresAndBlocksReadingAnAssetFinish() async throws {
     let depth = 4_000
-    for (open, parameters) in [("DispatchQueue.main.async {", "a: AVAsset"), ("if c {", "a: AVAsset, c: Bool")] {
+    for (open, parameters) in [
+      ("DispatchQueue.main.async {", "a: AVAsset"), ("if c {", "a: AVAsset, c: Bool"),
+    ] {
       let nest = String(repeating: "\(open)\n _ = a.duration\n", count: depth)
       let source = """
         import AVFoundation

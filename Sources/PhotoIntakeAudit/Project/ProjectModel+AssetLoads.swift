@@ -131,7 +131,8 @@ extension ProjectModel {
       let range = file.tokens[token]
       return range.end - range.start == 5 && file.kind(token) == .identifier && file.isMember(token)
         && file.text(token) == "asset" && token >= 4 && file.kind(token - 2) == .identifier
-        && !file.isMember(token - 2) && file.word(token - 3) == .opAssign && file.kind(token - 4) == .identifier
+        && !file.isMember(token - 2) && file.word(token - 3) == .opAssign
+        && file.kind(token - 4) == .identifier
     }
 
     /// Whether the function around the read whose receiver is the bare name at `receiver` had already

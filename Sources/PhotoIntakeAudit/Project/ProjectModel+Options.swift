@@ -191,7 +191,9 @@ extension ProjectModel {
             {
               facts.network.insert(file.text(token - 2))
             }
-            if file.word(token - 1) == .let || file.word(token - 1) == .var { facts.locals.insert(file.text(token)) }
+            if file.word(token - 1) == .let || file.word(token - 1) == .var {
+              facts.locals.insert(file.text(token))
+            }
           }
           holders[holder] = facts
         }

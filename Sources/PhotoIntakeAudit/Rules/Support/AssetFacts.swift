@@ -248,7 +248,8 @@ struct AssetFacts {
     if localsInFile == nil {
       var found: [String: [Int]] = [:]
       for token in 0..<file.count
-      where file.kind(token) == .identifier && (file.word(token - 1) == .let || file.word(token - 1) == .var) {
+      where file.kind(token) == .identifier && (file.word(token - 1) == .let || file.word(token - 1) == .var)
+      {
         found[file.text(token), default: []].append(token)
       }
       localsInFile = found
