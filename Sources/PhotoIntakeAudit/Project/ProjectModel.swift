@@ -182,13 +182,9 @@ struct ProjectModel: Sendable {
   ) -> Function {
     let scope = file.scope(scopeIndex)
     var typeName: String?
-    var outer = scope.parent
-    while outer > 0 {
-      if file.scope(outer).kind == .type {
-        typeName = file.name(of: outer)
-        break
-      }
-      outer = file.scope(outer).parent
+    // The innermost type around the function (not the file scope): one look.
+    if scope.parent >= 0, let outer = file.syntax.enclosing(scope: scope.parent, [.type]), outer > 0 {
+      typeName = file.name(of: outer)
     }
     let head = file.word(scope.head)
     let name = head == .deinit ? "deinit" : head == .initKeyword ? "init" : file.name(of: scopeIndex) ?? "?"
