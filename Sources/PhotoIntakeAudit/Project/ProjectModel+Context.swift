@@ -127,7 +127,9 @@ extension ProjectModel {
     let file = files[function.file]
     // The innermost type around the function (not the file scope): one look, however deep it nests.
     let parent = file.scope(function.scope).parent
-    guard parent >= 0, let outer = file.syntax.enclosing(scope: parent, [.type]), outer > 0 else { return nil }
+    guard parent >= 0, let outer = file.syntax.enclosing(scope: parent, [.type]), outer > 0 else {
+      return nil
+    }
     let scope = file.scope(outer)
     if file.word(scope.head) == .actor { return Origin(context: .elsewhere) }
     let name = file.name(of: outer) ?? ""
