@@ -18,6 +18,7 @@
 #   member-chain     `a.duration.duration…`, 2N members long
 #   same-name        thousands of view controllers each declaring and calling `setupUI()`
 #   subclass-chain   thousands of subclasses deep, each calling `super.viewDidLoad()`
+#   overloads        thousands of overloads `f(a:xN:)`, each called once by its labels
 #   nested-closures  `DispatchQueue.main.async {` nested 4N deep, an asset read at each level
 #   nested-blocks    `if c {` nested 4N deep, an asset read at each level
 #   nested-lets      `let w = { … }()` nested thousands deep beside semaphores
@@ -128,6 +129,12 @@ def subclass_chain(k):
                     for i in range(k))
     return header + "class C0: UIViewController { func f(a: AVAsset) { _ = a.duration } }\n" + chain
 
+def overloads(k):
+    calls = "; ".join(f"f(a: a, x{i}: 1)" for i in range(k))
+    members = "".join(f"  func f(a: AVAsset, x{i}: Int) {{ _ = a.duration }}\n" for i in range(k))
+    return (header + "final class V: UIViewController {\n  override func viewDidLoad() { super.viewDidLoad(); "
+            + 'let a = AVAsset(url: URL(fileURLWithPath: "a")); ' + calls + " }\n" + members + "}\n")
+
 def nested_reads(opening, parameters, k):
     return (header + "final class V: UIViewController {\n func f(" + parameters + ") {\n"
             + (opening + "\n _ = a.duration\n") * k + "}\n" * k + " }\n}\n")
@@ -182,10 +189,10 @@ shapes = {
     "call-labels": call_labels, "nested-helpers": nested_helpers, "nested-inputs": nested_inputs,
     "asset-params": asset_params, "one-long-list": one_long_list, "requests-in-if": requests_in_if,
     "type-chain": type_chain, "nested-funcs": nested_funcs, "member-chain": member_chain,
-    "same-name": same_name, "subclass-chain": subclass_chain, "nested-closures": nested_closures,
-    "nested-blocks": nested_blocks, "nested-lets": nested_lets, "comparisons": comparisons,
-    "nested-types": nested_types, "nested-ifs": nested_ifs, "nested-foreach": nested_foreach,
-    "sync-options": sync_options, "unknown-options": unknown_options,
+    "same-name": same_name, "subclass-chain": subclass_chain, "overloads": overloads,
+    "nested-closures": nested_closures, "nested-blocks": nested_blocks, "nested-lets": nested_lets,
+    "comparisons": comparisons, "nested-types": nested_types, "nested-ifs": nested_ifs,
+    "nested-foreach": nested_foreach, "sync-options": sync_options, "unknown-options": unknown_options,
 }
 for name, make in shapes.items():
     for size in (n, 4 * n):
@@ -209,8 +216,8 @@ printf '%-16s %10s %10s %7s' shape "N=$N" "4N" ratio
 printf '\n'
 for shape in outside-assets private-assets one-line-type call-labels nested-helpers nested-inputs \
   asset-params one-long-list requests-in-if type-chain nested-funcs member-chain same-name subclass-chain \
-  nested-closures nested-blocks nested-lets comparisons nested-types nested-ifs nested-foreach sync-options \
-  unknown-options; do
+  overloads nested-closures nested-blocks nested-lets comparisons nested-types nested-ifs nested-foreach \
+  sync-options unknown-options; do
   small=$(cpu "$INTAKE" "$WORK/$shape-$N")
   large=$(cpu "$INTAKE" "$WORK/$shape-$((4 * N))")
   ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')

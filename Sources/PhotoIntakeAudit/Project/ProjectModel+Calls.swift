@@ -117,7 +117,7 @@ extension ProjectModel {
     -> CallMatch
   {
     if let known = callMatches[shape] { return known }
-    var matching = candidates.filter { candidate in
+    var matching = possible(candidates, shape: shape, arguments: arguments).filter { candidate in
       // A stored property with observers runs its `didSet` when it is set, not when it is read.
       if observedProperties[candidate], !shape.isAssigned { return false }
       if let name = shape.typeName {
@@ -142,6 +142,54 @@ extension ProjectModel {
     }
     callMatches[shape] = match
     return match
+  }
+
+  /// The candidates that may accept a call with `arguments`: when the call has parentheses, those whose
+  /// parameters have no default and no variadic accept it only when their labels begin with the call's
+  /// and they take exactly one more parameter per trailing closure (``Parameter/accepts(_:_:)``), so they
+  /// are looked up in ``plainOverloads`` by that prefix; the rest are all kept. A name of thousands of
+  /// overloads called thousands of times with different labels (`f(a:x0:)`, `f(a:x1:)`…) stays linear.
+  private mutating func possible(_ candidates: [Int], shape: CallShape, arguments: CallArguments?) -> [Int] {
+    guard let arguments, candidates.count > 8 else { return candidates }
+    if plainOverloads[shape.name] == nil {
+      var index = PlainOverloads()
+      for candidate in candidates {
+        let parameters = functions[candidate].parameters
+        guard parameters.allSatisfy({ !$0.hasDefault && !$0.isVariadic }) else {
+          index.others.append(candidate)
+          continue
+        }
+        var prefix = Self.labelPrefixSeed
+        index.byPrefix[LabelPrefix(hash: prefix, count: parameters.count), default: []].append(candidate)
+        for parameter in parameters {
+          prefix = Self.labelPrefix(prefix, parameter.labelHash)
+          index.byPrefix[LabelPrefix(hash: prefix, count: parameters.count), default: []].append(candidate)
+        }
+      }
+      plainOverloads[shape.name] = index
+    }
+    guard let index = plainOverloads[shape.name] else { return candidates }
+    let prefix = arguments.labels.reduce(Self.labelPrefixSeed, Self.labelPrefix)
+    let key = LabelPrefix(hash: prefix, count: arguments.labels.count + arguments.trailing.count)
+    return ((index.byPrefix[key] ?? []) + index.others).sorted()
+  }
+
+  /// A hash of a sequence of argument labels, and a parameter count.
+  struct LabelPrefix: Hashable {
+    var hash: UInt64
+    var count: Int
+  }
+
+  /// Per name: its candidates with plain parameters by every prefix of their labels and their parameter
+  /// count, and the others (a default or a variadic parameter).
+  struct PlainOverloads {
+    var byPrefix: [LabelPrefix: [Int]] = [:]
+    var others: [Int] = []
+  }
+
+  private static let labelPrefixSeed: UInt64 = 0xcbf2_9ce4_8422_2325
+  private static func labelPrefix(_ hash: UInt64, _ label: UInt64) -> UInt64 {
+    (hash ^ label) &* 0x0000_0100_0000_01b3
   }
 
   /// Whether the name at `index` is set there, which runs its `didSet`: `asset = …`, `self.count += 1`,

@@ -70,6 +70,8 @@ struct ProjectModel: Sendable {
   /// The candidates each shape of call accepts (see ``CallShape``), so that thousands of calls of a name
   /// that thousands of types declare filter the candidates once, not once per call.
   var callMatches: [CallShape: CallMatch] = [:]
+  /// Per name hash: its candidates indexed by their labels (see ``possible(_:shape:arguments:)``).
+  var plainOverloads: [UInt64: PlainOverloads] = [:]
   /// Each type's direct subtypes and conformers: ``ancestors(of:facts:)``'s edges reversed, built once.
   var inheritors: [String: [String]]?
   /// ``local(at:in:upTo:)`` (the static one) per file, starting scope and function, so that calls
