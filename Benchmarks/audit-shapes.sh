@@ -14,6 +14,20 @@
 #   one-long-list    one function of thousands of `AVAsset` parameters
 #   requests-in-if   thousands of legacy authorization requests inside one `if` of thousands of conditions
 #   type-chain       thousands of types handing a stored asset to the next
+#   nested-funcs     functions nested thousands deep, each reading its asset parameter
+#   member-chain     `a.duration.duration…`, 2N members long
+#   same-name        thousands of view controllers each declaring and calling `setupUI()`
+#   subclass-chain   thousands of subclasses deep, each calling `super.viewDidLoad()`
+#   overloads        thousands of overloads `f(a:xN:)`, each called once by its labels
+#   nested-closures  `DispatchQueue.main.async {` nested 4N deep, an asset read at each level
+#   nested-blocks    `if c {` nested 4N deep, an asset read at each level
+#   nested-lets      `let w = { … }()` nested thousands deep beside semaphores
+#   comparisons      10N `let v = a > (b) { 0 }`
+#   nested-types     2N classes nested, each with a method
+#   nested-ifs       `#if DEBUG` nested 10N deep
+#   nested-foreach   `xs.forEach { _ in g() }` nested 2N deep
+#   sync-options     thousands of options made synchronous in one function
+#   unknown-options  2N requests passing options neither local nor a parameter
 # INTAKE= audits with that binary instead of the release build; BASELINE= also measures another `intake`
 # (an earlier build) on the same files, printing its ratio beside ours. A ratio above 8 is marked.
 set -euo pipefail
@@ -96,13 +110,89 @@ def type_chain(k):
                    else "func show() { _ = asset.tracks(withMediaType: .video) } }\n")
     return "".join(out)
 
+def nested_funcs(k):
+    nest = "".join(f"func g{i}(a: AVAsset) {{ _ = a.duration\n" for i in range(k)) + "}\n" * k
+    return header + "final class V: UIViewController {\n" + nest + "}\n"
+
+def member_chain(k):
+    return (header + "final class V: UIViewController {\n func f(a: AVAsset) {\n _ = a"
+            + ".duration" * (2 * k) + "\n }\n}\n")
+
+def same_name(k):
+    screens = "".join(
+        f"final class C{i}: UIViewController {{ override func viewDidLoad() {{ super.viewDidLoad(); "
+        "self.setupUI(); setupUI() }\n  func setupUI() { view.backgroundColor = .white } }\n" for i in range(k))
+    return header + "final class A: UIViewController { func f(a: AVAsset) { _ = a.duration } }\n" + screens
+
+def subclass_chain(k):
+    chain = "".join(f"class C{i + 1}: C{i} {{ override func viewDidLoad() {{ super.viewDidLoad() }} }}\n"
+                    for i in range(k))
+    return header + "class C0: UIViewController { func f(a: AVAsset) { _ = a.duration } }\n" + chain
+
+def overloads(k):
+    calls = "; ".join(f"f(a: a, x{i}: 1)" for i in range(k))
+    members = "".join(f"  func f(a: AVAsset, x{i}: Int) {{ _ = a.duration }}\n" for i in range(k))
+    return (header + "final class V: UIViewController {\n  override func viewDidLoad() { super.viewDidLoad(); "
+            + 'let a = AVAsset(url: URL(fileURLWithPath: "a")); ' + calls + " }\n" + members + "}\n")
+
+def nested_reads(opening, parameters, k):
+    return (header + "final class V: UIViewController {\n func f(" + parameters + ") {\n"
+            + (opening + "\n _ = a.duration\n") * k + "}\n" * k + " }\n}\n")
+
+def nested_closures(k):
+    return nested_reads("DispatchQueue.main.async {", "a: AVAsset", 4 * k)
+
+def nested_blocks(k):
+    return nested_reads("if c {", "a: AVAsset, c: Bool", 4 * k)
+
+def nested_lets(k):
+    nest = "".join(f"    let v{i} = DispatchSemaphore(value: 0); let a{i} = AVAsset(url: URL(fileURLWithPath: \"a\")); "
+                   f"let w{i} = {{ () -> Int in\n" for i in range(k)) + "    0\n" + "    }()\n" * k
+    return (header + "final class V: UIViewController {\n  func f(a: AVAsset) {\n    _ = a.duration\n"
+            + "    let s = DispatchSemaphore(value: 0); s.wait()\n" + nest + "  }\n}\n")
+
+def comparisons(k):
+    body = "\n".join(f"    let v{i} = a > (b) {{ 0 }}" for i in range(10 * k))
+    return header + "final class V: UIViewController {\n  func f(a: Int, b: Int) {\n" + body + "\n  }\n}\n"
+
+def nested_types(k):
+    return header + "".join(
+        f"class T{i} {{ func f{i}(a: AVAsset) {{ _ = a.duration; "
+        f"DispatchQueue.main.async {{ _ = UIImage(contentsOfFile: \"x\") }} }}\n" for i in range(2 * k)) + "}\n" * (2 * k)
+
+def nested_ifs(k):
+    return (header + "final class V: UIViewController {\n func f(a: AVAsset) {\n"
+            + "#if DEBUG\n _ = a.duration\n" * (10 * k) + "#endif\n" * (10 * k) + " }\n}\n")
+
+def nested_foreach(k):
+    nest = "".join(f"    xs.forEach {{ _ in g(k: {i})\n" for i in range(2 * k)) + "    }\n" * (2 * k)
+    return (header + "final class V: UIViewController {\n  let xs = [1]\n  func g(k: Int) { }\n"
+            + "  func f(a: AVAsset) {\n    _ = a.duration\n" + nest + "  }\n}\n")
+
+def sync_options(k):
+    body = "\n".join(f"    let o{i} = PHImageRequestOptions()\n    o{i}.isSynchronous = true" for i in range(k))
+    return (header + "final class V: UIViewController {\n  func f(asset: PHAsset) {\n" + body
+            + "\n    PHImageManager.default().requestImage(for: asset, targetSize: CGSize(width: 10, height: 10), "
+            + "contentMode: .aspectFill, options: o0) { _, _ in }\n  }\n}\n")
+
+def unknown_options(k):
+    body = ("    PHImageManager.default().requestImage(for: asset, targetSize: CGSize(width: 1, height: 1), "
+            "contentMode: .aspectFit, options: opts) { _, _ in }\n") * (2 * k)
+    return (header + "final class V: UIViewController {\n  func f(asset: PHAsset) {\n" + body + "  }\n"
+            + "  func g(asset: PHAsset) {\n    let o = PHImageRequestOptions()\n    o.isSynchronous = true\n"
+            + "    f(asset: asset)\n  }\n}\n")
+
 plist = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
          "<key>CFBundleIdentifier</key><string>a.b</string></dict></plist>\n")
 shapes = {
     "outside-assets": outside_assets, "private-assets": private_assets, "one-line-type": one_line_type,
     "call-labels": call_labels, "nested-helpers": nested_helpers, "nested-inputs": nested_inputs,
     "asset-params": asset_params, "one-long-list": one_long_list, "requests-in-if": requests_in_if,
-    "type-chain": type_chain,
+    "type-chain": type_chain, "nested-funcs": nested_funcs, "member-chain": member_chain,
+    "same-name": same_name, "subclass-chain": subclass_chain, "overloads": overloads,
+    "nested-closures": nested_closures, "nested-blocks": nested_blocks, "nested-lets": nested_lets,
+    "comparisons": comparisons, "nested-types": nested_types, "nested-ifs": nested_ifs,
+    "nested-foreach": nested_foreach, "sync-options": sync_options, "unknown-options": unknown_options,
 }
 for name, make in shapes.items():
     for size in (n, 4 * n):
@@ -125,7 +215,9 @@ printf '%-16s %10s %10s %7s' shape "N=$N" "4N" ratio
 [ -n "$BASELINE" ] && printf '   %10s %10s %7s' "base N" "base 4N" ratio
 printf '\n'
 for shape in outside-assets private-assets one-line-type call-labels nested-helpers nested-inputs \
-  asset-params one-long-list requests-in-if type-chain; do
+  asset-params one-long-list requests-in-if type-chain nested-funcs member-chain same-name subclass-chain \
+  overloads nested-closures nested-blocks nested-lets comparisons nested-types nested-ifs nested-foreach \
+  sync-options unknown-options; do
   small=$(cpu "$INTAKE" "$WORK/$shape-$N")
   large=$(cpu "$INTAKE" "$WORK/$shape-$((4 * N))")
   ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')

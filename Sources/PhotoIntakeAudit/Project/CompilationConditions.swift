@@ -76,6 +76,14 @@ struct CompilationConditions: Sendable {
     var ranges: [Range<Int>] = []
     // Per open `#if`: whether the current branch may be compiled, and whether an earlier one certainly is.
     var frames: [(active: Bool, taken: Bool)] = []
+    // How many of `frames` are off: the code is compiled when none is, a count kept as frames change so
+    // that `#if` nested thousands deep is not rechecked frame by frame at every directive.
+    var inactiveFrames = 0
+    func setLast(_ frame: (active: Bool, taken: Bool)) {
+      if !frames[frames.count - 1].active { inactiveFrames -= 1 }
+      if !frame.active { inactiveFrames += 1 }
+      frames[frames.count - 1] = frame
+    }
     var offSince: Int?
     var index = 0
     while index < tokens.count {
@@ -85,24 +93,25 @@ struct CompilationConditions: Sendable {
       }
       let directive = text(index)
       let lineEnd = Self.endOfLine(tokens, after: index)
-      let wasActive = frames.allSatisfy(\.active)
+      let wasActive = inactiveFrames == 0
       switch directive {
       case "#if":
         let value = evaluate(tokens, (index + 1)..<lineEnd, text)
         frames.append((active: value != false, taken: value == true))
+        if value == false { inactiveFrames += 1 }
       case "#elseif" where !frames.isEmpty:
         let value = evaluate(tokens, (index + 1)..<lineEnd, text)
         let taken = frames[frames.count - 1].taken
-        frames[frames.count - 1] = (active: !taken && value != false, taken: taken || value == true)
+        setLast((active: !taken && value != false, taken: taken || value == true))
       case "#else" where !frames.isEmpty:
-        frames[frames.count - 1] = (active: !frames[frames.count - 1].taken, taken: true)
+        setLast((active: !frames[frames.count - 1].taken, taken: true))
       case "#endif" where !frames.isEmpty:
-        frames.removeLast()
+        if !frames.removeLast().active { inactiveFrames -= 1 }
       default:
         index += 1
         continue
       }
-      let isActive = frames.allSatisfy(\.active)
+      let isActive = inactiveFrames == 0
       if wasActive, !isActive {
         offSince = index
       } else if !wasActive, isActive, let start = offSince {

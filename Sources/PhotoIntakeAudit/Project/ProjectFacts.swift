@@ -94,6 +94,7 @@ struct ProjectFacts: Sendable {
 
   mutating func add(_ file: SourceFile) {
     words.formUnion(file.source.words)
+    let keywords = StoredProperty.keywordsByScope(in: file)
     for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
       guard let name = file.name(of: index) else { continue }
       var info = types[name] ?? TypeInfo()
@@ -103,7 +104,7 @@ struct ProjectFacts: Sendable {
         info.inherits.insert(file.text(token))
       }
       if scope.kind == .type, file.word(scope.head) != .protocol {
-        for property in StoredProperty.all(in: file, type: index) {
+        for property in StoredProperty.all(in: file, type: index, keywords: keywords) {
           info.keepsPhoto = info.keepsPhoto || property.isDurable
           info.propertyTypes.formUnion(property.typeNames)
           info.propertyNames.insert(file.text(property.name))

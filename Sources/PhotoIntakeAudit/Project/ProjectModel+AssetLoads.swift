@@ -18,10 +18,17 @@
 extension ProjectModel {
   struct AssetLoads {
     let model: ProjectModel
-    /// Per caller function: for each argument name, the first token where the caller had read or loaded
-    /// it, itself or through a call that reads the parameter it fills. Worked out once per caller, so a
-    /// function of thousands of calls stays linear.
+    /// Per caller function: for each argument name, the first call where the caller passed it to a
+    /// parameter the callee reads (see ``loaded(_:in:)`` for its own reads). Worked out once per caller, so
+    /// a function of thousands of calls stays linear.
     private var loadedIn: [Int: [String: Int]] = [:]
+    /// Per file: each name's own reads and loads (`asset.duration`, `asset.load(.tracks)`) by token, in
+    /// order, over the whole file. A function's are the slice inside its body (nested functions included,
+    /// as its body scan always counted them), found by binary search, so nested functions are not each
+    /// rescanned: linear in the file.
+    private var readsInFile: [Int: [String: [Int]]] = [:]
+    /// Per file: each `name = track.asset` by the name, in token order (see ``isTracksAsset(_:_:of:)``).
+    private var trackAssetsInFile: [Int: [String: [Int]]] = [:]
     /// Per function and parameter position: whether its body reads or loads that parameter.
     private var readsParameter: [Int: [Bool]] = [:]
     /// Per function and parameter name: whether every caller had loaded the argument.
@@ -90,7 +97,7 @@ extension ProjectModel {
             let callerFile = model.files[model.functions[call.caller].file]
             guard callerFile.kind(argument.lowerBound) == .identifier else { return false }
             let text = callerFile.text(argument.lowerBound)
-            if let loaded = loaded(in: call.caller)[text], loaded < call.token { return true }
+            if let loaded = loaded(text, in: call.caller), loaded < call.token { return true }
             // Not in an observer (`didSet`), whose own read of the new value may be the first.
             guard !Self.inObserver(argument.lowerBound, callerFile) else { return false }
             return isLoadedProperty(text, readIn: call.caller)
@@ -119,6 +126,15 @@ extension ProjectModel {
       }
     }
 
+    /// Whether `token` is `asset` in `name = other.asset`, whatever `other` is.
+    private static func isTracksAssetShape(_ file: SourceFile, _ token: Int) -> Bool {
+      let range = file.tokens[token]
+      return range.end - range.start == 5 && file.kind(token) == .identifier && file.isMember(token)
+        && file.text(token) == "asset" && token >= 4 && file.kind(token - 2) == .identifier
+        && !file.isMember(token - 2) && file.word(token - 3) == .opAssign
+        && file.kind(token - 4) == .identifier
+    }
+
     /// Whether the function around the read whose receiver is the bare name at `receiver` had already
     /// passed that name to a function that reads or loads the parameter it fills, before the read:
     ///
@@ -128,7 +144,7 @@ extension ProjectModel {
     mutating func isLoadedBefore(receiver: Int, in file: SourceFile) -> Bool {
       guard file.kind(receiver) == .identifier, !file.isMember(receiver) else { return false }
       let (id, _) = model.function(at: receiver, in: file)
-      guard id >= 0, let loaded = loaded(in: id)[file.text(receiver)] else { return false }
+      guard id >= 0, let loaded = loaded(file.text(receiver), in: id) else { return false }
       return loaded < receiver
     }
 
@@ -169,7 +185,7 @@ extension ProjectModel {
         } else if callerFile.kind(receiver) == .identifier, !callerFile.isMember(receiver) {
           // `asset.isPortrait` after `asset.duration` or `try await asset.load(.tracks)` in the caller,
           // or in every caller of the caller that passed the asset in.
-          if let loaded = loaded(in: call.caller)[callerFile.text(receiver)], loaded < call.token { continue }
+          if let loaded = loaded(callerFile.text(receiver), in: call.caller), loaded < call.token { continue }
           if isLoadedByCallers(receiver: receiver, in: callerFile) { continue }
         }
         unloaded.insert(number)
@@ -223,30 +239,38 @@ extension ProjectModel {
       }
     }
 
-    /// `loadedIn` for `caller`.
-    mutating func loaded(in caller: Int) -> [String: Int] {
-      if let known = loadedIn[caller] { return known }
+    /// The first token where `caller` had read or loaded `name` (``loadedIn``): its own reads and loads,
+    /// a `let name = track.asset` of an `AVAssetTrack` parameter, or a call that reads the parameter the
+    /// name fills.
+    mutating func loaded(_ name: String, in caller: Int) -> Int? {
       let function = model.functions[caller]
       let file = model.files[function.file]
-      var found: [String: Int] = [:]
-      func note(_ name: String, at token: Int) {
-        if let earlier = found[name], earlier <= token { return }
-        found[name] = token
-      }
-      // Reads and loads in the caller's own body: `asset.duration`, `asset.load(.tracks)`.
-      for token in file.body(of: function.scope) where file.kind(token) == .identifier && file.isMember(token)
-      {
-        guard Self.reads.contains(file.word(token)) || Self.loaderNames.contains(file.text(token)),
-          file.kind(token - 2) == .identifier, !file.isMember(token - 2)
-        else { continue }
-        note(file.text(token - 2), at: token)
+      let body = file.body(of: function.scope)
+      var first = calledWith(in: caller)[name]
+      func note(_ token: Int) { if first.map({ token < $0 }) ?? true { first = token } }
+      if let tokens = fileReads(function.file)[name], let token = Self.first(in: tokens, from: body) {
+        note(token)
       }
       // `let asset = track.asset` of an `AVAssetTrack` parameter: a track is had only by reading its
       // asset's tracks (`tracks`, `tracks(withMediaType:)`, `loadTracks`), so that asset is loaded.
-      for token in file.body(of: function.scope) where Self.isTracksAsset(file, token, of: function) {
-        note(file.text(token - 4), at: token)
+      if let tokens = trackAssets(function.file)[name] {
+        var index = Self.lowerBound(in: tokens, of: body.lowerBound)
+        while index < tokens.count, tokens[index] < body.upperBound {
+          if Self.isTracksAsset(file, tokens[index], of: function) {
+            note(tokens[index])
+            break
+          }
+          index += 1
+        }
       }
-      // Calls that pass a name to a parameter their callee reads.
+      return first
+    }
+
+    /// Per caller: the names its calls pass to a parameter their callee reads, at the first such call.
+    private mutating func calledWith(in caller: Int) -> [String: Int] {
+      if let known = loadedIn[caller] { return known }
+      let file = model.files[model.functions[caller].file]
+      var found: [String: Int] = [:]
       for number in model.outgoing[caller] {
         let call = model.calls[number]
         let parameters = model.functions[call.callee].parameters
@@ -254,11 +278,57 @@ extension ProjectModel {
           guard let argument = model.argument(position, of: number), argument.count == 1,
             file.kind(argument.lowerBound) == .identifier
           else { continue }
-          note(file.text(argument.lowerBound), at: call.token)
+          let name = file.text(argument.lowerBound)
+          if let earlier = found[name], earlier <= call.token { continue }
+          found[name] = call.token
         }
       }
       loadedIn[caller] = found
       return found
+    }
+
+    /// ``readsInFile`` for file `number`, built in one pass.
+    private mutating func fileReads(_ number: Int) -> [String: [Int]] {
+      if let known = readsInFile[number] { return known }
+      let file = model.files[number]
+      var found: [String: [Int]] = [:]
+      for token in 0..<file.count where file.kind(token) == .identifier && file.isMember(token) {
+        guard Self.reads.contains(file.word(token)) || Self.loaderNames.contains(file.text(token)),
+          file.kind(token - 2) == .identifier, !file.isMember(token - 2)
+        else { continue }
+        found[file.text(token - 2), default: []].append(token)
+      }
+      readsInFile[number] = found
+      return found
+    }
+
+    /// ``trackAssetsInFile`` for file `number`, built in one pass.
+    private mutating func trackAssets(_ number: Int) -> [String: [Int]] {
+      if let known = trackAssetsInFile[number] { return known }
+      let file = model.files[number]
+      var found: [String: [Int]] = [:]
+      for token in 4..<max(4, file.count) where Self.isTracksAssetShape(file, token) {
+        found[file.text(token - 4), default: []].append(token)
+      }
+      trackAssetsInFile[number] = found
+      return found
+    }
+
+    /// The first index of sorted `tokens` at or after `lower`.
+    private static func lowerBound(in tokens: [Int], of lower: Int) -> Int {
+      var low = 0
+      var high = tokens.count
+      while low < high {
+        let middle = (low + high) / 2
+        if tokens[middle] < lower { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+
+    /// The first of sorted `tokens` inside `range`, if any.
+    private static func first(in tokens: [Int], from range: Range<Int>) -> Int? {
+      let index = lowerBound(in: tokens, of: range.lowerBound)
+      return index < tokens.count && tokens[index] < range.upperBound ? tokens[index] : nil
     }
 
     /// Whether `token` is `asset` in `name = track.asset` (`let`, `var`, `guard let`, `if let`), where
@@ -266,11 +336,7 @@ extension ProjectModel {
     private static func isTracksAsset(_ file: SourceFile, _ token: Int, of function: ProjectModel.Function)
       -> Bool
     {
-      let range = file.tokens[token]
-      guard range.end - range.start == 5, file.kind(token) == .identifier, file.isMember(token),
-        file.text(token) == "asset", token >= 4, file.kind(token - 2) == .identifier,
-        !file.isMember(token - 2), file.word(token - 3) == .opAssign, file.kind(token - 4) == .identifier
-      else { return false }
+      guard isTracksAssetShape(file, token) else { return false }
       let track = file.text(token - 2)
       return function.parameters.contains {
         $0.name == track && file.kind($0.nameToken + 1) == .colon

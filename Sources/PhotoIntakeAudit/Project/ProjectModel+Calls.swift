@@ -51,40 +51,28 @@ extension ProjectModel {
     let isReference = referenceContext != nil
     // Candidates share the name's hash: initializers are filed under their type's name, the rest under
     // their own, so a type name reaches initializers and any other name the functions it names.
-    var matching = candidates.filter { candidate in
-      // A stored property with observers runs its `didSet` when it is set, not when it is read.
-      if observedProperties[candidate], !Self.isAssigned(index, in: file) { return false }
-      if isTypeName {
-        guard functions[candidate].isInitializer, functions[candidate].typeName == name, let arguments else {
-          return false
-        }
-        return Parameter.accepts(functions[candidate].parameters, arguments)
-      }
-      guard !functions[candidate].isInitializer else { return false }
-      let arity = functions[candidate].arity
-      guard let arguments else { return isReference ? arity >= 0 : arity < 0 }
-      return arity >= 0 && Parameter.accepts(functions[candidate].parameters, arguments)
-    }
-    // Both `f()` and `f(x: Int = 0)` accept `f()`; Swift picks the one without defaults.
-    if let arguments, matching.contains(where: { functions[$0].arity == arguments.count }) {
-      matching = matching.filter { functions[$0].arity == arguments.count }
-    }
+    let shape = CallShape(
+      name: Self.hash(file, index), typeName: isTypeName ? name : nil, labels: arguments?.labels,
+      trailing: arguments?.trailing.count ?? 0, isReference: isReference,
+      isAssigned: Self.isAssigned(index, in: file))
+    let match = callMatch(shape, candidates: candidates, arguments: arguments)
+    var matching = match.matching
     guard !matching.isEmpty else { return }
     let callerType = owner?.name ?? functions[caller].typeName
     if !isTypeName {
       if file.kind(index - 1) == .dot {
         guard
           let narrowed = narrow(
-            matching, receiverOf: index, in: file, callerType: callerType,
+            match, receiverOf: index, in: file, callerType: callerType,
             variables: variables, facts: facts)
         else { return }
         matching = narrowed
       } else {
-        let own = matching.filter { functions[$0].typeName == callerType }
-        matching = own.isEmpty ? matching.filter { functions[$0].typeName == nil } : own
+        let own = match.byType[callerType] ?? []
+        matching = own.isEmpty ? match.byType[String?.none] ?? [] : own
       }
     }
-    var local = Self.local(at: index, in: file, upTo: callerScope)
+    var local = local(at: index, in: file, fileNumber, upTo: callerScope)
     if let referenceContext, local == .inherit { local = referenceContext }
     if let owner {
       for callee in matching {
@@ -99,6 +87,109 @@ extension ProjectModel {
       callsAt[fileNumber][index, default: []].append(calls.count)
       calls.append(Call(caller: caller, callee: callee, token: index, local: local))
     }
+  }
+
+  /// What decides which candidates a call accepts, besides the candidates themselves: the name (its hash,
+  /// and a type's name for an initializer), the argument labels and trailing closures (nil labels: no
+  /// parentheses), whether the name is passed as a function, and whether it is set there.
+  struct CallShape: Hashable {
+    var name: UInt64
+    var typeName: String?
+    var labels: [UInt64]?
+    var trailing: Int
+    var isReference: Bool
+    var isAssigned: Bool
+  }
+
+  /// The candidates a ``CallShape`` accepts, in order, and the same by declaring type, so that a call
+  /// looks only at its own type's, its ancestors' and its descendants' (see ``narrow(_:receiverOf:in:callerType:variables:facts:)``).
+  struct CallMatch {
+    var matching: [Int] = []
+    /// `matching` by declaring type (nil: a free function).
+    var byType: [String?: [Int]] = [:]
+    /// `matching` by declaring type, a free function's as "".
+    var byTypeName: [String: [Int]] = [:]
+  }
+
+  /// ``callMatches`` for `shape`: the candidates filtered once per shape of call. Linear in the candidates
+  /// per shape, where filtering per call was quadratic for a name every type declares (`setupUI()`).
+  private mutating func callMatch(_ shape: CallShape, candidates: [Int], arguments: CallArguments?)
+    -> CallMatch
+  {
+    if let known = callMatches[shape] { return known }
+    var matching = possible(candidates, shape: shape, arguments: arguments).filter { candidate in
+      // A stored property with observers runs its `didSet` when it is set, not when it is read.
+      if observedProperties[candidate], !shape.isAssigned { return false }
+      if let name = shape.typeName {
+        guard functions[candidate].isInitializer, functions[candidate].typeName == name, let arguments else {
+          return false
+        }
+        return Parameter.accepts(functions[candidate].parameters, arguments)
+      }
+      guard !functions[candidate].isInitializer else { return false }
+      let arity = functions[candidate].arity
+      guard let arguments else { return shape.isReference ? arity >= 0 : arity < 0 }
+      return arity >= 0 && Parameter.accepts(functions[candidate].parameters, arguments)
+    }
+    // Both `f()` and `f(x: Int = 0)` accept `f()`; Swift picks the one without defaults.
+    if let arguments, matching.contains(where: { functions[$0].arity == arguments.count }) {
+      matching = matching.filter { functions[$0].arity == arguments.count }
+    }
+    var match = CallMatch(matching: matching)
+    for candidate in matching {
+      match.byType[functions[candidate].typeName, default: []].append(candidate)
+      match.byTypeName[functions[candidate].typeName ?? "", default: []].append(candidate)
+    }
+    callMatches[shape] = match
+    return match
+  }
+
+  /// The candidates that may accept a call with `arguments`: when the call has parentheses, those whose
+  /// parameters have no default and no variadic accept it only when their labels begin with the call's
+  /// and they take exactly one more parameter per trailing closure (``Parameter/accepts(_:_:)``), so they
+  /// are looked up in ``plainOverloads`` by that prefix; the rest are all kept. A name of thousands of
+  /// overloads called thousands of times with different labels (`f(a:x0:)`, `f(a:x1:)`…) stays linear.
+  private mutating func possible(_ candidates: [Int], shape: CallShape, arguments: CallArguments?) -> [Int] {
+    guard let arguments, candidates.count > 8 else { return candidates }
+    if plainOverloads[shape.name] == nil {
+      var index = PlainOverloads()
+      for candidate in candidates {
+        let parameters = functions[candidate].parameters
+        guard parameters.allSatisfy({ !$0.hasDefault && !$0.isVariadic }) else {
+          index.others.append(candidate)
+          continue
+        }
+        var prefix = Self.labelPrefixSeed
+        index.byPrefix[LabelPrefix(hash: prefix, count: parameters.count), default: []].append(candidate)
+        for parameter in parameters {
+          prefix = Self.labelPrefix(prefix, parameter.labelHash)
+          index.byPrefix[LabelPrefix(hash: prefix, count: parameters.count), default: []].append(candidate)
+        }
+      }
+      plainOverloads[shape.name] = index
+    }
+    guard let index = plainOverloads[shape.name] else { return candidates }
+    let prefix = arguments.labels.reduce(Self.labelPrefixSeed, Self.labelPrefix)
+    let key = LabelPrefix(hash: prefix, count: arguments.labels.count + arguments.trailing.count)
+    return ((index.byPrefix[key] ?? []) + index.others).sorted()
+  }
+
+  /// A hash of a sequence of argument labels, and a parameter count.
+  struct LabelPrefix: Hashable {
+    var hash: UInt64
+    var count: Int
+  }
+
+  /// Per name: its candidates with plain parameters by every prefix of their labels and their parameter
+  /// count, and the others (a default or a variadic parameter).
+  struct PlainOverloads {
+    var byPrefix: [LabelPrefix: [Int]] = [:]
+    var others: [Int] = []
+  }
+
+  private static let labelPrefixSeed: UInt64 = 0xcbf2_9ce4_8422_2325
+  private static func labelPrefix(_ hash: UInt64, _ label: UInt64) -> UInt64 {
+    (hash ^ label) &* 0x0000_0100_0000_01b3
   }
 
   /// Whether the name at `index` is set there, which runs its `didSet`: `asset = …`, `self.count += 1`,
@@ -137,7 +228,7 @@ extension ProjectModel {
   /// The candidates a call on a receiver can reach (`camera.start()`, `self.loader.load()`,
   /// `Loader.shared.go()`), or nil when the receiver is unknown and too many types declare the name.
   private mutating func narrow(
-    _ matching: [Int], receiverOf index: Int, in file: SourceFile, callerType: String?,
+    _ match: CallMatch, receiverOf index: Int, in file: SourceFile, callerType: String?,
     variables: [String: String], facts: ProjectFacts
   ) -> [Int]? {
     var receiver = index - 2
@@ -171,16 +262,15 @@ extension ProjectModel {
       }
     }
     guard known else {
-      return Set(matching.map { functions[$0].typeName ?? "" }).count > 3 ? nil : matching
+      return match.byTypeName.count > 3 ? nil : match.matching
     }
     // The receiver's type and what it inherits, or a type that conforms to it or subclasses it (a call
-    // on a protocol or base class may run any of their implementations).
+    // on a protocol or base class may run any of their implementations): those types' candidates only,
+    // looked up by type, in the candidates' order.
     let type = receiverType ?? ""
-    let accepted = ancestors(of: type, facts: facts)
-    return matching.filter { candidate in
-      let declaring = functions[candidate].typeName ?? ""
-      return accepted.contains(declaring) || ancestors(of: declaring, facts: facts).contains(type)
-    }
+    var types = Set(ancestors(of: type, facts: facts).filter { match.byTypeName[$0] != nil })
+    types.formUnion(descendants(of: type, facts: facts).filter { match.byTypeName[$0] != nil })
+    return types.flatMap { match.byTypeName[$0] ?? [] }.sorted()
   }
 
   // MARK: Where closures run
@@ -228,6 +318,38 @@ extension ProjectModel {
       if let decided = closureDecision(scope, in: file) { return decided }
     }
     return .inherit
+  }
+
+  /// ``local(at:in:upTo:)`` (the static one), remembered per starting scope in ``scopeLocals``: the
+  /// scopes a walk passed through get its answer, so each scope is walked once per function.
+  private mutating func local(at index: Int, in file: SourceFile, _ fileNumber: Int, upTo function: Int)
+    -> Local
+  {
+    var passed: [Int] = []
+    var answer = Local.inherit
+    for scopeIndex in file.syntax.enclosingScopes(of: index) {
+      if let known = scopeLocals[ScopeLocalKey(file: fileNumber, scope: scopeIndex, function: function)] {
+        answer = known
+        break
+      }
+      if scopeIndex == function { break }
+      let scope = file.scope(scopeIndex)
+      guard scope.kind == .closure else {
+        if scope.kind == .function || scope.kind == .type || scope.kind == .file { break }
+        passed.append(scopeIndex)
+        continue
+      }
+      if let decided = Self.closureDecision(scope, in: file) {
+        answer = decided
+        passed.append(scopeIndex)
+        break
+      }
+      passed.append(scopeIndex)
+    }
+    for scopeIndex in passed {
+      scopeLocals[ScopeLocalKey(file: fileNumber, scope: scopeIndex, function: function)] = answer
+    }
+    return answer
   }
 
   /// ``local(at:in:upTo:)``, also asking where the project's own functions call the closures they are

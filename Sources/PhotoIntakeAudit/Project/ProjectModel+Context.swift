@@ -125,23 +125,21 @@ extension ProjectModel {
 
   private mutating func typeContext(of function: Function, facts: ProjectFacts) -> Origin? {
     let file = files[function.file]
-    var outer = file.scope(function.scope).parent
-    while outer > 0 {
-      let scope = file.scope(outer)
-      if scope.kind == .type {
-        if file.word(scope.head) == .actor { return Origin(context: .elsewhere) }
-        let name = file.name(of: outer) ?? ""
-        if scope.isMainActor { return Origin(context: .main, reason: "member of @MainActor \(name)") }
-        for token in scope.inheritance.clamped(to: 0..<file.count)
-        where ProjectFacts.mainActorBases.contains(file.text(token)) {
-          return Origin(context: .main, reason: "member of \(name) (\(file.text(token)))")
-        }
-        if isMainActorType(name, facts: facts) {
-          return Origin(context: .main, reason: "member of main-actor \(name)")
-        }
-        return nil
-      }
-      outer = scope.parent
+    // The innermost type around the function (not the file scope): one look, however deep it nests.
+    let parent = file.scope(function.scope).parent
+    guard parent >= 0, let outer = file.syntax.enclosing(scope: parent, [.type]), outer > 0 else {
+      return nil
+    }
+    let scope = file.scope(outer)
+    if file.word(scope.head) == .actor { return Origin(context: .elsewhere) }
+    let name = file.name(of: outer) ?? ""
+    if scope.isMainActor { return Origin(context: .main, reason: "member of @MainActor \(name)") }
+    for token in scope.inheritance.clamped(to: 0..<file.count)
+    where ProjectFacts.mainActorBases.contains(file.text(token)) {
+      return Origin(context: .main, reason: "member of \(name) (\(file.text(token)))")
+    }
+    if isMainActorType(name, facts: facts) {
+      return Origin(context: .main, reason: "member of main-actor \(name)")
     }
     return nil
   }

@@ -77,13 +77,20 @@ extension ProjectModel {
         return through.isEmpty ? .never : .through(through, network: network)
       }
       // `let options = photoRequestOptions()`: a local made by a function that returns synchronous options.
+      // The first `let name =` in the body before the request, from the file's index.
       let body = file.body(of: functions[function].scope)
-      guard
-        let declared = body.first(where: {
-          $0 < name && file.source.sameText($0, name) && file.word($0 - 1) == .let
-            && file.word($0 + 1) == .opAssign
-        })
-      else { return .never }
+      let lets = letDeclarations[functions[function].file][Self.hash(file, name)] ?? []
+      var low = 0
+      var high = lets.count
+      while low < high {
+        let middle = (low + high) / 2
+        if lets[middle] < body.lowerBound { low = middle + 1 } else { high = middle }
+      }
+      while low < lets.count, lets[low] < min(name, body.upperBound), !file.source.sameText(lets[low], name) {
+        low += 1
+      }
+      guard low < lets.count, lets[low] < min(name, body.upperBound) else { return .never }
+      let declared = lets[low]
       let maker = declared + 2
       guard file.kind(maker) == .identifier, file.kind(maker + 1) == .leftParen else { return .never }
       let made = lookUp("\(ownType).\(file.text(maker))", requestIn: function)
@@ -157,7 +164,13 @@ extension ProjectModel {
     var names: Set<String> = []
     var conditional: [String: ConditionalOptions] = [:]
     var network: Set<String> = []
+    // Per function: whether its body holds a `return`, asked once, not once per assignment.
+    var returns: [Int: Bool] = [:]
     for file in files where file.source.words.contains(.isSynchronous) {
+      // Per holder scope: the receivers of `x.isNetworkAccessAllowed = true` and the names declared with
+      // `let`/`var` in its body, read once per holder, so that thousands of assignments in one function
+      // do not each rescan it.
+      var holders: [Int: (network: Set<String>, locals: Set<String>)] = [:]
       for index in 0..<file.count
       where file.word(index) == .isSynchronous && file.word(index + 1) == .opAssign
         && file.kind(index - 2) == .identifier && file.isActive(index)
@@ -169,11 +182,23 @@ extension ProjectModel {
         }
         let typeName = file.enclosingType(of: index).flatMap { file.name(of: $0) } ?? ""
         let holder = file.syntax.enclosing(index, [.closure, .function, .accessor]) ?? 0
-        let body = holder > 0 ? file.body(of: holder) : 0..<0
-        let allowsNetwork = body.contains { token in
-          file.word(token) == .isNetworkAccessAllowed && file.word(token + 1) == .opAssign
-            && file.word(token + 2) == .true && file.source.sameText(token - 2, receiver)
+        if holders[holder] == nil {
+          let body = holder > 0 ? file.body(of: holder) : 0..<0
+          var facts: (network: Set<String>, locals: Set<String>) = ([], [])
+          for token in body {
+            if file.word(token) == .isNetworkAccessAllowed, file.word(token + 1) == .opAssign,
+              file.word(token + 2) == .true, token >= 2
+            {
+              facts.network.insert(file.text(token - 2))
+            }
+            if file.word(token - 1) == .let || file.word(token - 1) == .var {
+              facts.locals.insert(file.text(token))
+            }
+          }
+          holders[holder] = facts
         }
+        let receiverText = file.text(receiver)
+        let allowsNetwork = holders[holder]?.network.contains(receiverText) == true
         func record(_ key: String) {
           if case .when(let condition) = made {
             if !names.contains(key) { conditional[key] = condition }
@@ -187,18 +212,17 @@ extension ProjectModel {
           record("\(typeName).\(name)")
           record("*.\(name)")
         }
-        let isLocal = body.contains { token in
-          (file.word(token - 1) == .let || file.word(token - 1) == .var)
-            && file.source.sameText(token, receiver)
-        }
+        let isLocal = holders[holder]?.locals.contains(receiverText) == true
         if !isLocal {
           member(file.text(receiver))
         } else if function >= 0 {
           record("\(function):\(file.text(receiver))")
         }
+        if function >= 0, returns[function] == nil {
+          returns[function] = file.contains([.return], in: file.body(of: model.functions[function].scope))
+        }
         if function >= 0, file.scope(holder).kind != .closure,
-          file.contains([.return], in: file.body(of: model.functions[function].scope))
-            || model.functions[function].arity < 0
+          returns[function] == true || model.functions[function].arity < 0
         {
           member(model.functions[function].name)
         }

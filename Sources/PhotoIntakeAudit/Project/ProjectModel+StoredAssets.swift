@@ -107,7 +107,7 @@ extension ProjectModel.AssetLoads {
       let source = model.files[file]
       let observer = model.function(at: source.scope(didSet).open + 1, in: source).id
       answer =
-        observer >= 0 && (uses(of: observer).lastRead[name] != nil || loaded(in: observer)[name] != nil)
+        observer >= 0 && (uses(of: observer).lastRead[name] != nil || loaded(name, in: observer) != nil)
         && initializers(of: type).filter { !traps($0) }.allSatisfy { id in
           (uses(of: id).assignments[name] ?? []).allSatisfy { assignment in
             let isNil =
@@ -210,13 +210,13 @@ extension ProjectModel.AssetLoads {
   private mutating func isLoaded(_ name: String, after assigned: Int, value: Range<Int>?, in id: Int)
     -> Bool
   {
-    if let first = loaded(in: id)[name], first > assigned { return true }
+    if let first = loaded(name, in: id), first > assigned { return true }
     if let last = uses(of: id).lastRead[name], last > assigned { return true }
     let function = model.functions[id]
     let file = model.files[function.file]
     guard let value, value.count == 1, file.kind(value.lowerBound) == .identifier else { return false }
     let text = file.text(value.lowerBound)
-    if let read = loaded(in: id)[text], read < assigned { return true }
+    if let read = loaded(text, in: id), read < assigned { return true }
     guard function.parameters.contains(where: { $0.name == text }) else { return false }
     return everyCallerLoaded(id, parameter: text)
   }

@@ -67,6 +67,24 @@ struct ProjectModel: Sendable {
   /// the owner's name: their `deinit` runs when the owner releases them, on the main thread.
   private(set) var ownedByMain: [String: String] = [:]
   var ancestorCache: [String: Set<String>] = [:]
+  /// The candidates each shape of call accepts (see ``CallShape``), so that thousands of calls of a name
+  /// that thousands of types declare filter the candidates once, not once per call.
+  var callMatches: [CallShape: CallMatch] = [:]
+  /// Per name hash: its candidates indexed by their labels (see ``possible(_:shape:arguments:)``).
+  var plainOverloads: [UInt64: PlainOverloads] = [:]
+  /// Each type's direct subtypes and conformers: ``ancestors(of:facts:)``'s edges reversed, built once.
+  var inheritors: [String: [String]]?
+  /// ``local(at:in:upTo:)`` (the static one) per file, starting scope and function, so that calls
+  /// inside closures nested thousands deep do not each walk every closure around them.
+  var scopeLocals: [ScopeLocalKey: Local] = [:]
+  struct ScopeLocalKey: Hashable {
+    var file: Int
+    var scope: Int
+    var function: Int
+  }
+  /// Per file: the tokens of the names declared `let name = …`, by the name's hash, in order, so that
+  /// ``synchrony(ofOptions:in:depth:)`` finds a local's maker without scanning the function per request.
+  private(set) var letDeclarations: [[UInt64: [Int]]] = []
   /// ``ProjectFacts/isMainActorType(_:)`` per type name, asked for every function and stored property.
   var mainActorCache: [String: Bool] = [:]
   /// Declared types of stored properties, by `Owner.property`.
@@ -115,6 +133,11 @@ struct ProjectModel: Sendable {
         }
       }
       functionOfScope.append(owners)
+      var lets: [UInt64: [Int]] = [:]
+      for index in 0..<file.count where file.word(index - 1) == .let && file.word(index + 1) == .opAssign {
+        lets[Self.hash(file, index), default: []].append(index)
+      }
+      letDeclarations.append(lets)
     }
     (mainQueueHelpers, observedProperties) = Self.mainQueueHelpers(functions, files: files)
     outgoing = Array(repeating: [], count: functions.count)
@@ -161,13 +184,9 @@ struct ProjectModel: Sendable {
   ) -> Function {
     let scope = file.scope(scopeIndex)
     var typeName: String?
-    var outer = scope.parent
-    while outer > 0 {
-      if file.scope(outer).kind == .type {
-        typeName = file.name(of: outer)
-        break
-      }
-      outer = file.scope(outer).parent
+    // The innermost type around the function (not the file scope): one look.
+    if scope.parent >= 0, let outer = file.syntax.enclosing(scope: scope.parent, [.type]), outer > 0 {
+      typeName = file.name(of: outer)
     }
     let head = file.word(scope.head)
     let name = head == .deinit ? "deinit" : head == .initKeyword ? "init" : file.name(of: scopeIndex) ?? "?"
@@ -260,6 +279,25 @@ struct ProjectModel: Sendable {
     while let next = queue.popLast(), result.insert(next).inserted {
       if let base = sdkSuperclasses[next] { queue.append(base) }
       queue.append(contentsOf: facts.types[next]?.inherits ?? [])
+    }
+    return result
+  }
+
+  /// The types that inherit from `type` or conform to it, transitively, `type` included: those whose
+  /// ``ancestors(of:facts:)`` hold it. Walks only that part of the reversed inheritance graph.
+  mutating func descendants(of type: String, facts: ProjectFacts) -> Set<String> {
+    if inheritors == nil {
+      var reversed: [String: [String]] = [:]
+      for (name, base) in Self.sdkSuperclasses { reversed[base, default: []].append(name) }
+      for (name, info) in facts.types {
+        for base in info.inherits { reversed[base, default: []].append(name) }
+      }
+      inheritors = reversed
+    }
+    var result: Set<String> = []
+    var queue = [type]
+    while let next = queue.popLast(), result.insert(next).inserted {
+      queue.append(contentsOf: inheritors?[next] ?? [])
     }
     return result
   }

@@ -42,6 +42,23 @@ struct StoredProperty {
     return properties
   }
 
+  /// The `var`/`let` keywords of `file` by the scope they are declared directly in, in order: one pass
+  /// per file, where asking ``all(in:type:)`` of each type read the bodies of the types nested in it
+  /// again (thousands of nested types made a quadratic file).
+  static func keywordsByScope(in file: SourceFile) -> [Int: [Int]] {
+    var keywords: [Int: [Int]] = [:]
+    for index in 0..<file.count where file.word(index) == .var || file.word(index) == .let {
+      keywords[file.syntax.scope(of: index), default: []].append(index)
+    }
+    return keywords
+  }
+
+  /// ``all(in:type:)`` from the keywords of ``keywordsByScope(in:)``.
+  static func all(in file: SourceFile, type: Int, keywords: [Int: [Int]]) -> [StoredProperty] {
+    let body = file.body(of: type)
+    return (keywords[type] ?? []).filter { body.contains($0) }.compactMap { property(in: file, at: $0) }
+  }
+
   /// The property declared by the `var`/`let` at `keyword`, if it is a stored instance property.
   static func property(in file: SourceFile, at keyword: Int) -> StoredProperty? {
     let name = keyword + 1

@@ -69,6 +69,12 @@ struct SourceFile: Sendable {
   /// The first token of the postfix expression that ends at `index` (`PHPhotoLibrary.shared().register`
   /// ends at `register` and starts at `PHPhotoLibrary`).
   func postfixStart(endingAt index: Int) -> Int {
+    postfixStart(endingAt: index, notBefore: 0) ?? 0
+  }
+
+  /// ``postfixStart(endingAt:)`` if it is at `floor` or after, else nil: a walk of at most
+  /// `index - floor` tokens, for callers that look at every member of a chain thousands long.
+  func postfixStart(endingAt index: Int, notBefore floor: Int) -> Int? {
     var start = index
     while true {
       var candidate = start - 1
@@ -86,6 +92,7 @@ struct SourceFile: Sendable {
       guard let candidateKind = kind(candidate),
         candidateKind == .identifier || candidateKind == .leftParen || candidateKind == .leftBracket
       else { return start }
+      if candidate < floor { return nil }
       start = candidate
     }
   }

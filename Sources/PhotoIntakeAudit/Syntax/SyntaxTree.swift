@@ -50,7 +50,12 @@ struct SyntaxTree: Sendable {
   /// in ``scopes``, so the innermost is the latest of each kind's nearest: a few looks, however deep the
   /// nesting.
   func enclosing(_ token: Int, _ kinds: Set<Scope.Kind>) -> Int? {
-    let scope = scope(of: token)
+    enclosing(scope: scope(of: token), kinds)
+  }
+
+  /// The innermost scope of one of `kinds` around scope `scope`, itself included: one look per kind, so
+  /// functions nested thousands deep each find their type without walking every scope between.
+  func enclosing(scope: Int, _ kinds: Set<Scope.Kind>) -> Int? {
     let stride = Scope.Kind.allCases.count
     var innermost: Int32 = -1
     for kind in kinds { innermost = max(innermost, nearestOfKind[scope * stride + Int(kind.rawValue)]) }
@@ -320,15 +325,24 @@ extension SyntaxTree {
       if kind(brace + 1) == .attribute, word(brace + 1) == .MainActor { scope.isMainActor = true }
     }
 
+    /// The most tokens ``callee(beforeParen:)`` walks back over generic arguments. Generic arguments hold
+    /// no braces or semicolons and are never this long; a `>` that is a comparison (`a > (b) { 0 }`) would
+    /// otherwise send the walk back to the file's start once per closure, a quadratic file.
+    static let maxGenericArgumentTokens = 256
+
     /// The name called by the `(` (or trailing `{`) at `paren`, skipping generic arguments
     /// (`CellRegistration<Cell, Item>(…)`).
     private func callee(beforeParen paren: Int) -> Int {
       var index = paren - 1
       guard index >= 0 else { return -1 }
       if tokens[index].kind == .op {
-        // Walk back over `<…>`: count angle characters in op tokens until balanced.
+        // Walk back over `<…>`: count angle characters in op tokens until balanced; a brace, a semicolon
+        // or a walk too long ends it: no generic arguments there.
         var depth = 0
+        let floor = paren - Self.maxGenericArgumentTokens
         while index >= 0 {
+          let kind = tokens[index].kind
+          if index < floor || kind == .leftBrace || kind == .rightBrace || kind == .semicolon { return -1 }
           if tokens[index].kind == .op {
             for offset in tokens[index].start..<tokens[index].end {
               let byte = tokenByte(offset)

@@ -10,8 +10,10 @@
 /// (`let item = AVPlayerItem(asset: …)`) and reads its asset before any player could load it.
 struct AssetFacts {
   let file: SourceFile
-  /// Per function scope: the reads and loads of each receiver key in it, by token, in order.
-  private var uses: [Int: [String: [Int]]] = [:]
+  /// The reads and loads of each receiver key in the file, by token, in order. A function's are the slice
+  /// inside its body (nested functions included, as its body scan always counted them), found by binary
+  /// search: one pass per file, however deeply functions nest.
+  private var uses: [String: [Int]]?
   /// Per type scope: the keys some function of the type loads.
   private var loadedInType: [Int: Set<String>] = [:]
   /// Per function scope and key: whether the key names a property (not a parameter or local).
@@ -24,22 +26,28 @@ struct AssetFacts {
   private typealias Declaration = (token: Int, makesPlayerItem: Bool)
   /// `type scope:key` of stored assets whose blocking read was already reported.
   private var reportedProperties: Set<String> = []
-  /// Per function scope: the names of its parameters and locals (see ``declaredNames(in:)``).
+  /// Per function scope: the names of its parameters (see ``isDeclared(_:in:)``).
   private var declared: [Int: Set<String>] = [:]
-  /// Per region (a function scope, or -1 for the whole file): each name's assignments and declarations
-  /// with a value, by name hash, in order (see ``assignments(in:)``).
-  private var assignmentIndex: [Int: [UInt64: [(token: Int, value: Range<Int>)]]] = [:]
+  /// Each name declared with `let`/`var` anywhere in the file, by token, in order (see ``isDeclared(_:in:)``).
+  private var localsInFile: [String: [Int]]?
+  /// Each name's assignments and declarations with a value in the file, by name hash, in order (see
+  /// ``assignments()``). A function's are the slice inside its body, found by binary search.
+  private var assignmentIndex: [UInt64: [(token: Int, value: Range<Int>)]]?
 
   init(_ file: SourceFile) { self.file = file }
 
   private static let reads: Set<Word> = [.duration, .tracks, .commonMetadata, .isPlayable]
+  /// The most tokens a receiver key reads back from its member (`player.currentItem?.asset` is six).
+  /// A longer receiver (`a.duration.duration…` thousands long) keys by its last tokens behind a mark,
+  /// so that keying every member of a chain stays linear in the chain, not quadratic in time and memory.
+  static let maxReceiverTokens = 256
   private static let loaderNames: Set<String> = ["load", "loadValuesAsynchronously", "loadTracks"]
 
   /// Whether the synchronous read at `index` (`asset.duration`, `asset.tracks(withMediaType:)`) finds
   /// the asset already loaded.
   mutating func isLoaded(readAt index: Int) -> Bool {
     guard let end = receiverEnd(of: index) else { return false }
-    let key = Self.key(file, start: file.postfixStart(endingAt: end), end: end)
+    let key = Self.key(file, end: end)
     // `player.currentItem?.asset.duration`, `playerItem.asset.duration`: the player loaded it.
     let lower = ASCII.lowercased(key)
     if ASCII.contains(lower, "currentitem") { return true }
@@ -50,7 +58,8 @@ struct AssetFacts {
       guard let made = newPlayerItem(assetAt: end, in: function) else { return true }
       since = made
     }
-    if let earlier = usesOf(key, in: function), Self.any(earlier, after: since, before: index) { return true }
+    let after = max(since, file.body(of: function).lowerBound - 1)
+    if let earlier = usesOf(key), Self.any(earlier, after: after, before: index) { return true }
     guard isProperty(key, in: function), let type = file.enclosingType(of: index) else { return false }
     return keysLoaded(in: type).contains(key)
   }
@@ -60,7 +69,7 @@ struct AssetFacts {
   /// of the type's methods reads it first is not known, and every later read finds it loaded).
   mutating func claim(readAt index: Int) -> Bool {
     guard let end = receiverEnd(of: index) else { return true }
-    let key = Self.key(file, start: file.postfixStart(endingAt: end), end: end)
+    let key = Self.key(file, end: end)
     let function = file.enclosingFunction(of: index)
     guard isProperty(key, in: function), let type = file.enclosingType(of: index) else { return true }
     return reportedProperties.insert("\(type):\(key)").inserted
@@ -113,24 +122,30 @@ struct AssetFacts {
     return end >= 0 ? end : nil
   }
 
-  /// `self.asset`, `asset?` and `asset!` are the same value as `asset`.
-  private static func key(_ file: SourceFile, start: Int, end: Int) -> String {
+  /// `self.asset`, `asset?` and `asset!` are the same value as `asset`: the receiver's text without
+  /// operators, from its postfix start to `end`. A receiver longer than ``maxReceiverTokens`` keys by its
+  /// last tokens behind `…`.
+  private static func key(_ file: SourceFile, end: Int) -> String {
     var text = ""
+    let floor = max(0, end - maxReceiverTokens)
+    var start = floor
+    if let found = file.postfixStart(endingAt: end, notBefore: floor) { start = found } else { text = "…" }
     for token in start...max(start, end) where file.kind(token) != .op {
       text += file.text(token)
     }
     return text.hasPrefix("self.") ? String(text.dropFirst(5)) : text
   }
 
-  private mutating func usesOf(_ key: String, in function: Int) -> [Int]? {
-    if let known = uses[function] { return known[key] }
+  /// ``uses`` for `key`, built in one pass over the file.
+  private mutating func usesOf(_ key: String) -> [Int]? {
+    if let known = uses { return known[key] }
     var found: [String: [Int]] = [:]
-    for token in file.body(of: function) where file.kind(token) == .identifier && file.isMember(token) {
+    for token in 0..<file.count where file.kind(token) == .identifier && file.isMember(token) {
       let loads = Self.loaderNames.contains(file.text(token)) || file.word(token) == .statusOfValue
       guard loads || Self.reads.contains(file.word(token)), let end = receiverEnd(of: token) else { continue }
-      found[Self.key(file, start: file.postfixStart(endingAt: end), end: end), default: []].append(token)
+      found[Self.key(file, end: end), default: []].append(token)
     }
-    uses[function] = found
+    uses = found
     return found[key]
   }
 
@@ -153,7 +168,7 @@ struct AssetFacts {
       guard Self.loaderNames.contains(file.text(token)) || file.word(token) == .statusOfValue,
         let end = receiverEnd(of: token)
       else { continue }
-      keys.insert(Self.key(file, start: file.postfixStart(endingAt: end), end: end))
+      keys.insert(Self.key(file, end: end))
     }
     loadedInType[type] = keys
     return keys
@@ -209,31 +224,54 @@ struct AssetFacts {
     if let known = properties[function]?[key] { return known }
     let scope = file.scope(function)
     var answer = (scope.kind == .function || scope.kind == .accessor) && !key.contains(".")
-    if answer { answer = !declaredNames(in: function).contains(key) }
+    if answer { answer = !isDeclared(key, in: function) }
     properties[function, default: [:]][key] = answer
     return answer
   }
 
-  /// The names function scope `function` declares: its parameters, its locals and its loop variables
-  /// (`for asset in assets`, `for (index, asset) in assets.enumerated()`). Found in one pass per function,
-  /// so a function that reads thousands of differently named assets stays linear.
-  private mutating func declaredNames(in function: Int) -> Set<String> {
-    if let known = declared[function] { return known }
+  /// Whether function scope `function` declares `name`: a parameter, or a `let`/`var` or loop variable
+  /// (`for asset in assets`, `for (index, asset) in assets.enumerated()`) anywhere from its head to its
+  /// end (nested functions included). Parameters are read from the head once per function;
+  /// locals are looked up by binary search in ``localsInFile``, built in one pass per file, so neither a
+  /// function of thousands of differently named assets nor thousands of nested functions rescan a body.
+  private mutating func isDeclared(_ name: String, in function: Int) -> Bool {
     let scope = file.scope(function)
-    var names: Set<String> = []
-    for token in max(scope.head, 0)..<scope.close where file.kind(token) == .identifier {
-      let loopVariable =
-        file.word(token - 1) == .for || (file.kind(token - 1) == .leftParen && file.word(token - 2) == .for)
-        || (file.kind(token - 1) == .comma && file.kind(token - 3) == .leftParen
-          && file.word(token - 4) == .for)
-      if (token < scope.open && file.kind(token + 1) == .colon) || file.word(token - 1) == .let
-        || file.word(token - 1) == .var || loopVariable
-      {
+    let head = max(scope.head, 0)
+    if declared[function] == nil {
+      var names: Set<String> = []
+      for token in head..<max(head, min(scope.open, scope.close))
+      where file.kind(token) == .identifier && file.kind(token + 1) == .colon {
         names.insert(file.text(token))
       }
+      declared[function] = names
     }
-    declared[function] = names
-    return names
+    if declared[function]?.contains(name) == true { return true }
+    if localsInFile == nil {
+      var found: [String: [Int]] = [:]
+      for token in 0..<file.count where file.kind(token) == .identifier {
+        let loopVariable =
+          file.word(token - 1) == .for || (file.kind(token - 1) == .leftParen && file.word(token - 2) == .for)
+          || (file.kind(token - 1) == .comma && file.kind(token - 3) == .leftParen
+            && file.word(token - 4) == .for)
+        guard file.word(token - 1) == .let || file.word(token - 1) == .var || loopVariable else { continue }
+        found[file.text(token), default: []].append(token)
+      }
+      localsInFile = found
+    }
+    guard let tokens = localsInFile?[name] else { return false }
+    let index = Self.lowerBound(in: tokens, of: head)
+    return index < tokens.count && tokens[index] < scope.close
+  }
+
+  /// The first index of sorted `tokens` at or after `lower`.
+  private static func lowerBound(in tokens: [Int], of lower: Int) -> Int {
+    var low = 0
+    var high = tokens.count
+    while low < high {
+      let middle = (low + high) / 2
+      if tokens[middle] < lower { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 
   // MARK: Remote URLs
@@ -244,10 +282,23 @@ struct AssetFacts {
   private mutating func initializer(of name: Int) -> Range<Int>? {
     let function = file.enclosingFunction(of: name)
     let hash = ProjectModel.hash(file, name)
+    let all = assignments()[hash] ?? []
     for key in [function, -1] {
-      let entries = (assignments(in: key)[hash] ?? []).filter {
-        $0.token != name && file.source.sameText($0.token, name)
+      var slice = all[...]
+      if key >= 0 {
+        // Nested functions included, as the function's body scan always counted them.
+        let body = file.body(of: key)
+        var low = 0
+        var high = all.count
+        while low < high {
+          let middle = (low + high) / 2
+          if all[middle].token < body.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < all.count, all[end].token < body.upperBound { end += 1 }
+        slice = all[low..<end]
       }
+      let entries = slice.filter { $0.token != name && file.source.sameText($0.token, name) }
       guard let last = entries.last else { continue }
       // The first assignment after the name, else the last one before it.
       var low = 0
@@ -261,11 +312,11 @@ struct AssetFacts {
     return nil
   }
 
-  /// Every `name = value`, `let name = value` and `var name: Type = value` in region `key` (a function
-  /// scope's body, or the whole file for -1), by the name's hash, in order; a member only as `self.name`.
-  private mutating func assignments(in key: Int) -> [UInt64: [(token: Int, value: Range<Int>)]] {
-    if let known = assignmentIndex[key] { return known }
-    let region = key >= 0 ? file.body(of: key) : 0..<file.count
+  /// Every `name = value`, `let name = value` and `var name: Type = value` in the file, by the name's
+  /// hash, in order; a member only as `self.name`. One pass per file.
+  private mutating func assignments() -> [UInt64: [(token: Int, value: Range<Int>)]] {
+    if let known = assignmentIndex { return known }
+    let region = 0..<file.count
     var index: [UInt64: [(token: Int, value: Range<Int>)]] = [:]
     for token in region
     where file.kind(token) == .identifier && (!file.isMember(token) || file.word(token - 2) == .selfKeyword) {
@@ -284,7 +335,7 @@ struct AssetFacts {
       guard assign < file.count, file.word(assign) == .opAssign else { continue }
       index[ProjectModel.hash(file, token), default: []].append((token, file.statement(from: assign + 1)))
     }
-    assignmentIndex[key] = index
+    assignmentIndex = index
     return index
   }
 

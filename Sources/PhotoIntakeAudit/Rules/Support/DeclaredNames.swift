@@ -12,6 +12,12 @@ struct DeclaredNames {
     var scope: Int
   }
   private var byKey: [Key: [Int]] = [:]
+  /// Every declaration (token and scope) by the hash of its name alone, in order: for a read more than
+  /// ``scopeWalkLimit`` scopes deep.
+  private var byHash: [UInt64: [(token: Int, scope: Int)]] = [:]
+  /// How many scopes around a read ``declaration(_:)`` looks at one by one before it also reads the name's
+  /// declarations, one per further scope (a read thousands of closures deep stays linear).
+  static let scopeWalkLimit = 256
   /// Declarations in a type's body by the type's name, for reads in its extensions in the same file.
   private var byTypeName: [String: [UInt64: [Int]]] = [:]
   private let file: SourceFile
@@ -26,6 +32,14 @@ struct DeclaredNames {
     accepting: (Range<Int>) -> Bool = { _ in true }
   ) {
     self.file = file
+    // How many tokens before each token are one of `initializers` (or of `excluding`): whether an
+    // initializer mentions one is a subtraction, so `let w = { let w = { … }() }()` nested thousands deep
+    // does not rescan the closures inside once per level.
+    let mentions = Self.prefixCounts(file, initializers)
+    let excluded = Self.prefixCounts(file, excluding)
+    func anyOf(_ counts: [Int32], in range: Range<Int>) -> Bool {
+      counts[range.upperBound] > counts[range.lowerBound]
+    }
     for index in 0..<file.count where file.kind(index) == .identifier && !file.isMember(index) {
       if file.kind(index + 1) == .colon {
         var type = index + 2
@@ -35,13 +49,24 @@ struct DeclaredNames {
       } else if file.word(index - 1) == .let || file.word(index - 1) == .var {
         let statement = file.statement(from: index)
         guard let assign = statement.first(where: { file.word($0) == .opAssign }),
-          file.contains(initializers, in: (assign + 1)..<statement.upperBound),
-          !file.contains(excluding, in: (assign + 1)..<statement.upperBound),
+          anyOf(mentions, in: (assign + 1)..<statement.upperBound),
+          !anyOf(excluded, in: (assign + 1)..<statement.upperBound),
           accepting((assign + 1)..<statement.upperBound)
         else { continue }
         add(index, inScope: scope(of: index))
       }
     }
+  }
+
+  /// For each token position (and the end), how many tokens before it are one of `words`.
+  private static func prefixCounts(_ file: SourceFile, _ words: Set<Word>) -> [Int32] {
+    var counts = [Int32](repeating: 0, count: file.count + 1)
+    var count: Int32 = 0
+    for index in 0..<file.count {
+      if !words.isEmpty, words.contains(file.word(index)) { count += 1 }
+      counts[index + 1] = count
+    }
+    return counts
   }
 
   /// The scope a declaration is visible in: the function for a parameter, else the scope around it.
@@ -99,6 +124,7 @@ struct DeclaredNames {
   mutating func add(_ token: Int, inScope scope: Int) {
     let hash = ProjectModel.hash(file, token)
     byKey[Key(hash: hash, scope: scope), default: []].append(token)
+    byHash[hash, default: []].append((token, scope))
     if file.scope(scope).kind == .type, let type = file.name(of: scope) {
       byTypeName[type, default: [:]][hash, default: []].append(token)
     }
@@ -108,10 +134,28 @@ struct DeclaredNames {
   func refers(_ index: Int) -> Bool { declaration(index) != nil }
 
   /// The declaration the identifier token `index` refers to: the nearest recorded one whose scope
-  /// encloses it. As deep as the scopes around `index`.
+  /// encloses it. Past ``scopeWalkLimit`` scopes it also reads the name's declarations, one per further
+  /// scope, and when those run out first answers with the innermost that holds `index` (a type's stored
+  /// property read in an extension that deep is not looked for): the cost is bounded by the shorter list.
   func declaration(_ index: Int) -> Int? {
     let hash = ProjectModel.hash(file, index)
+    let all = byHash[hash] ?? []
+    var walked = 0
+    var scanned = 0
+    var best: (start: Int, token: Int)?
     for scope in file.syntax.enclosingScopes(of: index) {
+      walked += 1
+      if walked > Self.scopeWalkLimit {
+        guard scanned < all.count else { return best?.token }
+        let candidate = all[scanned]
+        scanned += 1
+        let region = file.body(of: candidate.scope)
+        if region.contains(index), file.source.sameText(candidate.token, index),
+          best.map({ region.lowerBound >= $0.start }) ?? true
+        {
+          best = (region.lowerBound, candidate.token)
+        }
+      }
       if let tokens = byKey[Key(hash: hash, scope: scope)],
         let token = tokens.last(where: { file.source.sameText($0, index) })
       {
