@@ -14,6 +14,14 @@
 #   one-long-list    one function of thousands of `AVAsset` parameters
 #   requests-in-if   thousands of legacy authorization requests inside one `if` of thousands of conditions
 #   type-chain       thousands of types handing a stored asset to the next
+#   temp-deep        a temporary URL passed at N/32 call sites to a method that passes it on N/32 times
+#   temp-aliases     4N `let pK = url.path` in one `loadFileRepresentation` handler
+#   id-flow          `let c = [d…]; let b = [c…]; let a = [b…]` of N/40 names each, saved to UserDefaults
+#   source-defaults  one function of N/8 defaulted `SourceType` parameters and N/8 calls
+#   try-list         one array literal of 4N `try!`
+#   list-data        thousands of decodes appended to a local that a list draws
+#   limited-guard    thousands of `guard status != .authorized else { return }` in one function
+#   foreach-grid     thousands of `ForEach(0..<assets.count)` over a fetch result in one view
 # INTAKE= audits with that binary instead of the release build; BASELINE= also measures another `intake`
 # (an earlier build) on the same files, printing its ratio beside ours. A ratio above 8 is marked.
 set -euo pipefail
@@ -96,13 +104,73 @@ def type_chain(k):
                    else "func show() { _ = asset.tracks(withMediaType: .video) } }\n")
     return "".join(out)
 
+def temp_deep(k):
+    k = max(1, k // 32)
+    first = "      self.m1(u: url)\n" * k
+    second = "    self.m2(u: u)\n" * k
+    return (header + "import UniformTypeIdentifiers\nfinal class V: UIViewController {\n"
+            + "  func m1(u: URL) {\n" + second + "  }\n  func m2(u: URL) {\n" + "    print(u)\n" * k + "  }\n"
+            + "  func pick(_ provider: NSItemProvider) {\n"
+            + "    provider.loadFileRepresentation(forTypeIdentifier: UTType.movie.identifier) { url, error in\n"
+            + first + "    }\n  }\n}\n")
+
+def temp_aliases(k):
+    aliases = "".join(f"      let p{i} = url.path\n" for i in range(4 * k))
+    return (header + "import UniformTypeIdentifiers\nfinal class V: UIViewController {\n"
+            + "  func pick(_ provider: NSItemProvider) {\n"
+            + "    provider.loadFileRepresentation(forTypeIdentifier: UTType.movie.identifier) { url, error in\n"
+            + aliases + "      print(p0)\n    }\n  }\n}\n")
+
+def id_flow(k):
+    def names(name):
+        return "[" + ", ".join([name] * max(1, k // 40)) + "]"
+    return (header + "final class V: UIViewController {\n  func f() {\n    let d = \"x\"\n"
+            + f"    let c = {names('d')}\n    let b = {names('c')}\n    let a = {names('b')}\n"
+            + '    UserDefaults.standard.set(a, forKey: "k")\n  }\n}\n')
+
+def source_defaults(k):
+    k = max(1, k // 8)
+    parameters = ", ".join(f"s{i}: UIImagePickerController.SourceType = .photoLibrary" for i in range(k))
+    calls = "".join(f"    present(s{i}: .camera)\n" for i in range(k))
+    return (header + "final class V: UIViewController {\n  func present(" + parameters + ") {\n"
+            + "    let p = UIImagePickerController(); p.sourceType = s0; present(p, animated: true)\n  }\n"
+            + "  func go() {\n" + calls + "  }\n}\n")
+
+def try_list(k):
+    tries = ", ".join(["try! g()"] * (4 * k))
+    return (header + "func g() throws -> Int { 0 }\nfinal class V: UIViewController {\n"
+            + "  func f(_ provider: NSItemProvider) {\n    let x = [" + tries + "]\n    print(x)\n  }\n}\n")
+
+def list_data(k):
+    decodes = "".join(f"    loaded.append(UIImage(data: d{i % 10})!)\n" for i in range(k))
+    parameters = ", ".join(f"d{i}: Data" for i in range(10))
+    return (header + "import SwiftUI\nfinal class Model: ObservableObject {\n"
+            + "  @Published var photos: [UIImage] = []\n  func load(" + parameters + ") {\n"
+            + "    var loaded: [UIImage] = []\n" + decodes + "    photos = loaded\n  }\n}\n"
+            + "struct Grid: View {\n  @ObservedObject var model: Model\n  var body: some View {\n"
+            + "    List { ForEach(model.photos, id: \\.self) { image in Image(uiImage: image) } }\n  }\n}\n")
+
+def limited_guard(k):
+    guards = "    guard status != .authorized else { return }\n" * k
+    return (header + "final class V: UIViewController {\n  func f() {\n"
+            + "    let status: PHAuthorizationStatus = PHPhotoLibrary.authorizationStatus(for: .readWrite)\n"
+            + guards + "    PHPhotoLibrary.requestAuthorization(for: .readWrite) { _ in }\n  }\n}\n")
+
+def foreach_grid(k):
+    loops = "".join(f'      ForEach(0..<assets.count, id: \\.self) {{ i in Text("{i}") }}\n' for i in range(k))
+    return (header + "import SwiftUI\nstruct Grid: View {\n"
+            + "  var assets: PHFetchResult<PHAsset> = PHAsset.fetchAssets(with: nil)\n"
+            + "  var body: some View {\n    VStack {\n" + loops + "    }\n  }\n}\n")
+
 plist = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
          "<key>CFBundleIdentifier</key><string>a.b</string></dict></plist>\n")
 shapes = {
     "outside-assets": outside_assets, "private-assets": private_assets, "one-line-type": one_line_type,
     "call-labels": call_labels, "nested-helpers": nested_helpers, "nested-inputs": nested_inputs,
     "asset-params": asset_params, "one-long-list": one_long_list, "requests-in-if": requests_in_if,
-    "type-chain": type_chain,
+    "type-chain": type_chain, "temp-deep": temp_deep, "temp-aliases": temp_aliases, "id-flow": id_flow,
+    "source-defaults": source_defaults, "try-list": try_list, "list-data": list_data,
+    "limited-guard": limited_guard, "foreach-grid": foreach_grid,
 }
 for name, make in shapes.items():
     for size in (n, 4 * n):
@@ -125,7 +193,8 @@ printf '%-16s %10s %10s %7s' shape "N=$N" "4N" ratio
 [ -n "$BASELINE" ] && printf '   %10s %10s %7s' "base N" "base 4N" ratio
 printf '\n'
 for shape in outside-assets private-assets one-line-type call-labels nested-helpers nested-inputs \
-  asset-params one-long-list requests-in-if type-chain; do
+  asset-params one-long-list requests-in-if type-chain temp-deep temp-aliases id-flow source-defaults \
+  try-list list-data limited-guard foreach-grid; do
   small=$(cpu "$INTAKE" "$WORK/$shape-$N")
   large=$(cpu "$INTAKE" "$WORK/$shape-$((4 * N))")
   ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')
