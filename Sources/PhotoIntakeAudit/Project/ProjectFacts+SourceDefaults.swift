@@ -155,6 +155,8 @@ extension ProjectFacts {
       $0.parent == scope && $0.kind == .function && file.word($0.head) == .initKeyword
     }
     guard !declaresInit else { return nil }
-    return (ProjectModel.hash(file, file.scope(scope).name), Parameter.hash(file, cursor + 1), nil, -1 - scope)
+    return (
+      ProjectModel.hash(file, file.scope(scope).name), Parameter.hash(file, cursor + 1), nil, -1 - scope
+    )
   }
 }

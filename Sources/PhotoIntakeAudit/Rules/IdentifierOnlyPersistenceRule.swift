@@ -68,7 +68,8 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
           let initializer = flow.local(index - 2, before: index),
           file.contains([.encode], in: initializer),
           refersToIdentifiers(
-            file, initializer, before: index, depth: 3, flow: flow, project: project, flows: flows, memo: memo)
+            file, initializer, before: index, depth: 3, flow: flow, project: project, flows: flows, memo: memo
+          )
         else { continue }
         findings.append(file.finding(descriptor, at: index))
       case (.attribute, .AppStorage), (.attribute, .SceneStorage):
@@ -155,7 +156,8 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
       let values = flow.values(of: index, before: use)
       for value in values
       where refersToIdentifiers(
-        file, value, before: value.lowerBound, depth: depth - 1, flow: flow, project: project, flows: flows, memo: memo)
+        file, value, before: value.lowerBound, depth: depth - 1, flow: flow, project: project, flows: flows,
+        memo: memo)
       {
         return true
       }
