@@ -18,7 +18,7 @@
 #   temp-aliases     4N `let pK = url.path` in one `loadFileRepresentation` handler
 #   id-flow          `let c = [d…]; let b = [c…]; let a = [b…]` of N/40 names each, saved to UserDefaults
 #   source-defaults  one function of N/8 defaulted `SourceType` parameters and N/8 calls
-#   try-list         one array literal of 4N `try!`
+#   try-list         one array literal of 4N `try!` after one that loads an item
 #   list-data        thousands of decodes appended to a local that a list draws
 #   limited-guard    thousands of `guard status != .authorized else { return }` in one function
 #   foreach-grid     thousands of `ForEach(0..<assets.count)` over a fetch result in one view
@@ -138,8 +138,10 @@ def source_defaults(k):
 
 def try_list(k):
     tries = ", ".join(["try! g()"] * (4 * k))
-    return (header + "func g() throws -> Int { 0 }\nfinal class V: UIViewController {\n"
-            + "  func f(_ provider: NSItemProvider) {\n    let x = [" + tries + "]\n    print(x)\n  }\n}\n")
+    load = 'try! g(provider.loadItem(forTypeIdentifier: "public.image", options: nil))'
+    return (header + "func g(_ x: Any? = nil) throws -> Int { 0 }\nfinal class V: UIViewController {\n"
+            + "  func f(_ provider: NSItemProvider) {\n    let x = [" + load + ", " + tries + "]\n"
+            + "    print(x)\n  }\n}\n")
 
 def list_data(k):
     decodes = "".join(f"    loaded.append(UIImage(data: d{i % 10})!)\n" for i in range(k))
