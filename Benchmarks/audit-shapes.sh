@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # audit-shapes.sh [N]   (run from anywhere; default N=4000)
 # Measures how `intake audit` (release build) scales on one core (taskset -c 0) on generated files that
-# repeat one hostile shape: each shape is audited at N and at 4N copies, and the script prints the CPU
+# repeat one hostile shape (32 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
 # seconds of both and their ratio. A linear pass gives a ratio near 4; a pass that walks every earlier
 # copy for each copy gives 16. Shapes (each once made the audit quadratic, found by reviews):
 #   outside-assets   thousands of top-level assets, each read by its own member of one type
@@ -28,6 +28,14 @@
 #   nested-foreach   `xs.forEach { _ in g() }` nested 2N deep
 #   sync-options     thousands of options made synchronous in one function
 #   unknown-options  2N requests passing options neither local nor a parameter
+#   temp-deep        a temporary URL passed at N/32 call sites to a method that passes it on N/32 times
+#   temp-aliases     4N `let pK = url.path` in one `loadFileRepresentation` handler
+#   id-flow          `let c = [d…]; let b = [c…]; let a = [b…]` of N/40 names each, saved to UserDefaults
+#   source-defaults  one function of N/8 defaulted `SourceType` parameters and N/8 calls
+#   try-list         one array literal of 4N `try!` after one that loads an item
+#   list-data        thousands of decodes appended to a local that a list draws
+#   limited-guard    thousands of `guard status != .authorized else { return }` in one function
+#   foreach-grid     thousands of `ForEach(0..<assets.count)` over a fetch result in one view
 # INTAKE= audits with that binary instead of the release build; BASELINE= also measures another `intake`
 # (an earlier build) on the same files, printing its ratio beside ours. A ratio above 8 is marked.
 set -euo pipefail
@@ -181,6 +189,65 @@ def unknown_options(k):
     return (header + "final class V: UIViewController {\n  func f(asset: PHAsset) {\n" + body + "  }\n"
             + "  func g(asset: PHAsset) {\n    let o = PHImageRequestOptions()\n    o.isSynchronous = true\n"
             + "    f(asset: asset)\n  }\n}\n")
+def temp_deep(k):
+    k = max(1, k // 32)
+    first = "      self.m1(u: url)\n" * k
+    second = "    self.m2(u: u)\n" * k
+    return (header + "import UniformTypeIdentifiers\nfinal class V: UIViewController {\n"
+            + "  func m1(u: URL) {\n" + second + "  }\n  func m2(u: URL) {\n" + "    print(u)\n" * k + "  }\n"
+            + "  func pick(_ provider: NSItemProvider) {\n"
+            + "    provider.loadFileRepresentation(forTypeIdentifier: UTType.movie.identifier) { url, error in\n"
+            + first + "    }\n  }\n}\n")
+
+def temp_aliases(k):
+    aliases = "".join(f"      let p{i} = url.path\n" for i in range(4 * k))
+    return (header + "import UniformTypeIdentifiers\nfinal class V: UIViewController {\n"
+            + "  func pick(_ provider: NSItemProvider) {\n"
+            + "    provider.loadFileRepresentation(forTypeIdentifier: UTType.movie.identifier) { url, error in\n"
+            + aliases + "      print(p0)\n    }\n  }\n}\n")
+
+def id_flow(k):
+    def names(name):
+        return "[" + ", ".join([name] * max(1, k // 40)) + "]"
+    return (header + "final class V: UIViewController {\n  func f() {\n    let d = \"x\"\n"
+            + f"    let c = {names('d')}\n    let b = {names('c')}\n    let a = {names('b')}\n"
+            + '    UserDefaults.standard.set(a, forKey: "k")\n  }\n}\n')
+
+def source_defaults(k):
+    k = max(1, k // 8)
+    parameters = ", ".join(f"s{i}: UIImagePickerController.SourceType = .photoLibrary" for i in range(k))
+    calls = "".join(f"    present(s{i}: .camera)\n" for i in range(k))
+    return (header + "final class V: UIViewController {\n  func present(" + parameters + ") {\n"
+            + "    let p = UIImagePickerController(); p.sourceType = s0; present(p, animated: true)\n  }\n"
+            + "  func go() {\n" + calls + "  }\n}\n")
+
+def try_list(k):
+    tries = ", ".join(["try! g()"] * (4 * k))
+    load = 'try! g(provider.loadItem(forTypeIdentifier: "public.image", options: nil))'
+    return (header + "func g(_ x: Any? = nil) throws -> Int { 0 }\nfinal class V: UIViewController {\n"
+            + "  func f(_ provider: NSItemProvider) {\n    let x = [" + load + ", " + tries + "]\n"
+            + "    print(x)\n  }\n}\n")
+
+def list_data(k):
+    decodes = "".join(f"    loaded.append(UIImage(data: d{i % 10})!)\n" for i in range(k))
+    parameters = ", ".join(f"d{i}: Data" for i in range(10))
+    return (header + "import SwiftUI\nfinal class Model: ObservableObject {\n"
+            + "  @Published var photos: [UIImage] = []\n  func load(" + parameters + ") {\n"
+            + "    var loaded: [UIImage] = []\n" + decodes + "    photos = loaded\n  }\n}\n"
+            + "struct Grid: View {\n  @ObservedObject var model: Model\n  var body: some View {\n"
+            + "    List { ForEach(model.photos, id: \\.self) { image in Image(uiImage: image) } }\n  }\n}\n")
+
+def limited_guard(k):
+    guards = "    guard status != .authorized else { return }\n" * k
+    return (header + "final class V: UIViewController {\n  func f() {\n"
+            + "    let status: PHAuthorizationStatus = PHPhotoLibrary.authorizationStatus(for: .readWrite)\n"
+            + guards + "    PHPhotoLibrary.requestAuthorization(for: .readWrite) { _ in }\n  }\n}\n")
+
+def foreach_grid(k):
+    loops = "".join(f'      ForEach(0..<assets.count, id: \\.self) {{ i in Text("{i}") }}\n' for i in range(k))
+    return (header + "import SwiftUI\nstruct Grid: View {\n"
+            + "  var assets: PHFetchResult<PHAsset> = PHAsset.fetchAssets(with: nil)\n"
+            + "  var body: some View {\n    VStack {\n" + loops + "    }\n  }\n}\n")
 
 plist = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
          "<key>CFBundleIdentifier</key><string>a.b</string></dict></plist>\n")
@@ -193,6 +260,9 @@ shapes = {
     "nested-closures": nested_closures, "nested-blocks": nested_blocks, "nested-lets": nested_lets,
     "comparisons": comparisons, "nested-types": nested_types, "nested-ifs": nested_ifs,
     "nested-foreach": nested_foreach, "sync-options": sync_options, "unknown-options": unknown_options,
+    "temp-deep": temp_deep, "temp-aliases": temp_aliases, "id-flow": id_flow,
+    "source-defaults": source_defaults, "try-list": try_list, "list-data": list_data,
+    "limited-guard": limited_guard, "foreach-grid": foreach_grid,
 }
 for name, make in shapes.items():
     for size in (n, 4 * n):
@@ -217,7 +287,8 @@ printf '\n'
 for shape in outside-assets private-assets one-line-type call-labels nested-helpers nested-inputs \
   asset-params one-long-list requests-in-if type-chain nested-funcs member-chain same-name subclass-chain \
   overloads nested-closures nested-blocks nested-lets comparisons nested-types nested-ifs nested-foreach \
-  sync-options unknown-options; do
+  sync-options unknown-options temp-deep temp-aliases id-flow source-defaults try-list list-data \
+  limited-guard foreach-grid; do
   small=$(cpu "$INTAKE" "$WORK/$shape-$N")
   large=$(cpu "$INTAKE" "$WORK/$shape-$((4 * N))")
   ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')

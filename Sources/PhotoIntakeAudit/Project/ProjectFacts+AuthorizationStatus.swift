@@ -19,6 +19,29 @@ extension ProjectFacts {
   /// never reaches it, and a same-named property of another type may be a legacy one.
   mutating func addPhotoStatusNames(_ file: SourceFile) {
     var excluded: Set<String> = []
+    // Per token, how many `PHPhotoLibrary` and how many `authorizationStatus`/`requestAuthorization` come
+    // before it, made at the first assignment: whether a value mentions them is two subtractions, however
+    // long the value (`let w = { … }()` around thousands of nested declarations was read once per
+    // declaration).
+    var libraryBefore: [Int32] = []
+    var statusCallsBefore: [Int32] = []
+    func mentionsLibraryStatus(_ value: Range<Int>) -> Bool {
+      if libraryBefore.isEmpty {
+        libraryBefore.reserveCapacity(file.count + 1)
+        statusCallsBefore.reserveCapacity(file.count + 1)
+        libraryBefore.append(0)
+        statusCallsBefore.append(0)
+        for token in 0..<file.count {
+          let word = file.word(token)
+          libraryBefore.append(libraryBefore[token] + (word == .PHPhotoLibrary ? 1 : 0))
+          let call = word == .authorizationStatus || word == .requestAuthorization
+          statusCallsBefore.append(statusCallsBefore[token] + (call ? 1 : 0))
+        }
+      }
+      let value = value.clamped(to: 0..<file.count)
+      return libraryBefore[value.upperBound] > libraryBefore[value.lowerBound]
+        && statusCallsBefore[value.upperBound] > statusCallsBefore[value.lowerBound]
+    }
     for index in 0..<file.count where file.kind(index) == .identifier {
       let start = file.isMember(index) ? index - 2 : index
       guard start == index || file.word(start) == .selfKeyword else { continue }
@@ -28,9 +51,7 @@ extension ProjectFacts {
       let statement = file.statement(from: index)
       let value = (index + 1)..<statement.upperBound
       let typed = declares && file.kind(index + 1) == .colon && file.word(index + 2) == .PHAuthorizationStatus
-      let fromLibrary =
-        file.word(index + 1) == .opAssign && file.contains([.PHPhotoLibrary], in: value)
-        && file.contains([.authorizationStatus, .requestAuthorization], in: value)
+      let fromLibrary = file.word(index + 1) == .opAssign && mentionsLibraryStatus(value)
       guard typed || fromLibrary else { continue }
       let name = file.text(index)
       if file.contains([.addOnly], in: value) || Self.callsLegacyAuthorization(file, in: value) {

@@ -16,27 +16,52 @@ extension ProjectFacts {
     var token: Int
   }
 
+  /// A function or memberwise initializer with defaulted source-type parameters, and what the project's
+  /// calls of it pass.
+  ///
+  /// The places of one declaration share it, so each call is fitted to a declaration once and its labels
+  /// are counted once, however many defaulted parameters the declaration has: the work is linear in the
+  /// calls' labels rather than calls × places × parameters.
+  private struct SourceDefaultDeclaration {
+    var callee: UInt64
+    /// The function's parameters in order, or nil for an initializer (called with any of its type's
+    /// initializers' labels).
+    var parameters: [Parameter]?
+    /// How many calls fit the declaration.
+    var calls = 0
+    /// Per label, how many of the fitting calls pass it.
+    var passed: [UInt64: Int] = [:]
+  }
+
   mutating func addUnreachedSourceDefaults(_ files: [SourceFile]) {
-    var places: [(place: SourceDefault, callee: UInt64, label: UInt64, parameters: [Parameter]?)] = []
+    var declarations: [SourceDefaultDeclaration] = []
+    var places: [(place: SourceDefault, declaration: Int, label: UInt64)] = []
     for file in files
     where file.source.words.contains(.SourceType)
       && file.source.words.containsAny([.photoLibrary, .savedPhotosAlbum])
     {
+      // Per declaring token (a parameter list's `(`, a struct's scope), its place in `declarations`.
+      var declarationAt: [Int: Int] = [:]
+      var parameterLists: [Int: [Parameter]] = [:]
       for index in 0..<file.count
       where (file.word(index) == .photoLibrary || file.word(index) == .savedPhotosAlbum)
         && file.isMember(index)
         && file.word(index - 2) == .opAssign && file.word(index - 3) == .SourceType
       {
-        if let found = Self.sourceDefault(file, index) {
-          places.append(
-            (SourceDefault(path: file.path, token: index), found.callee, found.label, found.parameters))
+        guard let found = Self.sourceDefault(file, index, parameterLists: &parameterLists) else { continue }
+        let declaration: Int
+        if let known = declarationAt[found.declaration] {
+          declaration = known
+        } else {
+          declaration = declarations.count
+          declarationAt[found.declaration] = declaration
+          declarations.append(SourceDefaultDeclaration(callee: found.callee, parameters: found.parameters))
         }
+        places.append((SourceDefault(path: file.path, token: index), declaration, found.label))
       }
     }
     guard !places.isEmpty else { return }
-    let byCallee = Dictionary(grouping: places.indices, by: { places[$0].callee })
-    var called = Array(repeating: false, count: places.count)
-    var omitted = Array(repeating: false, count: places.count)
+    let byCallee = Dictionary(grouping: declarations.indices, by: { declarations[$0].callee })
     for file in files {
       for index in 0..<file.count
       where file.kind(index) == .identifier && file.kind(index + 1) == .leftParen
@@ -45,17 +70,24 @@ extension ProjectFacts {
         guard let candidates = byCallee[ProjectModel.hash(file, index)],
           let arguments = CallArguments(file, callee: index)
         else { continue }
-        for place in candidates {
+        let labels = Set(arguments.labels)
+        for declaration in candidates {
           // A call whose labels the function's parameters cannot take calls another function of that name
           // (`controller.present(picker, animated: true)` is not `present(from:source:)`).
-          if let parameters = places[place].parameters, !Self.fits(arguments, parameters) { continue }
-          called[place] = true
-          if !arguments.labels.contains(places[place].label) { omitted[place] = true }
+          if let parameters = declarations[declaration].parameters, !Self.fits(arguments, parameters) {
+            continue
+          }
+          declarations[declaration].calls += 1
+          for label in labels { declarations[declaration].passed[label, default: 0] += 1 }
         }
       }
     }
-    for place in places.indices where called[place] && !omitted[place] {
-      unreachedSourceDefaults.insert(places[place].place)
+    // Called, and every call passes the label.
+    for (place, declaration, label) in places
+    where declarations[declaration].calls > 0
+      && declarations[declaration].passed[label, default: 0] == declarations[declaration].calls
+    {
+      unreachedSourceDefaults.insert(place)
     }
   }
 
@@ -75,10 +107,12 @@ extension ProjectFacts {
   }
 
   /// The callee (a function's name, or a struct's for its memberwise initializer) and argument label whose
-  /// default is the value at `index`, or nil when calls cannot leave it out by label or callers are unseen.
+  /// default is the value at `index`, with the token that declares them (the parameter list's `(`, or the
+  /// struct's scope as `-1 - scope`), or nil when calls cannot leave it out by label or callers are unseen.
+  /// `parameterLists` keeps each list read once per file, however many of its parameters have defaults.
   private static func sourceDefault(
-    _ file: SourceFile, _ index: Int
-  ) -> (callee: UInt64, label: UInt64, parameters: [Parameter]?)? {
+    _ file: SourceFile, _ index: Int, parameterLists: inout [Int: [Parameter]]
+  ) -> (callee: UInt64, label: UInt64, parameters: [Parameter]?, declaration: Int)? {
     if let paren = file.enclosingParen(of: index) {
       // A parameter's default: `func present(source: UIImagePickerController.SourceType = .photoLibrary)`.
       let head: Int
@@ -93,14 +127,15 @@ extension ProjectFacts {
       } else {
         return nil
       }
-      let parameters = Parameter.list(file, paren: paren)
+      let parameters = parameterLists[paren] ?? Parameter.list(file, paren: paren)
+      parameterLists[paren] = parameters
       guard !file.isPublicOrOpen(declarationAt: head),
         let parameter = parameters.first(where: { $0.defaultValue?.contains(index) == true }),
         parameter.labelHash != Parameter.unlabeled
       else { return nil }
       // An initializer is called by its type's name with any of the type's initializers' labels.
       let matched = file.word(head) == .initKeyword ? nil : parameters
-      return (ProjectModel.hash(file, callee), parameter.labelHash, matched)
+      return (ProjectModel.hash(file, callee), parameter.labelHash, matched, paren)
     }
     // A stored property's initial value in a struct, the default of its memberwise initializer.
     let scope = file.syntax.scope(of: index)
@@ -120,6 +155,8 @@ extension ProjectFacts {
       $0.parent == scope && $0.kind == .function && file.word($0.head) == .initKeyword
     }
     guard !declaresInit else { return nil }
-    return (ProjectModel.hash(file, file.scope(scope).name), Parameter.hash(file, cursor + 1), nil)
+    return (
+      ProjectModel.hash(file, file.scope(scope).name), Parameter.hash(file, cursor + 1), nil, -1 - scope
+    )
   }
 }

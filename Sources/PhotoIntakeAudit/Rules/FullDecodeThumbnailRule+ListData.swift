@@ -4,26 +4,99 @@
 /// `images = files.compactMap { UIImage(contentsOfFile: $0.path) }`) that a `ForEach`/`List` iterates or a
 /// cell reads by subscript (``ProjectFacts/listDataNames``).
 extension FullDecodeThumbnailRule {
+  /// The locals of each function that ``decodedIntoListData(_:_:function:project:locals:)`` follows, read
+  /// once per function within one check.
+  ///
+  /// A function that appends thousands of decodes to one local collection asked, per decode, whether the
+  /// local was declared before it (a scan from the function's start) and where each later use of it is
+  /// stored (a scan to the function's end): quadratic. Here each function's declarations and uses are
+  /// indexed in one pass, and each local's stores are summed from its last use backwards, once.
+  final class ListDataLocals {
+    /// Per function scope, each local's first `let`/`var` token.
+    private var declarations: [Int: [String: Int]] = [:]
+    /// Per function scope, the non-member identifiers by name, in order.
+    private var uses: [Int: [String: [Int]]] = [:]
+    /// Per function scope and local: its uses, and for each the first (in sorted order) list-data name
+    /// that it or a later use is stored into.
+    private var followed: [Int: [String: (uses: [Int], store: [String?])]] = [:]
+
+    /// Whether `name` is a local of the function (`var loaded: [UIImage] = []`) declared before `index`.
+    func declaresLocally(_ name: String, in file: SourceFile, function: Int, before index: Int) -> Bool {
+      if declarations[function] == nil {
+        var first: [String: Int] = [:]
+        for token in file.body(of: function)
+        where (file.word(token) == .var || file.word(token) == .let) && file.kind(token + 1) == .identifier {
+          let text = file.text(token + 1)
+          if first[text] == nil { first[text] = token }
+        }
+        declarations[function] = first
+      }
+      return declarations[function]?[name].map { $0 < index } ?? false
+    }
+
+    /// The first (in sorted order) list-data name that a use of the local `name` after `index` is stored
+    /// into.
+    func store(
+      of name: String, after index: Int, in file: SourceFile, function: Int, project: ProjectFacts
+    ) -> String? {
+      if followed[function]?[name] == nil {
+        let body = file.body(of: function)
+        if uses[function] == nil {
+          var table: [String: [Int]] = [:]
+          for token in body where file.kind(token) == .identifier && !file.isMember(token) {
+            table[file.text(token), default: []].append(token)
+          }
+          uses[function] = table
+        }
+        let list = uses[function]?[name] ?? []
+        var store = [String?](repeating: nil, count: list.count + 1)
+        for position in list.indices.reversed() {
+          store[position] = FullDecodeThumbnailRule.first(
+            listData: FullDecodeThumbnailRule.sinks(of: list[position], in: file, body: body),
+            project: project, before: store[position + 1])
+        }
+        followed[function, default: [:]][name] = (list, store)
+      }
+      guard let (list, store) = followed[function]?[name] else { return nil }
+      // The first use after `index`, by binary search.
+      var low = 0
+      var high = list.count
+      while low < high {
+        let middle = (low + high) / 2
+        if list[middle] <= index { low = middle + 1 } else { high = middle }
+      }
+      return store[low]
+    }
+  }
+
+  /// The first, in sorted order, of `current` and the names in `names` that list or grid cells draw.
+  static func first(listData names: [String], project: ProjectFacts, before current: String?) -> String? {
+    var best = current
+    for name in names where project.listDataNames.contains(name) && best.map({ name < $0 }) ?? true {
+      best = name
+    }
+    return best
+  }
+
   /// The finding for the decode at `index` when its image is stored into data that list or grid cells
   /// draw, directly or through one local collection of the same function (`loaded.append(image)` …
   /// `photos = loaded`).
-  func decodedIntoListData(_ file: SourceFile, _ index: Int, function: Int, project: ProjectFacts) -> Finding?
-  {
+  func decodedIntoListData(
+    _ file: SourceFile, _ index: Int, function: Int, project: ProjectFacts, locals: ListDataLocals
+  ) -> Finding? {
     guard !project.listDataNames.isEmpty, function > 0 else { return nil }
     let body = file.body(of: function)
-    var stores: Set<String> = []
+    var store: String?
     for sink in Self.sinks(of: index, in: file, body: body) {
-      if Self.declaresLocally(sink, in: file, body: body, before: index) {
+      if locals.declaresLocally(sink, in: file, function: function, before: index) {
         // A local collection: follow it once, to the property it is stored into.
-        for use in (index + 1)..<body.upperBound
-        where file.kind(use) == .identifier && !file.isMember(use) && file.text(use) == sink {
-          stores.formUnion(Self.sinks(of: use, in: file, body: body))
-        }
+        let followed = locals.store(of: sink, after: index, in: file, function: function, project: project)
+        store = Self.first(listData: followed.map { [$0] } ?? [], project: project, before: store)
       } else {
-        stores.insert(sink)
+        store = Self.first(listData: [sink], project: project, before: store)
       }
     }
-    guard let store = stores.sorted().first(where: { project.listDataNames.contains($0) }) else { return nil }
+    guard let store else { return nil }
     return file.finding(
       descriptor, at: index,
       message:
@@ -95,17 +168,5 @@ extension FullDecodeThumbnailRule {
     guard file.kind(target) == .identifier, file.word(target - 1) != .let, file.word(target - 1) != .var
     else { return nil }
     return file.text(target)
-  }
-
-  /// Whether `name` is a local of the function (`var loaded: [UIImage] = []`) declared before `index`.
-  private static func declaresLocally(
-    _ name: String, in file: SourceFile, body: Range<Int>, before index: Int
-  )
-    -> Bool
-  {
-    (body.lowerBound..<index).contains { token in
-      (file.word(token) == .var || file.word(token) == .let) && file.kind(token + 1) == .identifier
-        && file.text(token + 1) == name
-    }
   }
 }

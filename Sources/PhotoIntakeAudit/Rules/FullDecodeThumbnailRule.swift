@@ -168,6 +168,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     }
     // Whether a function downsamples, per function scope (asked once per decode).
     var downsamples: [Int: Bool] = [:]
+    let locals = ListDataLocals()
     for index in 0..<file.count where Self.isFullDecode(file, index) {
       let function = file.enclosingFunction(of: index)
       let downsampled = downsamples[function] ?? file.contains(Self.downsampling, in: file.body(of: function))
@@ -175,7 +176,7 @@ struct FullDecodeThumbnailRule: AuditRule {
       guard !downsampled else { continue }
       guard isListContext(index) else {
         if let finding = helperCalledFromList(file, index, function: function, project: project)
-          ?? decodedIntoListData(file, index, function: function, project: project)
+          ?? decodedIntoListData(file, index, function: function, project: project, locals: locals)
           ?? handedToListData(file, index, function: function, project: project)
         {
           findings.append(finding)

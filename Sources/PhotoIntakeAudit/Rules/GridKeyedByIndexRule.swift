@@ -39,8 +39,10 @@ struct GridKeyedByIndexRule: AuditRule {
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     guard !project.fetchResultNames.isEmpty else { return [] }
     var findings: [Finding] = []
+    var arrays: [Int: [String: [Int]]] = [:]
     for index in 0..<file.count where file.word(index) == .ForEach && file.kind(index + 1) == .leftParen {
-      guard let close = file.match(index + 1), indexRange(over: project, in: file, from: index + 2, to: close)
+      guard let close = file.match(index + 1),
+        indexRange(over: project, in: file, from: index + 2, to: close, arrays: &arrays)
       else { continue }
       // The content closure: trailing, or the last argument.
       let content =
@@ -98,16 +100,18 @@ struct GridKeyedByIndexRule: AuditRule {
 
   /// Whether the first argument of a `ForEach` (tokens `start..<end`) is `0..<name.count` with `name` a
   /// fetch result: it begins with the number and reads `.count` of a fetch result name.
-  private func indexRange(over project: ProjectFacts, in file: SourceFile, from start: Int, to end: Int)
-    -> Bool
-  {
+  /// `arrays` keeps ``arrayDeclarations(in:of:)`` per type scope.
+  private func indexRange(
+    over project: ProjectFacts, in file: SourceFile, from start: Int, to end: Int,
+    arrays: inout [Int: [String: [Int]]]
+  ) -> Bool {
     guard file.kind(start) == .number, file.text(start) == "0" else { return false }
     let argument = start..<file.endOfArgument(from: start, close: end)
     for index in argument where file.word(index) == .count && file.isMember(index) {
       var receiver = index - 2
       if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
       if file.kind(receiver) == .identifier, project.fetchResultNames.contains(file.text(receiver)),
-        !Self.declaresArray(receiver, in: file)
+        !Self.declaresArray(receiver, in: file, arrays: &arrays)
       {
         return true
       }
@@ -117,13 +121,28 @@ struct GridKeyedByIndexRule: AuditRule {
 
   /// Whether the type around `name` declares that name as an array (`let photos: [Photo]`): the project's
   /// fetch result of the same name is another value, and an index loop over an array is left alone.
-  private static func declaresArray(_ name: Int, in file: SourceFile) -> Bool {
+  ///
+  /// The type's array declarations are read once (`arrays`, per type scope): a view with thousands of
+  /// `ForEach(0..<assets.count)` read the whole type for each.
+  private static func declaresArray(_ name: Int, in file: SourceFile, arrays: inout [Int: [String: [Int]]])
+    -> Bool
+  {
     guard let type = file.enclosingType(of: name) else { return false }
-    return file.body(of: type).contains { token in
-      token != name && file.kind(token) == .identifier && file.source.sameText(token, name)
-        && (file.word(token - 1) == .let || file.word(token - 1) == .var)
-        && file.kind(token + 1) == .colon && file.kind(token + 2) == .leftBracket
+    if arrays[type] == nil { arrays[type] = arrayDeclarations(in: file, of: type) }
+    return arrays[type]?[file.text(name)]?.contains { $0 != name } ?? false
+  }
+
+  /// The names that the body of the type scope `type` declares as arrays (`let photos: [Photo]`), with
+  /// their tokens.
+  private static func arrayDeclarations(in file: SourceFile, of type: Int) -> [String: [Int]] {
+    var names: [String: [Int]] = [:]
+    for token in file.body(of: type)
+    where file.kind(token) == .identifier && (file.word(token - 1) == .let || file.word(token - 1) == .var)
+      && file.kind(token + 1) == .colon && file.kind(token + 2) == .leftBracket
+    {
+      names[file.text(token), default: []].append(token)
     }
+    return names
   }
 
   /// Whether `body` reads a fetch result at an index path: `name.object(at: indexPath.item)` or

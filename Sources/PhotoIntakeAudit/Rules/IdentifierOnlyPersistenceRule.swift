@@ -44,6 +44,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     var findings: [Finding] = []
     let flows = ValueFlow.Cache()
     let flow = flows.flow(for: file)
+    let memo = Memo()
     var storage: Set<String> = []
     for index in 0..<file.count {
       switch (file.kind(index), file.word(index)) {
@@ -57,7 +58,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
         guard isDefaults, let close = file.match(index + 1) else { continue }
         let value = (index + 2)..<file.endOfArgument(from: index + 2, close: close)
         if refersToIdentifiers(
-          file, value, before: index, depth: 3, flow: flow, project: project, flows: flows)
+          file, value, before: index, depth: 3, flow: flow, project: project, flows: flows, memo: memo)
         {
           findings.append(file.finding(descriptor, at: index))
         }
@@ -67,7 +68,8 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
           let initializer = flow.local(index - 2, before: index),
           file.contains([.encode], in: initializer),
           refersToIdentifiers(
-            file, initializer, before: index, depth: 3, flow: flow, project: project, flows: flows)
+            file, initializer, before: index, depth: 3, flow: flow, project: project, flows: flows, memo: memo
+          )
         else { continue }
         findings.append(file.finding(descriptor, at: index))
       case (.attribute, .AppStorage), (.attribute, .SceneStorage):
@@ -89,7 +91,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
       for assignment in flow.assignments[name] ?? [] where !assignment.declares {
         if refersToIdentifiers(
           file, assignment.value, before: assignment.target, depth: 3, flow: flow, project: project,
-          flows: flows)
+          flows: flows, memo: memo)
         {
           findings.append(file.finding(descriptor, at: assignment.target))
         }
@@ -105,6 +107,21 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     return findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
   }
 
+  /// The answers of ``refersToIdentifiers(_:_:before:depth:flow:project:flows:memo:)`` within one check.
+  ///
+  /// A value built from names whose values are built from names (`let a = [b, b, …]`, `let b = [c, c, …]`)
+  /// would otherwise be read once per path through them, the product of the occurrences; with each
+  /// (range, use, depth) answered once, every value is read at most once per depth.
+  private final class Memo {
+    struct Key: Hashable {
+      var path: String
+      var range: Range<Int>
+      var use: Int
+      var depth: Int
+    }
+    var answers: [Key: Bool] = [:]
+  }
+
   /// Whether `range` mentions a photo identifier, directly or through what the names in it were set to:
   /// a local's initializer earlier in the same function (`let ids = results.compactMap(\.assetIdentifier)`)
   /// or any assignment in the file to a property (`chosen = results.map(\.localIdentifier)` in another
@@ -112,7 +129,20 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
   /// album's or collection's identifier is not a reference to a picked photo.
   private func refersToIdentifiers(
     _ file: SourceFile, _ range: Range<Int>, before use: Int, depth: Int, flow: ValueFlow,
-    project: ProjectFacts, flows: ValueFlow.Cache
+    project: ProjectFacts, flows: ValueFlow.Cache, memo: Memo
+  ) -> Bool {
+    let key = Memo.Key(path: file.path, range: range, use: use, depth: depth)
+    if let known = memo.answers[key] { return known }
+    let answer = computeRefersToIdentifiers(
+      file, range, before: use, depth: depth, flow: flow, project: project, flows: flows, memo: memo)
+    memo.answers[key] = answer
+    return answer
+  }
+
+  /// ``refersToIdentifiers(_:_:before:depth:flow:project:flows:memo:)`` worked out, once per key.
+  private func computeRefersToIdentifiers(
+    _ file: SourceFile, _ range: Range<Int>, before use: Int, depth: Int, flow: ValueFlow,
+    project: ProjectFacts, flows: ValueFlow.Cache, memo: Memo
   ) -> Bool {
     let range = range.clamped(to: 0..<file.count)
     guard !range.isEmpty, !Self.isCount(file, range.upperBound - 2) else { return false }
@@ -126,7 +156,8 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
       let values = flow.values(of: index, before: use)
       for value in values
       where refersToIdentifiers(
-        file, value, before: value.lowerBound, depth: depth - 1, flow: flow, project: project, flows: flows)
+        file, value, before: value.lowerBound, depth: depth - 1, flow: flow, project: project, flows: flows,
+        memo: memo)
       {
         return true
       }
@@ -136,7 +167,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
       // A parameter: what the callers pass for it.
       if let model = project.model,
         passedIdentifiers(
-          file, parameter: index, depth: depth - 1, model: model, project: project, flows: flows)
+          file, parameter: index, depth: depth - 1, model: model, project: project, flows: flows, memo: memo)
       {
         return true
       }
@@ -148,7 +179,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
   /// it (`save(ids: results.compactMap(\.assetIdentifier))` for `func save(ids: [String])`).
   private func passedIdentifiers(
     _ file: SourceFile, parameter name: Int, depth: Int, model: ProjectModel, project: ProjectFacts,
-    flows: ValueFlow.Cache
+    flows: ValueFlow.Cache, memo: Memo
   ) -> Bool {
     let (function, _) = model.function(at: name, in: file)
     guard function >= 0,
@@ -160,7 +191,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
       if refersToIdentifiers(
         caller, argument, before: argument.lowerBound, depth: depth, flow: flows.flow(for: caller),
         project: project,
-        flows: flows)
+        flows: flows, memo: memo)
       {
         return true
       }

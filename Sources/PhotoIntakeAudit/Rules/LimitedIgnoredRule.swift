@@ -60,6 +60,31 @@ struct LimitedIgnoredRule: AuditRule {
       if let parameter = scope.parameters.first { statuses.add(parameter, inScope: index) }
     }
 
+    // Per scope and name, the innermost closure around the scope (itself included) with a parameter of
+    // that name, or -1: each scope is walked through once per name, not once per read in it (thousands of
+    // nested `switch status` bodies walked up through every enclosing one).
+    var closuresDeclaring: [String: [Int: Int]] = [:]
+    func closureDeclaring(_ name: Int) -> Int? {
+      let text = file.text(name)
+      var visited: [Int] = []
+      var found = -1
+      for scope in file.syntax.enclosingScopes(of: name) {
+        if let known = closuresDeclaring[text]?[scope] {
+          found = known
+          break
+        }
+        visited.append(scope)
+        if file.scope(scope).kind == .closure,
+          file.scope(scope).parameters.contains(where: { file.source.sameText($0, name) })
+        {
+          found = scope
+          break
+        }
+      }
+      for scope in visited { closuresDeclaring[text, default: [:]][scope] = found }
+      return found >= 0 ? found : nil
+    }
+
     // An add-only status is never `.limited`: limited access exists for read-write only.
     func isPhotoStatus(_ range: Range<Int>) -> Bool {
       if file.contains([.addOnly], in: range) || callsLegacyAPI(range) { return false }
@@ -70,11 +95,7 @@ struct LimitedIgnoredRule: AuditRule {
       }
       // A closure parameter of the same name shadows outer declarations: it is a photo status only if
       // the closure is a `requestAuthorization(for:)` handler.
-      for scope in file.syntax.enclosingScopes(of: last) where file.scope(scope).kind == .closure {
-        if file.scope(scope).parameters.contains(where: { file.source.sameText($0, last) }) {
-          return handlers.contains(scope)
-        }
-      }
+      if let scope = closureDeclaring(last) { return handlers.contains(scope) }
       if statuses.refers(last) { return true }
       // A status property of another file's type (`service.authState`, or `authState` in an extension).
       guard project.photoStatusNames.contains(file.text(last)) else { return false }
@@ -82,9 +103,22 @@ struct LimitedIgnoredRule: AuditRule {
       return !declaresItself(last)
     }
 
+    // Per token, how many `.limited` come before it: whether a function's or a switch's body mentions
+    // `.limited` is one subtraction, however many comparisons or nested switches ask.
+    var limitedBefore: [Int32] = []
     func mentionsLimited(_ range: Range<Int>) -> Bool {
-      range.contains { file.isDotted($0, .limited) }
+      if limitedBefore.isEmpty {
+        limitedBefore.reserveCapacity(file.count + 1)
+        limitedBefore.append(0)
+        for token in 0..<file.count {
+          limitedBefore.append(limitedBefore[token] + (file.isDotted(token, .limited) ? 1 : 0))
+        }
+      }
+      let range = range.clamped(to: 0..<file.count)
+      return limitedBefore[range.upperBound] > limitedBefore[range.lowerBound]
     }
+    // Per function scope, the last `requestAuthorization` in its body (``onlyAsksAgain(_:_:lastRequest:)``).
+    var lastRequests: [Int: Int] = [:]
 
     var findings: [Finding] = []
     for index in 0..<file.count {
@@ -123,7 +157,7 @@ struct LimitedIgnoredRule: AuditRule {
         let operand = file.postfixStart(endingAt: end)..<index
         guard isPhotoStatus(operand),
           !mentionsLimited(file.body(of: file.enclosingFunction(of: index))),
-          file.word(index) != .opNotEqual || !Self.onlyAsksAgain(file, index)
+          file.word(index) != .opNotEqual || !Self.onlyAsksAgain(file, index, lastRequest: &lastRequests)
         else { continue }
         findings.append(file.finding(descriptor, at: authorized))
       default: continue
@@ -136,7 +170,10 @@ struct LimitedIgnoredRule: AuditRule {
   /// function then requests authorization: only full access skips the request, and a person who chose
   /// Select Photos is asked again, which returns `.limited` at once without a prompt; what the request's
   /// handler does with that status is checked where it does it.
-  static func onlyAsksAgain(_ file: SourceFile, _ index: Int) -> Bool {
+  ///
+  /// `lastRequest` keeps, per function scope, the last `requestAuthorization` of its body (-1 for none),
+  /// so that thousands of guards in one function do not each read the rest of it.
+  static func onlyAsksAgain(_ file: SourceFile, _ index: Int, lastRequest: inout [Int: Int]) -> Bool {
     var start = index
     while start > 0, file.word(start - 1) != .guard, file.kind(start - 1) != .leftBrace,
       file.kind(start - 1) != .rightBrace
@@ -152,10 +189,14 @@ struct LimitedIgnoredRule: AuditRule {
       file.kind(elseKeyword + 1) == .leftBrace, file.word(elseKeyword + 2) == .return,
       file.match(elseKeyword + 1) == elseKeyword + 3
     else { return false }
-    let body = file.body(of: file.enclosingFunction(of: index))
-    return (elseKeyword + 4..<max(elseKeyword + 4, body.upperBound)).contains {
-      file.kind($0) == .identifier && file.text($0) == "requestAuthorization"
+    let function = file.enclosingFunction(of: index)
+    if lastRequest[function] == nil {
+      lastRequest[function] =
+        file.body(of: function).last {
+          file.kind($0) == .identifier && file.text($0) == "requestAuthorization"
+        } ?? -1
     }
+    return lastRequest[function, default: -1] >= elseKeyword + 4
   }
 
   /// The `.limited` of a switch's case that treats it as a denial: a label that also lists `.denied` or

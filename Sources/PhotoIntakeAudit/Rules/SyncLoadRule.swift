@@ -40,12 +40,24 @@ struct SyncLoadRule: AuditRule {
     // Whether a function loads picked items, per function scope: asked once per `.wait()`, and a
     // generated file of thousands of waits in one function made the scan quadratic.
     var loadsItems: [Int: Bool] = [:]
+    // Per token, how many item loads come before it, made at the first `try!`; and the statement of the
+    // last `try!` read. Thousands of `try!` in one statement (`[try! a(), try! b(), …]`) share its end, and
+    // the loads in any statement are one subtraction: linear in the file, not in statements × `try!`s.
+    var loadsBefore: [Int32] = []
+    var lastStatement: Range<Int>?
     for index in 0..<file.count {
       if file.word(index) == .try, file.word(index + 1) == .opBang,
         file.tokens[index + 1].start == file.tokens[index].end
       {
-        let statement = file.statement(from: index)
-        if statement.contains(where: { file.word($0).isItemLoad }) {
+        if loadsBefore.isEmpty {
+          loadsBefore.reserveCapacity(file.count + 1)
+          loadsBefore.append(0)
+          for token in 0..<file.count {
+            loadsBefore.append(loadsBefore[token] + (file.word(token).isItemLoad ? 1 : 0))
+          }
+        }
+        let end = statementEnd(file, from: index, last: &lastStatement)
+        if loadsBefore[end] > loadsBefore[index] {
           findings.append(file.finding(descriptor, at: index))
         }
       } else if file.word(index) == .wait, file.isMember(index), file.kind(index + 1) == .leftParen,
@@ -66,5 +78,19 @@ struct SyncLoadRule: AuditRule {
       }
     }
     return findings
+  }
+
+  /// The end of ``SourceFile/statement(from:)`` for the `try` at `index`, reusing `last`, the statement of
+  /// the previous `try!`, when `index` lies in it at its own bracket level: the statement's walk passed
+  /// through `index` and goes on from there exactly as a walk from `index` would, to the same end.
+  private func statementEnd(_ file: SourceFile, from index: Int, last: inout Range<Int>?) -> Int {
+    if let last, last.contains(index),
+      file.syntax.enclosingOpen[index] == file.syntax.enclosingOpen[last.lowerBound]
+    {
+      return last.upperBound
+    }
+    let statement = file.statement(from: index)
+    last = statement
+    return statement.upperBound
   }
 }

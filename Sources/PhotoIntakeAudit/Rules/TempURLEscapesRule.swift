@@ -33,15 +33,50 @@ struct TempURLEscapesRule: AuditRule {
     .append, .insert, .resume, .success, .send, .yield, .updateValue, .setValue,
   ]
 
+  /// What one check has already worked out, so that each scope is read once however many names or calls
+  /// lead to it.
+  ///
+  /// A handler with many aliases of the URL (`let p1 = url.path`, `let p2 = url.path`…) reads only each
+  /// alias's own occurrences from ``occurrences``, and a handler that passes the URL to the same method at
+  /// many call sites (which passes it on to another method many times) follows each method's parameter once
+  /// per depth through ``escapes``: the work is linear in the scopes' sizes.
+  private final class Memo {
+    /// Per file path and scope, the identifier tokens of the scope's body by the hash of their text, in
+    /// order.
+    var occurrences: [String: [Int: [UInt64: [Int]]]] = [:]
+    /// Per function of the project model, parameter and depth, whether the parameter escapes.
+    var escapes: [EscapeKey: Bool] = [:]
+
+    struct EscapeKey: Hashable {
+      var function: Int
+      var parameter: Int
+      var depth: Int
+    }
+
+    /// The identifier tokens in the body of `scope` whose text is that of `name`, in order.
+    func occurrences(_ file: SourceFile, of name: Int, in scope: Int) -> [Int] {
+      if let table = occurrences[file.path]?[scope] {
+        return table[ProjectModel.hash(file, name)] ?? []
+      }
+      var table: [UInt64: [Int]] = [:]
+      for index in file.body(of: scope) where file.kind(index) == .identifier {
+        table[ProjectModel.hash(file, index), default: []].append(index)
+      }
+      occurrences[file.path, default: [:]][scope] = table
+      return table[ProjectModel.hash(file, name)] ?? []
+    }
+  }
+
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     var findings: [Finding] = []
+    let memo = Memo()
     for index in 0..<file.count
     where file.word(index) == .loadFileRepresentation && file.kind(index + 1) == .leftParen {
       guard let close = file.match(index + 1), let handler = handler(file, call: index, close: close),
         let url = file.scope(handler).parameters.first, file.text(url) != "_"
       else { continue }
       for name in [url] + aliases(file, of: url, in: handler) {
-        if let escape = firstEscape(file, of: name, in: handler, project: project, depth: 2) {
+        if let escape = firstEscape(file, of: name, in: handler, project: project, depth: 2, memo: memo) {
           findings.append(file.finding(descriptor, at: escape))
           break
         }
@@ -87,14 +122,14 @@ struct TempURLEscapesRule: AuditRule {
   /// The first place in scope `handler` (the completion handler, or a method of the app it is passed to)
   /// where `url` escapes; `depth` bounds how many of the app's methods are followed.
   private func firstEscape(
-    _ file: SourceFile, of url: Int, in handler: Int, project: ProjectFacts, depth: Int
+    _ file: SourceFile, of url: Int, in handler: Int, project: ProjectFacts, depth: Int, memo: Memo
   )
     -> Int?
   {
     let handlerBody = file.body(of: handler)
     let body = url > handlerBody.lowerBound ? (url + 1)..<handlerBody.upperBound : handlerBody
-    for index in body
-    where file.kind(index) == .identifier && file.source.sameText(index, url) && !file.isMember(index)
+    for index in memo.occurrences(file, of: url, in: handler)
+    where body.contains(index) && file.source.sameText(index, url) && !file.isMember(index)
       && file.kind(index + 1) != .colon
     {
       // `let url = other` shadows the parameter from here on; `if let url`, `let url = url` do not.
@@ -109,7 +144,8 @@ struct TempURLEscapesRule: AuditRule {
       if let paren = file.enclosingParen(of: index) {
         if handsOn(file, callee: paren - 1) { return index }
         if depth > 0,
-          escapesInProjectMethod(file, call: paren - 1, argument: index, project: project, depth: depth)
+          escapesInProjectMethod(
+            file, call: paren - 1, argument: index, project: project, depth: depth, memo: memo)
         {
           return index
         }
@@ -121,7 +157,7 @@ struct TempURLEscapesRule: AuditRule {
   /// Whether `argument`, passed to the call named at `call`, escapes inside the project's own method it
   /// reaches (`self.attach(url)` where `attach` keeps it in a property or hands it to later work).
   private func escapesInProjectMethod(
-    _ file: SourceFile, call: Int, argument: Int, project: ProjectFacts, depth: Int
+    _ file: SourceFile, call: Int, argument: Int, project: ProjectFacts, depth: Int, memo: Memo
   ) -> Bool {
     guard let model = project.model, let fileNumber = model.fileIndex[file.path],
       let numbers = model.callsAt[fileNumber][call], let arguments = CallArguments(file, callee: call),
@@ -132,14 +168,20 @@ struct TempURLEscapesRule: AuditRule {
       guard let matched = Parameter.matched(function.parameters, arguments), position < matched.count else {
         continue
       }
+      let key = Memo.EscapeKey(
+        function: model.calls[number].callee, parameter: matched[position], depth: depth - 1)
+      if let known = memo.escapes[key] {
+        if known { return true }
+        continue
+      }
       let parameter = function.parameters[matched[position]]
       let methodFile = model.files[function.file]
-      if firstEscape(
-        methodFile, of: parameter.nameToken, in: function.scope, project: project, depth: depth - 1)
-        != nil
-      {
-        return true
-      }
+      let escapes =
+        firstEscape(
+          methodFile, of: parameter.nameToken, in: function.scope, project: project, depth: depth - 1,
+          memo: memo) != nil
+      memo.escapes[key] = escapes
+      if escapes { return true }
     }
     return false
   }
