@@ -74,6 +74,9 @@ struct ProjectModel: Sendable {
   var plainOverloads: [UInt64: PlainOverloads] = [:]
   /// Each type's direct subtypes and conformers: ``ancestors(of:facts:)``'s edges reversed, built once.
   var inheritors: [String: [String]]?
+  /// ``descendants(of:facts:)``, remembered per type: the calls of a project ask about the same few
+  /// receiver types again and again (a base view controller's subclasses were walked once per call).
+  var descendantCache: [String: Set<String>] = [:]
   /// ``local(at:in:upTo:)`` (the static one) per file, starting scope and function, so that calls
   /// inside closures nested thousands deep do not each walk every closure around them.
   var scopeLocals: [ScopeLocalKey: Local] = [:]
@@ -294,11 +297,13 @@ struct ProjectModel: Sendable {
       }
       inheritors = reversed
     }
+    if let known = descendantCache[type] { return known }
     var result: Set<String> = []
     var queue = [type]
     while let next = queue.popLast(), result.insert(next).inserted {
       queue.append(contentsOf: inheritors?[next] ?? [])
     }
+    descendantCache[type] = result
     return result
   }
 
