@@ -131,4 +131,22 @@ extension HostileInputTests {
     ])
     #expect(legacy.findings.count == 0)
   }
+
+  /// Files cut off or mid-edit where earlier builds trapped (an index past the end or an inverted range),
+  /// found by fuzzing the fixtures: each is audited, and the project's other file still is.
+  @Test(arguments: [
+    "import AVFoundation\nclass A { private var asset: AVAsset?\n func f() { let d = asset!.duration }\n func h() {",
+    "class r{func{e.tracks(func{",
+    "import Photos\nfunc f(status: PHAuthorizationStatus) {\n  switch status { case .limited }\n}\n",
+    "struct A {\n  let\n  var count = 0\n}\n",
+    "import Photos\nlet photos: PHFetchResult",
+    "import AVFoundation\nclass B { var clip: AVAsset? { didSet {",
+  ])
+  func filesCutOffMidEditAreAudited(_ source: String) async throws {
+    let other =
+      "import UIKit\nfunc pick() { let picker = UIImagePickerController(); picker.sourceType = .photoLibrary }\n"
+    let report = try await Self.audit(["Cut.swift": source, "Other.swift": other])
+    #expect(report.swiftFiles == 2)
+    #expect(report.findings.contains { $0.file == "Other.swift" && $0.rule == "picker-legacy" })
+  }
 }

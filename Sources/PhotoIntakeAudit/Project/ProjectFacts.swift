@@ -248,7 +248,9 @@ struct ProjectFacts: Sendable {
     for index in 0..<file.count where file.kind(index) == .identifier && !file.isMember(index) {
       if file.kind(index + 1) == .colon, file.word(index + 2) == .PHFetchResult {
         // `PHFetchResult<PHAsset>`: collections and lists of albums are not photo grids.
-        if file.text(index + 4) == "PHAsset" { fetchResultNames.insert(file.text(index)) }
+        if index + 4 < file.count, file.text(index + 4) == "PHAsset" {
+          fetchResultNames.insert(file.text(index))
+        }
       } else if file.word(index - 1) == .let || file.word(index - 1) == .var {
         let statement = file.statement(from: index)
         let head = statement.lowerBound..<min(statement.upperBound, index + 8)

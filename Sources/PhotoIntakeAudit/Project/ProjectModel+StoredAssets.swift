@@ -105,7 +105,9 @@ extension ProjectModel.AssetLoads {
       // The observer reads the new value (or hands it to a function that reads it) each time it is set;
       // initializers, where it does not run, must leave it loaded themselves.
       let source = model.files[file]
-      let observer = model.function(at: source.scope(didSet).open + 1, in: source).id
+      // A file cut off right after the observer's `{` has no token inside it to ask about.
+      let inside = source.scope(didSet).open + 1
+      let observer = inside < source.count ? model.function(at: inside, in: source).id : -1
       answer =
         observer >= 0 && (uses(of: observer).lastRead[name] != nil || loaded(name, in: observer) != nil)
         && initializers(of: type).filter { !traps($0) }.allSatisfy { id in
@@ -134,7 +136,7 @@ extension ProjectModel.AssetLoads {
     for id in members(of: type) {
       let function = model.functions[id]
       let file = model.files[function.file]
-      guard let scope = file.enclosingType(of: file.scope(function.scope).open + 1) else { continue }
+      guard let scope = file.syntax.enclosing(scope: function.scope, [.type]) else { continue }
       let key = "\(function.file):\(scope)"
       guard seen.insert(key).inserted else { continue }
       let names = Self.storedNames(in: file, type: scope, fileNumber: function.file)

@@ -75,7 +75,7 @@ struct StoredProperty {
     }
     var typeNames: [String] = []
     var durableType = false
-    for token in (name + 1)..<statement.upperBound where file.kind(token) == .identifier {
+    for token in (name + 1)..<max(name + 1, statement.upperBound) where file.kind(token) == .identifier {
       // Members (`.standard`, `Foo.Bar`'s `Bar`) and labels inside an initializer are not type names.
       if file.kind(token - 1) == .dot || file.kind(token + 1) == .colon { continue }
       let text = file.text(token)

@@ -222,6 +222,8 @@ struct LimitedIgnoredRule: AuditRule {
           if file.tokens[colon].isOpening, let close = file.match(colon) { colon = close }
           colon += 1
         }
+        // `case .limited }` with no colon (a file being edited): no body to read.
+        guard colon < body.upperBound else { break }
         if let last = cases.indices.last {
           cases[last].statements = cases[last].statements.lowerBound..<cursor
         }
