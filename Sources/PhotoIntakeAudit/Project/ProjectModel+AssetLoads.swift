@@ -254,7 +254,7 @@ extension ProjectModel {
       // `let asset = track.asset` of an `AVAssetTrack` parameter: a track is had only by reading its
       // asset's tracks (`tracks`, `tracks(withMediaType:)`, `loadTracks`), so that asset is loaded.
       if let tokens = trackAssets(function.file)[name] {
-        var index = Self.lowerBound(in: tokens, of: body.lowerBound)
+        var index = tokens.firstPosition(atOrAfter: body.lowerBound)
         while index < tokens.count, tokens[index] < body.upperBound {
           if Self.isTracksAsset(file, tokens[index], of: function) {
             note(tokens[index])
@@ -314,20 +314,9 @@ extension ProjectModel {
       return found
     }
 
-    /// The first index of sorted `tokens` at or after `lower`.
-    private static func lowerBound(in tokens: [Int], of lower: Int) -> Int {
-      var low = 0
-      var high = tokens.count
-      while low < high {
-        let middle = (low + high) / 2
-        if tokens[middle] < lower { low = middle + 1 } else { high = middle }
-      }
-      return low
-    }
-
     /// The first of sorted `tokens` inside `range`, if any.
     private static func first(in tokens: [Int], from range: Range<Int>) -> Int? {
-      let index = lowerBound(in: tokens, of: range.lowerBound)
+      let index = tokens.firstPosition(atOrAfter: range.lowerBound)
       return index < tokens.count && tokens[index] < range.upperBound ? tokens[index] : nil
     }
 

@@ -109,15 +109,9 @@ struct TargetMembership: Sendable {
 
   // MARK: Paths
 
-  private static func folder(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "" }
-    return String(path[..<slash])
-  }
+  private static func folder(of path: String) -> String { ProjectPath.folder(of: path) }
 
-  private static func lastComponent(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return path }
-    return String(path[path.index(after: slash)...])
-  }
+  private static func lastComponent(_ path: String) -> String { ProjectPath.lastComponent(path) }
 
   private static func isInside(_ path: String, _ folder: String) -> Bool {
     folder.isEmpty || path.hasPrefix(folder + "/")

@@ -130,15 +130,9 @@ struct UsageKeyScopes: Sendable {
 
   // MARK: Paths
 
-  private static func folder(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "" }
-    return String(path[..<slash])
-  }
+  private static func folder(of path: String) -> String { ProjectPath.folder(of: path) }
 
-  private static func lastComponent(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return path }
-    return String(path[path.index(after: slash)...])
-  }
+  private static func lastComponent(_ path: String) -> String { ProjectPath.lastComponent(path) }
 
   /// An `INFOPLIST_FILE` value as a path relative to the audit root: relative to the project's folder, after
   /// `$(SRCROOT)/` or `$(PROJECT_DIR)/`; nil when it holds another build variable, is absolute, or climbs

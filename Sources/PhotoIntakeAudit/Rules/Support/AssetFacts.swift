@@ -259,19 +259,8 @@ struct AssetFacts {
       localsInFile = found
     }
     guard let tokens = localsInFile?[name] else { return false }
-    let index = Self.lowerBound(in: tokens, of: head)
+    let index = tokens.firstPosition(atOrAfter: head)
     return index < tokens.count && tokens[index] < scope.close
-  }
-
-  /// The first index of sorted `tokens` at or after `lower`.
-  private static func lowerBound(in tokens: [Int], of lower: Int) -> Int {
-    var low = 0
-    var high = tokens.count
-    while low < high {
-      let middle = (low + high) / 2
-      if tokens[middle] < lower { low = middle + 1 } else { high = middle }
-    }
-    return low
   }
 
   // MARK: Remote URLs
