@@ -37,22 +37,22 @@ struct InterfaceNames: Sendable {
   mutating func addProjectFile(_ bytes: [UInt8]) {
     var lineStart = 0
     for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x0A {
-      let line = bytes[lineStart..<index]
+      let line = Array(bytes[lineStart..<index])
       lineStart = index + 1
       // Byte searches, not `String.contains` (Foundation's search, per line of every project file, was a
       // tenth of an audit of real projects).
-      if Self.contains(line, Self.infoPlistFile) {
+      if ASCII.contains(line, "INFOPLIST_FILE") {
         sawProject = true
-        guard !Self.contains(line, Self.generateInfoPlistFile) else { continue }
-        Self.forEachWord(Array(line), dots: true) { word in
+        guard !ASCII.contains(line, "GENERATE_INFOPLIST_FILE") else { continue }
+        Self.forEachWord(line, dots: true) { word in
           if word.hasSuffix(".plist") {
             listed.insert(word.split(separator: "/").last.map(String.init) ?? word)
           }
         }
-      } else if Self.contains(line, Self.infoPlistKey) {
-        Self.forEachWord(Array(line)) { words.insert($0) }
-      } else if Self.contains(line, Self.storyboard) || Self.contains(line, Self.xib) {
-        Self.forEachWord(Array(line), dots: true) { word in
+      } else if ASCII.contains(line, "INFOPLIST_KEY_") {
+        Self.forEachWord(line) { words.insert($0) }
+      } else if ASCII.containsAny(line, [".storyboard", ".xib"]) {
+        Self.forEachWord(line, dots: true) { word in
           // `lastKnownFileType = file.storyboard;` names a kind, not a file.
           if word.hasSuffix(".storyboard") || word.hasSuffix(".xib"), !word.hasPrefix("file.") {
             listed.insert(word.split(separator: "/").last.map(String.init) ?? word)
@@ -60,28 +60,6 @@ struct InterfaceNames: Sendable {
         }
       }
     }
-  }
-
-  private static let infoPlistFile = Array("INFOPLIST_FILE".utf8)
-  private static let generateInfoPlistFile = Array("GENERATE_INFOPLIST_FILE".utf8)
-  private static let infoPlistKey = Array("INFOPLIST_KEY_".utf8)
-  private static let storyboard = Array(".storyboard".utf8)
-  private static let xib = Array(".xib".utf8)
-
-  /// Whether `line` holds the bytes of `needle` (a short ASCII word), found by its first byte.
-  private static func contains(_ line: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-    guard let first = needle.first, line.count >= needle.count else { return false }
-    var start = line.startIndex
-    let last = line.endIndex - needle.count
-    while start <= last {
-      if line[start] == first {
-        var offset = 1
-        while offset < needle.count, line[start + offset] == needle[offset] { offset += 1 }
-        if offset == needle.count { return true }
-      }
-      start += 1
-    }
-    return false
   }
 
   /// Calls `body` with each run of ASCII letters, digits and `_` (and `.`, `/`, `-` when `dots`) that starts

@@ -23,24 +23,18 @@ extension ProjectFacts {
     // before it, made at the first assignment: whether a value mentions them is two subtractions, however
     // long the value (`let w = { … }()` around thousands of nested declarations was read once per
     // declaration).
-    var libraryBefore: [Int32] = []
-    var statusCallsBefore: [Int32] = []
+    var counts: (library: TokenCounts, statusCalls: TokenCounts)?
     func mentionsLibraryStatus(_ value: Range<Int>) -> Bool {
-      if libraryBefore.isEmpty {
-        libraryBefore.reserveCapacity(file.count + 1)
-        statusCallsBefore.reserveCapacity(file.count + 1)
-        libraryBefore.append(0)
-        statusCallsBefore.append(0)
-        for token in 0..<file.count {
-          let word = file.word(token)
-          libraryBefore.append(libraryBefore[token] + (word == .PHPhotoLibrary ? 1 : 0))
-          let call = word == .authorizationStatus || word == .requestAuthorization
-          statusCallsBefore.append(statusCallsBefore[token] + (call ? 1 : 0))
-        }
-      }
-      let value = value.clamped(to: 0..<file.count)
-      return libraryBefore[value.upperBound] > libraryBefore[value.lowerBound]
-        && statusCallsBefore[value.upperBound] > statusCallsBefore[value.lowerBound]
+      let made =
+        counts
+        ?? (
+          TokenCounts(file) { file.word($0) == .PHPhotoLibrary },
+          TokenCounts(file) {
+            file.word($0) == .authorizationStatus || file.word($0) == .requestAuthorization
+          }
+        )
+      counts = made
+      return made.library.any(in: value) && made.statusCalls.any(in: value)
     }
     for index in 0..<file.count where file.kind(index) == .identifier {
       let start = file.isMember(index) ? index - 2 : index

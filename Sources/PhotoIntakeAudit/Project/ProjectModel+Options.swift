@@ -80,12 +80,7 @@ extension ProjectModel {
       // The first `let name =` in the body before the request, from the file's index.
       let body = file.body(of: functions[function].scope)
       let lets = letDeclarations[functions[function].file][Self.hash(file, name)] ?? []
-      var low = 0
-      var high = lets.count
-      while low < high {
-        let middle = (low + high) / 2
-        if lets[middle] < body.lowerBound { low = middle + 1 } else { high = middle }
-      }
+      var low = lets.firstPosition(atOrAfter: body.lowerBound)
       while low < lets.count, lets[low] < min(name, body.upperBound), !file.source.sameText(lets[low], name) {
         low += 1
       }

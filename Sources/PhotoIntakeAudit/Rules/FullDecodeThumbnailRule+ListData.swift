@@ -59,13 +59,7 @@ extension FullDecodeThumbnailRule {
       }
       guard let (list, store) = followed[function]?[name] else { return nil }
       // The first use after `index`, by binary search.
-      var low = 0
-      var high = list.count
-      while low < high {
-        let middle = (low + high) / 2
-        if list[middle] <= index { low = middle + 1 } else { high = middle }
-      }
-      return store[low]
+      return store[list.partitioningIndex { $0 > index }]
     }
   }
 

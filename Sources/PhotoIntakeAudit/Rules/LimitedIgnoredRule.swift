@@ -105,17 +105,11 @@ struct LimitedIgnoredRule: AuditRule {
 
     // Per token, how many `.limited` come before it: whether a function's or a switch's body mentions
     // `.limited` is one subtraction, however many comparisons or nested switches ask.
-    var limitedBefore: [Int32] = []
+    var limited: TokenCounts?
     func mentionsLimited(_ range: Range<Int>) -> Bool {
-      if limitedBefore.isEmpty {
-        limitedBefore.reserveCapacity(file.count + 1)
-        limitedBefore.append(0)
-        for token in 0..<file.count {
-          limitedBefore.append(limitedBefore[token] + (file.isDotted(token, .limited) ? 1 : 0))
-        }
-      }
-      let range = range.clamped(to: 0..<file.count)
-      return limitedBefore[range.upperBound] > limitedBefore[range.lowerBound]
+      let counts = limited ?? TokenCounts(file) { file.isDotted($0, .limited) }
+      limited = counts
+      return counts.any(in: range)
     }
     // Per function scope, the last `requestAuthorization` in its body (``onlyAsksAgain(_:_:lastRequest:)``).
     var lastRequests: [Int: Int] = [:]

@@ -43,21 +43,16 @@ struct SyncLoadRule: AuditRule {
     // Per token, how many item loads come before it, made at the first `try!`; and the statement of the
     // last `try!` read. Thousands of `try!` in one statement (`[try! a(), try! b(), …]`) share its end, and
     // the loads in any statement are one subtraction: linear in the file, not in statements × `try!`s.
-    var loadsBefore: [Int32] = []
+    var loads: TokenCounts?
     var lastStatement: Range<Int>?
     for index in 0..<file.count {
       if file.word(index) == .try, file.word(index + 1) == .opBang,
         file.tokens[index + 1].start == file.tokens[index].end
       {
-        if loadsBefore.isEmpty {
-          loadsBefore.reserveCapacity(file.count + 1)
-          loadsBefore.append(0)
-          for token in 0..<file.count {
-            loadsBefore.append(loadsBefore[token] + (file.word(token).isItemLoad ? 1 : 0))
-          }
-        }
+        let counts = loads ?? TokenCounts(file) { file.word($0).isItemLoad }
+        loads = counts
         let end = statementEnd(file, from: index, last: &lastStatement)
-        if loadsBefore[end] > loadsBefore[index] {
+        if counts.any(in: index..<end) {
           findings.append(file.finding(descriptor, at: index))
         }
       } else if file.word(index) == .wait, file.isMember(index), file.kind(index + 1) == .leftParen,

@@ -152,12 +152,7 @@ struct AssetFacts {
   /// Whether the sorted `tokens` hold one strictly between `lower` and `upper` (a binary search, so a
   /// function of thousands of reads stays linear-logarithmic).
   private static func any(_ tokens: [Int], after lower: Int, before upper: Int) -> Bool {
-    var low = 0
-    var high = tokens.count
-    while low < high {
-      let middle = (low + high) / 2
-      if tokens[middle] <= lower { low = middle + 1 } else { high = middle }
-    }
+    let low = tokens.partitioningIndex { $0 > lower }
     return low < tokens.count && tokens[low] < upper
   }
 
@@ -186,12 +181,7 @@ struct AssetFacts {
     // The nearest declaration of the name before the read, in this function.
     let declarations = localDeclarations(in: function)[file.text(item)] ?? []
     // Declarations are in token order: the last one before the read, by binary search.
-    var low = 0
-    var high = declarations.count
-    while low < high {
-      let middle = (low + high) / 2
-      if declarations[middle].token < item { low = middle + 1 } else { high = middle }
-    }
+    let low = declarations.partitioningIndex { $0.token >= item }
     guard low > 0, declarations[low - 1].makesPlayerItem else { return nil }
     return declarations[low - 1].token
   }
@@ -277,25 +267,14 @@ struct AssetFacts {
       if key >= 0 {
         // Nested functions included, as the function's body scan always counted them.
         let body = file.body(of: key)
-        var low = 0
-        var high = all.count
-        while low < high {
-          let middle = (low + high) / 2
-          if all[middle].token < body.lowerBound { low = middle + 1 } else { high = middle }
-        }
-        var end = low
-        while end < all.count, all[end].token < body.upperBound { end += 1 }
-        slice = all[low..<end]
+        let low = all.partitioningIndex { $0.token >= body.lowerBound }
+        let end = all.partitioningIndex { $0.token >= body.upperBound }
+        slice = all[low..<max(low, end)]
       }
       let entries = slice.filter { $0.token != name && file.source.sameText($0.token, name) }
       guard let last = entries.last else { continue }
       // The first assignment after the name, else the last one before it.
-      var low = 0
-      var high = entries.count
-      while low < high {
-        let middle = (low + high) / 2
-        if entries[middle].token > name { high = middle } else { low = middle + 1 }
-      }
+      let low = entries.partitioningIndex { $0.token > name }
       return low < entries.count ? entries[low].value : last.value
     }
     return nil

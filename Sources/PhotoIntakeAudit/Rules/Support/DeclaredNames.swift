@@ -35,11 +35,8 @@ struct DeclaredNames {
     // How many tokens before each token are one of `initializers` (or of `excluding`): whether an
     // initializer mentions one is a subtraction, so `let w = { let w = { … }() }()` nested thousands deep
     // does not rescan the closures inside once per level.
-    let mentions = Self.prefixCounts(file, initializers)
-    let excluded = Self.prefixCounts(file, excluding)
-    func anyOf(_ counts: [Int32], in range: Range<Int>) -> Bool {
-      counts[range.upperBound] > counts[range.lowerBound]
-    }
+    let mentions = TokenCounts(file) { initializers.contains(file.word($0)) }
+    let excluded = TokenCounts(file) { excluding.contains(file.word($0)) }
     for index in 0..<file.count where file.kind(index) == .identifier && !file.isMember(index) {
       if file.kind(index + 1) == .colon {
         var type = index + 2
@@ -49,24 +46,13 @@ struct DeclaredNames {
       } else if file.word(index - 1) == .let || file.word(index - 1) == .var {
         let statement = file.statement(from: index)
         guard let assign = statement.first(where: { file.word($0) == .opAssign }),
-          anyOf(mentions, in: (assign + 1)..<statement.upperBound),
-          !anyOf(excluded, in: (assign + 1)..<statement.upperBound),
+          mentions.any(in: (assign + 1)..<statement.upperBound),
+          !excluded.any(in: (assign + 1)..<statement.upperBound),
           accepting((assign + 1)..<statement.upperBound)
         else { continue }
         add(index, inScope: scope(of: index))
       }
     }
-  }
-
-  /// For each token position (and the end), how many tokens before it are one of `words`.
-  private static func prefixCounts(_ file: SourceFile, _ words: Set<Word>) -> [Int32] {
-    var counts = [Int32](repeating: 0, count: file.count + 1)
-    var count: Int32 = 0
-    for index in 0..<file.count {
-      if !words.isEmpty, words.contains(file.word(index)) { count += 1 }
-      counts[index + 1] = count
-    }
-    return counts
   }
 
   /// The scope a declaration is visible in: the function for a parameter, else the scope around it.
