@@ -82,9 +82,11 @@ public struct Auditor: Sendable {
     facts.usageKeyScopes.addConfiguration(propertyLists: propertyLists, settings: settingsFiles)
     for manifest in inventory.swiftFiles
     where manifest == "Package.swift" || manifest.hasSuffix("/Package.swift") {
-      membership.addManifest(at: manifest)
       if let data = FileManager.default.contents(atPath: root + "/" + manifest) {
+        membership.addManifest(at: manifest, bytes: [UInt8](data))
         conditions.addPackageManifest([UInt8](data))
+      } else {
+        membership.addManifest(at: manifest)
       }
     }
     for podspec in inventory.podspecs { membership.addManifest(at: podspec) }
@@ -116,6 +118,7 @@ public struct Auditor: Sendable {
       }
       files.append(file)
     }
+    facts.mainActorByDefault = Set(files.indices.filter { membership.isMainActorByDefault(files[$0].path) })
     // Before any file is added: list contexts in one file may be closures given to a view of another.
     facts.listWrappers = ListWrappers.names(in: files)
     for file in files { facts.add(file) }

@@ -20,6 +20,10 @@ struct ProjectFacts: Sendable {
   /// Names assigned photo identifiers somewhere (`chosen = results.compactMap(\.assetIdentifier)`), so that
   /// storing them in another file stores identifiers.
   var identifierCarriers: Set<String> = []
+  /// The files (by their number in the audit) that only targets main-actor by default compile
+  /// (`SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor`, ``TargetMembership/isMainActorByDefault(_:)``): their
+  /// code runs on the main actor unless it says otherwise.
+  var mainActorByDefault: Set<Int> = []
   /// Types by simple name; extensions merge into their type.
   var types: [String: TypeInfo] = [:]
   /// Names of types (or `""` for top-level code) that call `unregisterChangeObserver` or

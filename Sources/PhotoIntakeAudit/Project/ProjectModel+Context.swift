@@ -58,6 +58,8 @@ extension ProjectModel {
         origin = Origin(context: .main, reason: reason)
       } else if let typeContext = typeContext(of: function, facts: facts) {
         origin = typeContext
+      } else if let isolated = defaultIsolationContext(of: function, facts: facts) {
+        origin = isolated
       } else if function.name == "deinit", let typeName = function.typeName, let owner = ownedByMain[typeName]
       {
         origin = Origin(context: .main, reason: "released by \(owner)")
@@ -142,6 +144,25 @@ extension ProjectModel {
       return Origin(context: .main, reason: "member of main-actor \(name)")
     }
     return nil
+  }
+
+  /// A function of a target whose code is main-actor by default (`SWIFT_DEFAULT_ACTOR_ISOLATION =
+  /// MainActor`, Xcode 26's setting for new apps) runs on main unless it or its type opts out
+  /// (`nonisolated`, an actor). Named as a member, so a helper every caller runs off main runs there too
+  /// (a synchronous call does not hop).
+  private func defaultIsolationContext(of function: Function, facts: ProjectFacts) -> Origin? {
+    guard facts.mainActorByDefault.contains(function.file) else { return nil }
+    let file = files[function.file]
+    let parent = file.scope(function.scope).parent
+    var owner = "its module"
+    if parent >= 0, let outer = file.syntax.enclosing(scope: parent, [.type]), outer > 0 {
+      let scope = file.scope(outer)
+      if scope.isNonisolated || file.word(scope.head) == .actor { return nil }
+      owner = file.name(of: outer) ?? owner
+    }
+    return Origin(
+      context: .main,
+      reason: "member of \(owner), main-actor by default (SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor)")
   }
 
   /// A view's or view controller's helper that every caller runs off the main thread runs there too: each

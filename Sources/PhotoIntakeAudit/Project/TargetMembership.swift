@@ -25,23 +25,44 @@ struct TargetMembership: Sendable {
     var excludedByTarget: [String: [[String]]] = [:]
   }
 
+  /// A project's or package's targets as ``isMainActorByDefault(_:)`` asks them, kept only when one of them
+  /// is main-actor by default.
+  private struct IsolationProject: Sendable {
+    /// The folder the `.xcodeproj` or `Package.swift` sits in, relative to the audit root.
+    var folder: String
+    var targets: [IsolationTarget]
+  }
+
+  /// A target as ``isMainActorByDefault(_:)`` asks it: what it compiles and its default isolation.
+  private struct IsolationTarget: Sendable {
+    /// Names of the files its Sources build phases list.
+    var names: Set<String>
+    /// Folders (relative to the project's folder) it compiles whole: Xcode 16's synchronized groups, or a
+    /// package target's sources.
+    var folders: [String]
+    var isMainActor: Bool
+  }
+
   private var projects: [Project] = []
   /// Folders of `Package.swift` manifests and podspecs: their sources are built without any project file.
   private var manifestFolders: [String] = []
+  /// Projects and packages with a target whose code is main-actor by default.
+  private var isolationProjects: [IsolationProject] = []
 
   /// Reads the Sources build phases of the project file at `path` (relative to the audit root), and
   /// returns the names they compile (nil when it has none or compiles synchronized folders).
   @discardableResult
   mutating func addProjectFile(at path: String, bytes: [UInt8]) -> Set<String>? {
-    guard let objects = Self.objects(in: bytes), let compiled = Self.compiledNames(objects) else {
-      return nil
-    }
+    guard let objects = Self.objects(in: bytes) else { return nil }
     var folder = Self.folder(of: path)
     var name = path
     if folder.hasSuffix(".xcodeproj") {
       name = folder
       folder = Self.folder(of: folder)
     }
+    let isolation = Self.isolationTargets(objects)
+    if !isolation.isEmpty { isolationProjects.append(IsolationProject(folder: folder, targets: isolation)) }
+    guard let compiled = Self.compiledNames(objects) else { return nil }
     var project = Project(folder: folder, name: name, compiled: compiled)
     if let byTarget = Self.excludedByTarget(objects) {
       project.excludedByTarget = byTarget
@@ -52,9 +73,36 @@ struct TargetMembership: Sendable {
     return compiled
   }
 
-  /// Notes a `Package.swift` or podspec at `path`: files below its folder are always audited.
-  mutating func addManifest(at path: String) {
-    manifestFolders.append(Self.folder(of: path))
+  /// Notes a `Package.swift` or podspec at `path`: files below its folder are always audited. A package
+  /// manifest's `bytes` also say which of its targets are main-actor by default
+  /// (`swiftSettings: [.defaultIsolation(MainActor.self)]`, Swift 6.2).
+  mutating func addManifest(at path: String, bytes: [UInt8] = []) {
+    let folder = Self.folder(of: path)
+    manifestFolders.append(folder)
+    let folders = Self.mainActorPackageTargets(bytes)
+    if !folders.isEmpty {
+      isolationProjects.append(
+        IsolationProject(
+          folder: folder, targets: [IsolationTarget(names: [], folders: folders, isMainActor: true)]))
+    }
+  }
+
+  /// Whether the Swift file at `path` is compiled only by targets whose code is main-actor unless it says
+  /// otherwise: Xcode's `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor` (what Xcode 26 sets for new app
+  /// targets) in every build configuration of each target that compiles it, or a package target's
+  /// `.defaultIsolation(MainActor.self)`. False when any target that compiles it is not, or none says.
+  func isMainActorByDefault(_ path: String) -> Bool {
+    let name = Self.lastComponent(path)
+    var any = false
+    for project in isolationProjects where Self.isInside(path, project.folder) {
+      let inProject = project.folder.isEmpty ? path : String(path.dropFirst(project.folder.count + 1))
+      for target in project.targets
+      where target.names.contains(name) || target.folders.contains(where: { Self.isInside(inProject, $0) }) {
+        guard target.isMainActor else { return false }
+        any = true
+      }
+    }
+    return any
   }
 
   /// The project that holds the Swift file at `path` but compiles it in no target, or nil when a target
@@ -129,6 +177,9 @@ struct TargetMembership: Sendable {
     /// Its `buildSettings`' `EXCLUDED_SOURCE_FILE_NAMES` patterns, and whether it sets them at all.
     var excluded: [String] = []
     var setsExcluded = false
+    /// Its `buildSettings`' `SWIFT_DEFAULT_ACTOR_ISOLATION`, and a target's `fileSystemSynchronizedGroups`.
+    var defaultIsolation: String?
+    var synchronizedGroups: [String] = []
   }
 
   /// The patterns that every build configuration of the project lists in `EXCLUDED_SOURCE_FILE_NAMES`, when
@@ -186,6 +237,79 @@ struct TargetMembership: Sendable {
       for name in Set(target.compiled) { byName[name, default: []].append(target.patterns) }
     }
     return byName
+  }
+
+  /// Each native target's default isolation, with what it compiles, when any target is main-actor by
+  /// default: a configuration that does not set `SWIFT_DEFAULT_ACTOR_ISOLATION` takes the project's
+  /// configuration of the same name, and a target is main-actor only when every configuration of its own
+  /// list (at most 64) says `MainActor`. One pass over targets, phases and configurations; empty for a
+  /// project of more than 256 targets.
+  private static func isolationTargets(_ objects: [String: Object]) -> [IsolationTarget] {
+    guard objects.values.contains(where: { $0.defaultIsolation == "MainActor" }) else { return [] }
+    var projectLevel: [String: String] = [:]
+    for object in objects.values where object.fields["isa"] == "PBXProject" {
+      guard let listID = object.fields["buildConfigurationList"], let list = objects[listID] else { continue }
+      for id in list.configurations.prefix(64) {
+        if let configuration = objects[id], let name = configuration.fields["name"],
+          let value = configuration.defaultIsolation
+        {
+          projectLevel[name] = value
+        }
+      }
+    }
+    var targets: [IsolationTarget] = []
+    for object in objects.values where object.fields["isa"] == "PBXNativeTarget" {
+      // Each file asks every target: a project of more than 256 decides nothing, so none costs more.
+      guard targets.count < 256 else { return [] }
+      var isMainActor = false
+      if let listID = object.fields["buildConfigurationList"], let list = objects[listID] {
+        let configurations = list.configurations.prefix(64).compactMap { objects[$0] }
+        isMainActor =
+          !configurations.isEmpty
+          && configurations.allSatisfy {
+            ($0.defaultIsolation ?? $0.fields["name"].flatMap { projectLevel[$0] }) == "MainActor"
+          }
+      }
+      var names: Set<String> = []
+      for phaseID in object.phases {
+        guard let phase = objects[phaseID], phase.fields["isa"] == "PBXSourcesBuildPhase" else { continue }
+        for id in phase.files {
+          guard let reference = objects[id]?.fields["fileRef"], let file = objects[reference],
+            let path = file.fields["path"] ?? file.fields["name"]
+          else { continue }
+          names.insert(lastComponent(path))
+        }
+      }
+      let folders = object.synchronizedGroups.prefix(64).compactMap { objects[$0]?.fields["path"] }
+      targets.append(IsolationTarget(names: names, folders: folders, isMainActor: isMainActor))
+    }
+    return targets
+  }
+
+  /// The source folders (relative to the manifest's) of a package's targets that set
+  /// `.defaultIsolation(MainActor.self)`: the target is the nearest `name: "…"` before the setting, its
+  /// folder its `path: "…"` when one comes between, else `Sources/<name>`. Read from the bytes, linear in them.
+  static func mainActorPackageTargets(_ bytes: [UInt8]) -> [String] {
+    let settings = ASCII.ends(of: ".defaultIsolation(MainActor.self)", in: bytes)
+    guard !settings.isEmpty else { return [] }
+    let names = ASCII.ends(of: "name: \"", in: bytes)
+    let paths = ASCII.ends(of: "path: \"", in: bytes)
+    func quoted(at start: Int) -> String {
+      String(decoding: bytes[start...].prefix { $0 != UInt8(ascii: "\"") && $0 != 0x0A }, as: UTF8.self)
+    }
+    var folders: [String] = []
+    for setting in settings.prefix(64) {
+      let nameIndex = names.partitioningIndex { $0 >= setting } - 1
+      guard nameIndex >= 0 else { continue }
+      let name = names[nameIndex]
+      let pathIndex = paths.partitioningIndex { $0 >= setting } - 1
+      if pathIndex >= 0, paths[pathIndex] > name {
+        folders.append(quoted(at: paths[pathIndex]))
+      } else {
+        folders.append("Sources/" + quoted(at: name))
+      }
+    }
+    return folders
   }
 
   /// Strips the quotes a pattern keeps inside its quoted string (`"\"Snippets/*\""`).
@@ -260,6 +384,10 @@ struct TargetMembership: Sendable {
             containers[3].key == "buildConfigurations"
           {
             objects[containers[2].key, default: Object()].configurations.append(text)
+          } else if containers.count == 4, containers[1].key == "objects",
+            containers[3].key == "fileSystemSynchronizedGroups"
+          {
+            objects[containers[2].key, default: Object()].synchronizedGroups.append(text)
           } else if containers.count == 5, containers[1].key == "objects",
             containers[3].key == "buildSettings", containers[4].key == "EXCLUDED_SOURCE_FILE_NAMES"
           {
@@ -275,6 +403,10 @@ struct TargetMembership: Sendable {
             objects[containers[2].key, default: Object()].excluded += text.split(separator: " ").map {
               unquoted(String($0))
             }
+          } else if containers.count == 4, containers[1].key == "objects",
+            containers[3].key == "buildSettings", key == "SWIFT_DEFAULT_ACTOR_ISOLATION"
+          {
+            objects[containers[2].key, default: Object()].defaultIsolation = text
           }
           expectsValue = false
         } else {
