@@ -177,3 +177,20 @@ struct DefaultIsolationTests {
     #expect(try Self.findings(project: project, files: ["App/CameraModel.swift": text]).isEmpty)
   }
 }
+
+extension DefaultIsolationTests {
+  /// Each Swift file asks every main-actor target, so a folder of more than 512 targets and folders in all
+  /// decides nothing rather than cost files times targets.
+  @Test func tooManyTargetsDecideNothing() throws {
+    let root = TemporaryDirectory()
+    let one = Self.project(targets: [(["CameraModel.swift"], nil, ["MainActor", "MainActor"])])
+    for number in 0..<600 { try root.write("App/P\(number).xcodeproj/project.pbxproj", one) }
+    try root.write("App/CameraModel.swift", Self.camera())
+    #expect(try Auditor().audit(folder: root.path).findings.isEmpty)
+    // Below the bound it still decides.
+    let fewer = TemporaryDirectory()
+    for number in 0..<500 { try fewer.write("App/P\(number).xcodeproj/project.pbxproj", one) }
+    try fewer.write("App/CameraModel.swift", Self.camera())
+    #expect(try Auditor().audit(folder: fewer.path).findings.map(\.rule) == ["session-main-thread"])
+  }
+}

@@ -48,6 +48,8 @@ struct TargetMembership: Sendable {
   private var manifestFolders: [String] = []
   /// Projects and packages with a target whose code is main-actor by default.
   private var isolationProjects: [IsolationProject] = []
+  /// The targets and folders of `isolationProjects`, or -1 once there were too many to ask.
+  private var isolationCost = 0
 
   /// Reads the Sources build phases of the project file at `path` (relative to the audit root), and
   /// returns the names they compile (nil when it has none or compiles synchronized folders).
@@ -60,8 +62,7 @@ struct TargetMembership: Sendable {
       name = folder
       folder = Self.folder(of: folder)
     }
-    let isolation = Self.isolationTargets(objects)
-    if !isolation.isEmpty { isolationProjects.append(IsolationProject(folder: folder, targets: isolation)) }
+    addIsolation(IsolationProject(folder: folder, targets: Self.isolationTargets(objects)))
     guard let compiled = Self.compiledNames(objects) else { return nil }
     var project = Project(folder: folder, name: name, compiled: compiled)
     if let byTarget = Self.excludedByTarget(objects) {
@@ -81,9 +82,22 @@ struct TargetMembership: Sendable {
     manifestFolders.append(folder)
     let folders = Self.mainActorPackageTargets(bytes)
     if !folders.isEmpty {
-      isolationProjects.append(
+      addIsolation(
         IsolationProject(
           folder: folder, targets: [IsolationTarget(names: [], folders: folders, isMainActor: true)]))
+    }
+  }
+
+  /// Keeps a project with a main-actor target. Every Swift file asks each kept target and folder, so past
+  /// 512 of them in all (no real folder comes near) the default isolation decides nothing.
+  private mutating func addIsolation(_ project: IsolationProject) {
+    guard !project.targets.isEmpty, isolationCost >= 0 else { return }
+    isolationCost += project.targets.reduce(0) { $0 + 1 + $1.folders.count }
+    if isolationCost > 512 {
+      isolationCost = -1
+      isolationProjects = []
+    } else {
+      isolationProjects.append(project)
     }
   }
 
