@@ -36,7 +36,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case presentLimitedLibraryPicker, deleteAssets, PHAssetChangeRequest, PHAssetCollectionChangeRequest
   case creationRequestForAsset, creationRequestForAssetFromImage, creationRequestForAssetFromVideo
   case PHAssetCreationRequest, UIImageWriteToSavedPhotosAlbum, UISaveVideoAtPathToSavedPhotosAlbum
-  case ALAssetsLibrary
+  case ALAssetsLibrary, phAsset, UIImagePickerControllerPHAsset
   case register, unregisterChangeObserver, unregisterAvailabilityObserver, shared
   case cloudIdentifierMappings, PHCloudIdentifier
 

@@ -32,6 +32,62 @@ enum PhotoLibraryAccess {
   static func picks(_ words: WordSet) -> Bool { picks.contains { words.contains($0) } }
   static func creates(_ words: WordSet) -> Bool { creates.contains { words.contains($0) } }
 
+  /// The level a request passes in a parameter of its function, read from the calls of that function in
+  /// the same file that pass it a literal (`resolve(level: .readWrite, …)`), or pass on a parameter of their
+  /// own function in turn (up to four functions deep): `.readWrite` when any does, `.addOnly` when every one
+  /// does, nil when none passes a literal. `calls` maps each name the file calls to its first 64 calls,
+  /// made on first use in one pass, so the file is read once however many requests ask; `budget` bounds
+  /// the functions followed for the whole file.
+  private static func levelThroughParameter(
+    _ argument: Range<Int>, request: Int, in file: SourceFile, calls: inout [String: [Int]]?, depth: Int = 0,
+    budget: inout Int
+  ) -> Request? {
+    budget -= 1
+    guard depth < 4, budget >= 0, argument.count == 1, file.kind(argument.lowerBound) == .identifier else {
+      return nil
+    }
+    let function = file.enclosingFunction(of: request)
+    let scope = file.scope(function)
+    guard function > 0, scope.kind == .function, scope.name >= 0, file.kind(scope.name + 1) == .leftParen,
+      let parameter = Parameter.list(file, paren: scope.name + 1).first(where: {
+        $0.name == file.text(argument.lowerBound)
+      }), parameter.label != "_"
+    else { return nil }
+    if calls == nil {
+      var found: [String: [Int]] = [:]
+      for index in 0..<file.count
+      where file.kind(index) == .identifier && file.kind(index + 1) == .leftParen
+        && file.word(index - 1) != .func
+      {
+        let name = file.text(index)
+        if found[name, default: []].count < 64 { found[name, default: []].append(index) }
+      }
+      calls = found
+    }
+    var levels: [Request] = []
+    for call in calls?[file.text(scope.name)] ?? [] {
+      guard let close = file.match(call + 1) else { continue }
+      var start = call + 2
+      while start < close {
+        let end = file.endOfArgument(from: start, close: close)
+        if file.kind(start) == .identifier, file.kind(start + 1) == .colon,
+          file.text(start) == parameter.label
+        {
+          if let level = file.first([.readWrite, .addOnly], in: (start + 2)..<end), file.isMember(level) {
+            levels.append(file.word(level) == .readWrite ? .readWrite : .addOnly)
+          } else if let level = levelThroughParameter(
+            (start + 2)..<end, request: call, in: file, calls: &calls, depth: depth + 1, budget: &budget)
+          {
+            levels.append(level)
+          }
+        }
+        start = end + 1
+      }
+    }
+    if levels.contains(.readWrite) { return .readWrite }
+    return levels.isEmpty ? nil : .addOnly
+  }
+
   /// Whether the code at `index` runs only before iOS 14, which has no add-only level: the `else` of
   /// `if #available(iOS 14, *)` (or a later version), the body of `if #unavailable(iOS 14)`, or the
   /// `else` of `guard #available(iOS 14, *)`. A legacy request there asks the only question iOS 13 knows.
@@ -86,11 +142,17 @@ enum PhotoLibraryAccess {
     return false
   }
 
-  /// Every `PHPhotoLibrary.requestAuthorization` call in the file and what it asks for. A level passed
-  /// in a variable is not reported: the rules cannot tell what it holds.
+  /// Every `PHPhotoLibrary.requestAuthorization` call in the file and what it asks for. A level passed in
+  /// a parameter of the function around the request (`func ask(level: PHAccessLevel) { …
+  /// requestAuthorization(for: level) … }`) is what the file's calls of that function pass it (see
+  /// ``levelThroughParameter(_:request:in:calls:)``); any other variable is not reported, since the rules
+  /// cannot tell what it holds.
   static func requests(in file: SourceFile) -> [(index: Int, request: Request)] {
     guard file.source.words.contains(.requestAuthorization) else { return [] }
     var requests: [(Int, Request)] = []
+    var calls: [String: [Int]]?
+    // The functions all requests of the file may follow, in all: past 256 the levels stay unknown.
+    var budget = 256
     for index in 0..<file.count where file.word(index) == .requestAuthorization && file.isMember(index) {
       let receiver = file.postfixStart(endingAt: index)..<index
       guard file.contains([.PHPhotoLibrary], in: receiver) else { continue }
@@ -102,6 +164,10 @@ enum PhotoLibraryAccess {
           let arguments = (next + 3)..<close
           if let level = file.first([.readWrite, .addOnly], in: arguments), file.isMember(level) {
             requests.append((index, file.word(level) == .readWrite ? .readWrite : .addOnly))
+          } else if let level = levelThroughParameter(
+            arguments, request: index, in: file, calls: &calls, budget: &budget)
+          {
+            requests.append((index, level))
           }
         } else {
           requests.append((index, .legacy))
