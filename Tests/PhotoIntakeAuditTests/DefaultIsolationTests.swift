@@ -141,6 +141,8 @@ struct DefaultIsolationTests {
       ("final class ", "nonisolated ", ["MainActor", "MainActor"], false),
       ("nonisolated final class ", "", ["MainActor", "MainActor"], false),
       ("actor ", "", ["MainActor", "MainActor"], false),
+      ("@SessionActor final class ", "", ["MainActor", "MainActor"], false),
+      ("final class ", "@SessionActor ", ["MainActor", "MainActor"], false),
       ("final class ", "", ["MainActor", nil], false),
       ("final class ", "", ["nonisolated", "nonisolated"], false),
       ("final class ", "", [nil, nil], false),

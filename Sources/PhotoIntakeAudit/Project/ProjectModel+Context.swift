@@ -147,22 +147,53 @@ extension ProjectModel {
   }
 
   /// A function of a target whose code is main-actor by default (`SWIFT_DEFAULT_ACTOR_ISOLATION =
-  /// MainActor`, Xcode 26's setting for new apps) runs on main unless it or its type opts out
-  /// (`nonisolated`, an actor). Named as a member, so a helper every caller runs off main runs there too
-  /// (a synchronous call does not hop).
+  /// MainActor`, Xcode 26's setting for new apps) runs on main unless it or a type around it opts out
+  /// (`nonisolated`, an actor, `@concurrent` or another global actor); a `deinit` runs wherever the last
+  /// reference goes. Named as a member, so a helper every caller runs off main runs there too (a
+  /// synchronous call does not hop).
   private func defaultIsolationContext(of function: Function, facts: ProjectFacts) -> Origin? {
     guard facts.mainActorByDefault.contains(function.file) else { return nil }
     let file = files[function.file]
-    let parent = file.scope(function.scope).parent
-    var owner = "its module"
-    if parent >= 0, let outer = file.syntax.enclosing(scope: parent, [.type]), outer > 0 {
-      let scope = file.scope(outer)
-      if scope.isNonisolated || file.word(scope.head) == .actor { return nil }
-      owner = file.name(of: outer) ?? owner
+    let scope = file.scope(function.scope)
+    guard file.word(scope.head) != .deinit, !Self.hasOtherIsolation(scope.head, in: file) else { return nil }
+    var owner: String?
+    var outer = file.syntax.enclosing(scope: max(scope.parent, 0), [.type])
+    var steps = 0
+    while let type = outer, type > 0 {
+      let declaration = file.scope(type)
+      steps += 1
+      guard steps <= 64, !declaration.isNonisolated, file.word(declaration.head) != .actor,
+        !Self.hasOtherIsolation(declaration.head, in: file)
+      else { return nil }
+      owner = owner ?? file.name(of: type)
+      outer = declaration.parent > 0 ? file.syntax.enclosing(scope: declaration.parent, [.type]) : nil
     }
     return Origin(
       context: .main,
-      reason: "member of \(owner), main-actor by default (SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor)")
+      reason:
+        "member of \(owner ?? "its module"), main-actor by default (SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor)"
+    )
+  }
+
+  /// Whether the declaration whose keyword is at `head` carries an attribute that isolates it elsewhere:
+  /// `@concurrent`, or a global actor other than `@MainActor` (an attribute whose name ends in `Actor`).
+  private static func hasOtherIsolation(_ head: Int, in file: SourceFile) -> Bool {
+    var index = head - 1
+    while index >= 0 {
+      if file.kind(index) == .attribute {
+        let text = file.text(index)
+        if text == "@concurrent" || (text.hasSuffix("Actor") && text != "@MainActor") { return true }
+      } else if file.kind(index) == .rightParen, let open = file.match(index), open > 0,
+        file.kind(open - 1) == .attribute
+      {
+        index = open - 1
+        continue
+      } else if !(file.kind(index) == .identifier && file.word(index).isModifier) {
+        return false
+      }
+      index -= 1
+    }
+    return false
   }
 
   /// A view's or view controller's helper that every caller runs off the main thread runs there too: each
