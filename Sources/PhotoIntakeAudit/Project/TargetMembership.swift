@@ -233,17 +233,7 @@ struct TargetMembership: Sendable {
         }
       }
       anyPatterns = anyPatterns || !patterns.isEmpty
-      var compiled: [String] = []
-      for phaseID in object.phases {
-        guard let phase = objects[phaseID], phase.fields["isa"] == "PBXSourcesBuildPhase" else { continue }
-        for id in phase.files {
-          guard let reference = objects[id]?.fields["fileRef"], let file = objects[reference],
-            let path = file.fields["path"] ?? file.fields["name"]
-          else { continue }
-          compiled.append(lastComponent(path))
-        }
-      }
-      targets.append((compiled, patterns))
+      targets.append((compiledNames(of: object, objects), patterns))
     }
     guard anyPatterns else { return nil }
     var byName: [String: [[String]]] = [:]
@@ -251,6 +241,22 @@ struct TargetMembership: Sendable {
       for name in Set(target.compiled) { byName[name, default: []].append(target.patterns) }
     }
     return byName
+  }
+
+  /// The names of the files a native target's Sources build phases list (through each `PBXBuildFile`'s
+  /// `fileRef` to the `PBXFileReference`'s `path` or `name`).
+  private static func compiledNames(of target: Object, _ objects: [String: Object]) -> [String] {
+    var compiled: [String] = []
+    for phaseID in target.phases {
+      guard let phase = objects[phaseID], phase.fields["isa"] == "PBXSourcesBuildPhase" else { continue }
+      for id in phase.files {
+        guard let reference = objects[id]?.fields["fileRef"], let file = objects[reference],
+          let path = file.fields["path"] ?? file.fields["name"]
+        else { continue }
+        compiled.append(lastComponent(path))
+      }
+    }
+    return compiled
   }
 
   /// Each native target's default isolation, with what it compiles, when any target is main-actor by
@@ -284,16 +290,7 @@ struct TargetMembership: Sendable {
             ($0.defaultIsolation ?? $0.fields["name"].flatMap { projectLevel[$0] }) == "MainActor"
           }
       }
-      var names: Set<String> = []
-      for phaseID in object.phases {
-        guard let phase = objects[phaseID], phase.fields["isa"] == "PBXSourcesBuildPhase" else { continue }
-        for id in phase.files {
-          guard let reference = objects[id]?.fields["fileRef"], let file = objects[reference],
-            let path = file.fields["path"] ?? file.fields["name"]
-          else { continue }
-          names.insert(lastComponent(path))
-        }
-      }
+      let names = Set(compiledNames(of: object, objects))
       let folders = object.synchronizedGroups.prefix(64).compactMap { objects[$0]?.fields["path"] }
       targets.append(IsolationTarget(names: names, folders: folders, isMainActor: isMainActor))
     }
