@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # audit-shapes.sh [N]   (run from anywhere; default N=4000)
 # Measures how `intake audit` (release build) scales on one core (taskset -c 0) on generated files that
-# repeat one hostile shape (32 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
+# repeat one hostile shape (33 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
 # seconds of both and their ratio. A linear pass gives a ratio near 4; a pass that walks every earlier
 # copy for each copy gives 16. Shapes (each once made the audit quadratic, found by reviews):
 #   outside-assets   thousands of top-level assets, each read by its own member of one type
@@ -36,6 +36,7 @@
 #   list-data        thousands of decodes appended to a local that a list draws
 #   limited-guard    thousands of `guard status != .authorized else { return }` in one function
 #   foreach-grid     thousands of `ForEach(0..<assets.count)` over a fetch result in one view
+#   level-params     thousands of functions of one name, each passing its level parameter on and making a request
 # INTAKE= audits with that binary instead of the release build; BASELINE= also measures another `intake`
 # (an earlier build) on the same files, printing its ratio beside ours. A ratio above 8 is marked.
 set -euo pipefail
@@ -249,6 +250,16 @@ def foreach_grid(k):
             + "  var assets: PHFetchResult<PHAsset> = PHAsset.fetchAssets(with: nil)\n"
             + "  var body: some View {\n    VStack {\n" + loops + "    }\n  }\n}\n")
 
+def level_params(k):
+    # Every function hands its level on to the same-named next one, each with a request: the levels a
+    # request's parameter may hold are followed through callers, within one budget per file.
+    out = [header, "import PhotosUI\nlet configuration = PHPickerConfiguration()\nstruct S {\n"]
+    for i in range(k):
+        out.append(f"  func ask(level: PHAccessLevel) {{ ask(level: level); ask(level: .readWrite)\n"
+                   f"    PHPhotoLibrary.requestAuthorization(for: level) {{ _ in }} }}\n")
+    out.append("}\n")
+    return "".join(out)
+
 plist = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
          "<key>CFBundleIdentifier</key><string>a.b</string></dict></plist>\n")
 shapes = {
@@ -262,7 +273,7 @@ shapes = {
     "nested-foreach": nested_foreach, "sync-options": sync_options, "unknown-options": unknown_options,
     "temp-deep": temp_deep, "temp-aliases": temp_aliases, "id-flow": id_flow,
     "source-defaults": source_defaults, "try-list": try_list, "list-data": list_data,
-    "limited-guard": limited_guard, "foreach-grid": foreach_grid,
+    "limited-guard": limited_guard, "foreach-grid": foreach_grid, "level-params": level_params,
 }
 for name, make in shapes.items():
     for size in (n, 4 * n):
@@ -288,7 +299,7 @@ for shape in outside-assets private-assets one-line-type call-labels nested-help
   asset-params one-long-list requests-in-if type-chain nested-funcs member-chain same-name subclass-chain \
   overloads nested-closures nested-blocks nested-lets comparisons nested-types nested-ifs nested-foreach \
   sync-options unknown-options temp-deep temp-aliases id-flow source-defaults try-list list-data \
-  limited-guard foreach-grid; do
+  limited-guard foreach-grid level-params; do
   small=$(cpu "$INTAKE" "$WORK/$shape-$N")
   large=$(cpu "$INTAKE" "$WORK/$shape-$((4 * N))")
   ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')
