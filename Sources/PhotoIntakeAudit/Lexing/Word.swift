@@ -60,7 +60,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case CGImageSourceCreateImageAtIndex, kCGImageSourceSubsampleFactor, maximumSize
   case UICollectionViewCell, UITableViewCell, UICollectionViewListCell, cellForItemAt, cellForRowAt
   case CellRegistration, UICollectionViewDiffableDataSource, UITableViewDiffableDataSource
-  case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid, AsyncImage
+  case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid, AsyncImage, TabView
   case PHImageManagerMaximumSize, NavigationLink, sheet, fullScreenCover, navigationDestination, popover
   case label, CGImage, jpegData, pngData, heicData
 

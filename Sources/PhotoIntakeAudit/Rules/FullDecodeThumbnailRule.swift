@@ -17,7 +17,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     reports:
       "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:) (also spelled UIImage.init(data:), or UIImage(named:) of a file's path), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image, builds the row's view (-> some View, @ViewBuilder) or draws the image into the view it is called on (an image view extension that sets self.image, called on a cell's outlet), or an Image or UIImage initializer of the app's (Image(data:)), that each cell or row calls, directly, through a model or through a function the cell calls (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, decodes of thumbnails (an argument named for one, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL, or downloaded from a URL bound just before from a key or property naming an image a service sizes, a profile_image_url key), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)), and helpers drawing into the view they are called on that cells call only with such an image (cell.avatarView.load(member.profileImageURL)).",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body, the pages a ForEach makes in a TabView), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, frames of a generator its type gives a maximumSize elsewhere (set in configure, copied in loadImage), decodes of thumbnails and small images (an argument named for a thumbnail, or reading a property or dictionary key named for an avatar, icon or logo, people[row].avatarImg, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL, or downloaded from a URL bound just before from a key or property naming an image a service sizes, a profile_image_url key), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)), and helpers drawing into the view they are called on that cells call only with such an image (cell.avatarView.load(member.profileImageURL), or a name bound just before from one, if let url = photo.thumbImageURL()), and a cell's own methods that lists call only with such an image (cell.setImage(from: show.icon), a tvg-logo key).",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -57,6 +57,28 @@ struct FullDecodeThumbnailRule: AuditRule {
     }
   }
 
+  /// Whether the decode at `index` is `generator.copyCGImage(…)` on a generator that its type gives a
+  /// `maximumSize` anywhere (`imageGenerator?.maximumSize = cellSize` in `configure(with:)`, the frames
+  /// copied in `loadImage(at:)`): a generator held in a property makes every frame at that size. `memo`
+  /// keeps, per type scope, the names given a `maximumSize`, found in one pass over the type.
+  static func sizedGenerator(_ file: SourceFile, _ index: Int, memo: inout [Int: Set<String>]) -> Bool {
+    guard file.word(index) == .copyCGImage, file.kind(index - 1) == .dot else { return false }
+    var receiver = index - 2
+    if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
+    guard file.kind(receiver) == .identifier, let type = file.enclosingType(of: index) else { return false }
+    if memo[type] == nil {
+      var names: Set<String> = []
+      for token in file.body(of: type) where file.word(token) == .maximumSize && file.kind(token - 1) == .dot
+      {
+        var owner = token - 2
+        if file.word(owner) == .opQuestion || file.word(owner) == .opBang { owner -= 1 }
+        if file.kind(owner) == .identifier { names.insert(file.text(owner)) }
+      }
+      memo[type] = names
+    }
+    return memo[type]?.contains(file.text(receiver)) ?? false
+  }
+
   /// How a message names the decode at `index`.
   static func decodeName(_ file: SourceFile, _ index: Int) -> String {
     switch file.word(index) {
@@ -86,6 +108,14 @@ struct FullDecodeThumbnailRule: AuditRule {
     guard let close = file.match(paren) else { return false }
     let end = file.endOfArgument(from: start, close: close)
     if namesThumbnail(file, start..<min(end, start + 32)) { return true }
+    // A property or a dictionary key of the argument that names an image kept or sent small
+    // (`rows[indexPath.row].avatarImg`, `user["profile_image_url"]`).
+    if (start..<min(end, start + 32)).contains(where: { token in
+      (file.isMember(token) || (file.kind(token) == .string && file.kind(token - 1) == .leftBracket))
+        && namesSizedImage(file.text(token))
+    }) {
+      return true
+    }
     // A plain name: its binding among the few statements before, if any.
     var name = start
     while file.word(name + 1) == .opBang { name += 1 }
@@ -109,7 +139,7 @@ struct FullDecodeThumbnailRule: AuditRule {
 
   /// The tokens after `=` on the line that binds the name at `use` (`let data = …`), found among the 128
   /// tokens before it and read at most 32 tokens long.
-  private static func bindingLine(_ file: SourceFile, of use: Int) -> Range<Int>? {
+  static func bindingLine(_ file: SourceFile, of use: Int) -> Range<Int>? {
     var token = use - 1
     while token > max(0, use - 128) {
       if file.kind(token) == .identifier, file.source.sameText(token, use),
@@ -168,12 +198,13 @@ struct FullDecodeThumbnailRule: AuditRule {
     }
     // Whether a function downsamples, per function scope (asked once per decode).
     var downsamples: [Int: Bool] = [:]
+    var sizedGenerators: [Int: Set<String>] = [:]
     let locals = ListDataLocals()
     for index in 0..<file.count where Self.isFullDecode(file, index) {
       let function = file.enclosingFunction(of: index)
       let downsampled = downsamples[function] ?? file.contains(Self.downsampling, in: file.body(of: function))
       downsamples[function] = downsampled
-      guard !downsampled else { continue }
+      guard !downsampled, !Self.sizedGenerator(file, index, memo: &sizedGenerators) else { continue }
       guard isListContext(index) else {
         if let finding = helperCalledFromList(file, index, function: function, project: project)
           ?? decodedIntoListData(file, index, function: function, project: project, locals: locals)
@@ -184,6 +215,7 @@ struct FullDecodeThumbnailRule: AuditRule {
         continue
       }
       if let callback = cellCallback(file, index), !isDrawn(file, index, in: callback) { continue }
+      if Self.calledOnlyWithSmallImages(file, function: function, project: project) { continue }
       findings.append(
         file.finding(
           descriptor, at: index,
@@ -202,6 +234,26 @@ struct FullDecodeThumbnailRule: AuditRule {
       findings.append(file.finding(descriptor, at: index, message: message))
     }
     return findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+  }
+
+  /// Whether the decode lies in a cell's own method (`extension UITableViewCell { func setImage(from
+  /// urlString: String?) }`) that list code calls, and calls only with a small image
+  /// (`cell.setImage(from: channel.attributes["tvg-logo"])`, `cell.setImage(from: show.icon)`): the
+  /// arguments say what the cell decodes. Not `cellForRowAt` itself, which no list code calls.
+  private static func calledOnlyWithSmallImages(_ file: SourceFile, function: Int, project: ProjectFacts)
+    -> Bool
+  {
+    guard function > 0 else { return false }
+    let scope = file.scope(function)
+    guard scope.kind == .function, let name = file.name(of: function), let calls = project.listCalls[name],
+      let paren = (scope.head..<max(scope.head, scope.open)).first(where: { file.kind($0) == .leftParen })
+    else { return false }
+    let parameters = ListCall.parameterLabels(file, paren: paren)
+    let typeName = file.enclosingType(of: function).flatMap { file.name(of: $0) }
+    let reaching = calls.filter {
+      $0.matches(parameters: parameters, typeName: typeName, file: file.path, isPrivate: false)
+    }
+    return !reaching.isEmpty && reaching.allSatisfy(\.namesSmallImage)
   }
 
   /// A full-size decode in a helper that returns the image (`func image(for photo:) -> UIImage?`, a

@@ -43,6 +43,10 @@ enum ListContext {
           inList[index] =
             parent && callee == .NavigationLink
             && (file.word(scope.label) == .label || isLabelAfterDestination(file, scope))
+        } else if callee == .ForEach, !parent, isPagerContent(file, scope, scopes) {
+          // `TabView { ForEach(photos) { … } }`: the pages of a pager, each shown alone on the screen,
+          // not the cells of a list.
+          inList[index] = false
         } else {
           inList[index] =
             parent || containers.contains(callee)
@@ -64,6 +68,14 @@ enum ListContext {
       }
     }
     return inList
+  }
+
+  /// Whether the closure `scope` lies directly in a `TabView`'s content closure: a `ForEach` there makes
+  /// the pages of a pager (`.tabViewStyle(.page)`) or the tabs, one screen each.
+  private static func isPagerContent(_ file: SourceFile, _ scope: Scope, _ scopes: [Scope]) -> Bool {
+    guard scope.parent > 0, scope.parent < scopes.count else { return false }
+    let outer = scopes[scope.parent]
+    return outer.kind == .closure && file.word(outer.callee) == .TabView
   }
 
   /// `NavigationLink(destination: Detail()) { Row() }`, `NavigationLink(value: item) { Row() }`: the
@@ -130,14 +142,41 @@ struct ListCall: Sendable {
     "profile", "low", "tiny", "mini",
   ]
 
-  /// Whether one of the first arguments of the call whose `(` is at `paren` names a small image.
+  /// Whether one of the first arguments of the call whose `(` is at `paren` names a small image (by a name
+  /// or a dictionary key), or is a plain name bound just before from a property that names one (`if let
+  /// url = photo.thumbImageURL() { cell.imageView.load(url: url) }`).
   static func namesSmallImage(_ file: SourceFile, paren: Int) -> Bool {
     guard let close = file.match(paren) else { return false }
     // The first arguments only, so nested calls cost a bounded look each.
-    return ((paren + 1)..<min(close, paren + 65)).contains { token in
-      file.kind(token) == .identifier
-        && smallImageWords.contains { ASCII.contains(ASCII.lowercased(file.text(token)), $0) }
+    let arguments = (paren + 1)..<min(close, paren + 65)
+    // Also a dictionary key (`channel.attributes["tvg-logo"]`, `user["profile_image_url"]`).
+    if arguments.contains(where: { token in
+      (file.kind(token) == .identifier
+        || (file.kind(token) == .string && file.kind(token - 1) == .leftBracket))
+        && namesSmallImage(file.text(token))
+    }) {
+      return true
     }
+    // A plain name (`load(url: url)`): the properties its binding reads, as the decode's own argument is
+    // followed (the local's name is the developer's label, not the source's). The first few such
+    // arguments only, each a bounded look back, so a call of many arguments costs a bounded look.
+    var looks = 0
+    for token in arguments where looks < 4 && file.kind(token) == .identifier && !file.isMember(token) {
+      guard file.kind(token + 1) == .rightParen || file.kind(token + 1) == .comma,
+        file.kind(token - 1) == .colon || token == paren + 1
+      else { continue }
+      looks += 1
+      if let line = FullDecodeThumbnailRule.bindingLine(file, of: token),
+        line.contains(where: { file.isMember($0) && namesSmallImage(file.text($0)) })
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  private static func namesSmallImage(_ text: String) -> Bool {
+    smallImageWords.contains { ASCII.contains(ASCII.lowercased(text), $0) }
   }
 
   /// Whether a call with these labels can reach a declaration taking `parameters`: the same labels, or
