@@ -31,16 +31,32 @@
 /// (even `body` and `makeUIView`) and their stored properties' initial values run only once running code
 /// names the type; code inside `#Preview { … }` and `PreviewProvider` types is never running code (Xcode's
 /// canvas, not the app, runs it). A view that only previews show — named in a preview, or in a view that only
-/// previews show, and in no running code — never runs. A view that no code names at all stays running: it
-/// may be made where its name is not written (`.init()` of an inferred type, a generic, a factory, an
-/// `AnyView`, a hosting controller held in a variable), so only a preview's mention is proof that the app
-/// does not show it. Public views are API.
+/// previews show, and in no running code — never runs, and neither does a view that no code outside its own
+/// declaration and extensions names: Swift makes a value only where its type's name is written (a call, an
+/// annotation before `.init()`, a generic's argument, a typealias) or inside the type (`Self()`), and no
+/// storyboard or Objective-C code makes a SwiftUI view. Public views are API.
+///
+/// A folder of several Xcode projects side by side holds several apps (see
+/// ``TargetMembership/programs(of:)``): each is followed on its own, so a name one app mentions keeps
+/// nothing of another running.
 struct Reachability: Sendable {
   /// Per file, per scope: whether that function or computed property (or an accessor or nested
   /// function inside one) never runs.
   private var unreachable: [[Bool]]
 
-  init(files: [SourceFile], facts: ProjectFacts, interface: InterfaceNames = InterfaceNames()) {
+  /// - Parameter programs: per file, the apps it belongs to (empty: all of them), when the folder holds
+  ///   several (see ``TargetMembership/programs(of:)``). Each app is followed on its own, with its files and
+  ///   the shared ones; a function in several apps runs when it runs in any of them.
+  init(
+    files: [SourceFile], facts: ProjectFacts, interface: InterfaceNames = InterfaceNames(),
+    programs: [[Int]]? = nil
+  ) {
+    if let programs, programs.count == files.count,
+      let merged = Self.perProgram(files: files, facts: facts, interface: interface, programs: programs)
+    {
+      unreachable = merged
+      return
+    }
     var conformances = Conformances(facts: facts, files: files)
     guard
       conformances.hasAppEntry
@@ -124,13 +140,16 @@ struct Reachability: Sendable {
     where Self.isEntry(files[place.file], place.scope, conformances: &conformances) {
       entries.append(id)
     }
+    // Views only their own code names: those mentions never make them.
+    let unnamedViews = Self.viewsNothingNames(viewTypes, files: files, interface: interface)
     let madeByCode = Self.typesOnlyPreviewsShow(
       viewTypes, previews: previewTypes, previewRoots: previewRoots,
       entries: entries, functions: functions, files: files, byName: byName,
       mentions: mentions.map { $0.map(\.hash) }
     ).union(
       Self.typesMadeWhereNamed(
-        files, facts: facts, interface: interface, views: viewTypes, conformances: conformances))
+        files, facts: facts, interface: interface, views: viewTypes, conformances: conformances)
+    ).union(unnamedViews)
     var runs = Array(repeating: false, count: functions.count)
     var queue: [Int] = []
     // Per function, the view or unnamed type whose members run only once running code names it.
@@ -165,7 +184,7 @@ struct Reachability: Sendable {
     var markedWithin: Set<ScopedName> = []
     var relatedTypes: [TypePair: Bool] = [:]
     func mark(_ hash: UInt64, from caller: Int = -1) {
-      if madeByCode.contains(hash), named.insert(hash).inserted {
+      if madeByCode.contains(hash), !unnamedViews.contains(hash), named.insert(hash).inserted {
         for id in waiting.removeValue(forKey: hash) ?? [] { run(id) }
       }
       let callees = byName[hash] ?? []
@@ -213,6 +232,45 @@ struct Reachability: Sendable {
         unreachable[fileNumber][scopeIndex] = true
       }
     }
+  }
+
+  /// Each program's files with the shared ones, followed on their own; nil when files counted once per
+  /// program they belong to would more than double the work (the whole folder is then one program).
+  private static func perProgram(
+    files: [SourceFile], facts: ProjectFacts, interface: InterfaceNames, programs: [[Int]]
+  ) -> [[Bool]]? {
+    var members: [Int: [Int]] = [:]
+    var shared: [Int] = []
+    var work = 0
+    for (fileNumber, list) in programs.enumerated() {
+      if list.isEmpty { shared.append(fileNumber) }
+      for program in list { members[program, default: []].append(fileNumber) }
+      work += list.count
+    }
+    work += shared.count * members.count
+    guard members.count >= 2, work <= 2 * files.count else { return nil }
+    var unreachable = files.map { _ in [Bool]() }
+    var seen = [Bool](repeating: false, count: files.count)
+    for program in members.keys.sorted() {
+      let numbers = (members[program] ?? []) + shared
+      let part = Reachability(files: numbers.map { files[$0] }, facts: facts, interface: interface)
+      for (position, fileNumber) in numbers.enumerated() {
+        let scopes = files[fileNumber].syntax.scopes.count
+        let answer =
+          position < part.unreachable.count
+          ? part.unreachable[position] : Array(repeating: false, count: scopes)
+        if seen[fileNumber] {
+          // In several programs: it never runs only if it runs in none of them.
+          for scope in 0..<min(scopes, answer.count) where !answer[scope] {
+            unreachable[fileNumber][scope] = false
+          }
+        } else {
+          unreachable[fileNumber] = answer
+          seen[fileNumber] = true
+        }
+      }
+    }
+    return unreachable
   }
 
   /// Whether the code at token `index` of file number `fileNumber` can run: the innermost function around
@@ -298,6 +356,62 @@ struct Reachability: Sendable {
       for hash in mentions[id] { visit(hash) }
     }
     return previews.union(shown)
+  }
+
+  /// The views whose name no code outside their own declaration and extensions mentions (no running code,
+  /// no preview, no function nothing calls, no other type's property): Swift makes a value of a type only
+  /// where its name is written (`Scanner()`, `let v: Scanner = .init()`, `AnyView(Scanner())`, a
+  /// typealias, a generic's argument) or inside the type itself (`Self()`), and no storyboard or
+  /// Objective-C code makes a SwiftUI view, so such a view is never made and none of its members runs.
+  private static func viewsNothingNames(
+    _ views: Set<UInt64>, files: [SourceFile], interface: InterfaceNames
+  ) -> Set<UInt64> {
+    guard !views.isEmpty else { return [] }
+    var unnamed = views
+    for file in files {
+      let scopes = file.syntax.scopes
+      // Per scope: the nearest scope around it (itself included) that declares or extends one of the
+      // views, or -1; opened parents come before their children, so one pass fills it.
+      var nearestView = [Int32](repeating: -1, count: scopes.count)
+      var declaration = [Bool](repeating: false, count: file.count)
+      for (index, scope) in scopes.enumerated() {
+        if scope.kind == .type, scope.name >= 0, scope.name < file.count {
+          declaration[scope.name] = true
+          if views.contains(ProjectModel.hash(file, scope.name)) {
+            nearestView[index] = Int32(index)
+            continue
+          }
+        }
+        if scope.parent >= 0, scope.parent < index { nearestView[index] = nearestView[scope.parent] }
+      }
+      for index in 0..<file.count where file.kind(index) == .identifier && !declaration[index] {
+        let hash = ProjectModel.hash(file, index)
+        guard unnamed.contains(hash), file.isActive(index) else { continue }
+        // Inside the view's own declaration or an extension of it (through at most 16 nested views).
+        var own = false
+        var cursor = Int(nearestView[file.syntax.scope(of: index)])
+        var steps = 0
+        while cursor >= 0, steps < 16 {
+          if ProjectModel.hash(file, scopes[cursor].name) == hash {
+            own = true
+            break
+          }
+          let parent = scopes[cursor].parent
+          cursor = parent >= 0 && parent < cursor ? Int(nearestView[parent]) : -1
+          steps += 1
+        }
+        if !own { unnamed.remove(hash) }
+      }
+    }
+    guard !unnamed.isEmpty else { return [] }
+    // A name an interface file or property list writes keeps the type (say a class of the same name).
+    for file in files {
+      for scope in file.syntax.scopes where scope.kind == .type && scope.name >= 0 && scope.name < file.count {
+        let hash = ProjectModel.hash(file, scope.name)
+        if unnamed.contains(hash), interface.words.contains(file.text(scope.name)) { unnamed.remove(hash) }
+      }
+    }
+    return unnamed
   }
 
   // MARK: Types nothing names
