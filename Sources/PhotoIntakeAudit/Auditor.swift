@@ -118,7 +118,10 @@ public struct Auditor: Sendable {
     }
     // Before any file is added: list contexts in one file may be closures given to a view of another.
     facts.listWrappers = ListWrappers.names(in: files)
-    for file in files { facts.add(file) }
+    for file in files {
+      facts.add(file)
+      if membership.isMainActorByDefault(file.path) { facts.mainActorByDefault.insert(file.path) }
+    }
     if facts.words.containsAny(ListContext.words) {
       facts.addCallsOfCreatedViews(files)
       facts.addCallsOfListHelpers(files)

@@ -83,6 +83,9 @@ struct ProjectFacts: Sendable {
   var model: ProjectModel?
   /// Which functions can run at all (see ``Reachability``), built after every file is read.
   var reachability: Reachability?
+  /// Paths of the Swift files that targets setting `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor` compile
+  /// (see ``TargetMembership/isMainActorByDefault(_:)``).
+  var mainActorByDefault: Set<String> = []
 
   /// Types whose code runs on the main actor by declaration: UIKit and SwiftUI make them `@MainActor`.
   static let mainActorBases: Set<String> = [

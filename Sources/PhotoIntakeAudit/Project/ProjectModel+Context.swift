@@ -61,6 +61,10 @@ extension ProjectModel {
       } else if function.name == "deinit", let typeName = function.typeName, let owner = ownedByMain[typeName]
       {
         origin = Origin(context: .main, reason: "released by \(owner)")
+      } else if facts.mainActorByDefault.contains(file.path),
+        Self.isolatedByDefault(function.scope, in: file)
+      {
+        origin = Origin(context: .main, reason: "SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor")
       }
       if origin.context == .elsewhere || (function.isAsync && origin.context != .main) { blocked[id] = true }
       origins[id] = origin
@@ -99,6 +103,50 @@ extension ProjectModel {
       }
     }
     return origins
+  }
+
+  /// Whether a function of a main-actor-by-default target takes the default: neither it nor a type around it
+  /// is `nonisolated`, an actor, or marked with another isolation (`@concurrent`, a global actor), and it
+  /// is not `deinit` (which runs wherever the last reference goes).
+  private static func isolatedByDefault(_ scopeIndex: Int, in file: SourceFile) -> Bool {
+    let scope = file.scope(scopeIndex)
+    if scope.isNonisolated || file.word(scope.head) == .deinit || hasOtherIsolation(scope.head, in: file) {
+      return false
+    }
+    var outer = file.syntax.enclosing(scope: max(scope.parent, 0), [.type])
+    var steps = 0
+    while let type = outer, type > 0, steps < 64 {
+      let declaration = file.scope(type)
+      if declaration.isNonisolated || file.word(declaration.head) == .actor
+        || hasOtherIsolation(declaration.head, in: file)
+      {
+        return false
+      }
+      outer = declaration.parent > 0 ? file.syntax.enclosing(scope: declaration.parent, [.type]) : nil
+      steps += 1
+    }
+    return steps < 64
+  }
+
+  /// Whether the declaration whose keyword is at `head` carries an attribute that isolates it elsewhere:
+  /// `@concurrent`, or a global actor other than `@MainActor` (an attribute whose name ends in `Actor`).
+  private static func hasOtherIsolation(_ head: Int, in file: SourceFile) -> Bool {
+    var index = head - 1
+    while index >= 0 {
+      if file.kind(index) == .attribute {
+        let text = file.text(index)
+        if text == "@concurrent" || (text.hasSuffix("Actor") && text != "@MainActor") { return true }
+      } else if file.kind(index) == .rightParen, let open = file.match(index), open > 0,
+        file.kind(open - 1) == .attribute
+      {
+        index = open - 1
+        continue
+      } else if !(file.kind(index) == .identifier && file.word(index).isModifier) {
+        return false
+      }
+      index -= 1
+    }
+    return false
   }
 
   private static func attributeReason(of scopeIndex: Int, in file: SourceFile) -> String? {

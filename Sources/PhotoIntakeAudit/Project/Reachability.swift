@@ -140,16 +140,17 @@ struct Reachability: Sendable {
     where Self.isEntry(files[place.file], place.scope, conformances: &conformances) {
       entries.append(id)
     }
-    // Views only their own code names: those mentions never make them.
-    let unnamedViews = Self.viewsNothingNames(viewTypes, files: files, interface: interface)
+    let madeWhereNamed = Self.typesMadeWhereNamed(
+      files, facts: facts, interface: interface, views: viewTypes, conformances: conformances)
+    // Views, and types made only where named, that only their own code names: those mentions never make
+    // them (`static let shared = Manager()` inside `Manager` makes nothing until code outside says `Manager`).
+    let unnamedViews = Self.viewsNothingNames(
+      viewTypes.union(madeWhereNamed), files: files, interface: interface)
     let madeByCode = Self.typesOnlyPreviewsShow(
       viewTypes, previews: previewTypes, previewRoots: previewRoots,
       entries: entries, functions: functions, files: files, byName: byName,
       mentions: mentions.map { $0.map(\.hash) }
-    ).union(
-      Self.typesMadeWhereNamed(
-        files, facts: facts, interface: interface, views: viewTypes, conformances: conformances)
-    ).union(unnamedViews)
+    ).union(madeWhereNamed).union(unnamedViews)
     var runs = Array(repeating: false, count: functions.count)
     var queue: [Int] = []
     // Per function, the view or unnamed type whose members run only once running code names it.
@@ -317,9 +318,9 @@ struct Reachability: Sendable {
 
   /// The views that only previews show, with the preview types themselves: what `#Preview` blocks and
   /// `PreviewProvider` members name, and what the views they name name in turn (their `body`, their
-  /// representable's `makeUIView`), followed through the functions those mention. Only these views wait for
-  /// running code to name them; a view that no code names at all is made where its name is not written
-  /// (an inferred `.init()`, a generic, a factory, `AnyView`, a hosting controller in a variable), so it runs.
+  /// representable's `makeUIView`), followed through the functions those mention. Only these views (and
+  /// those no code outside themselves names, ``viewsNothingNames(_:files:interface:)``) wait for running
+  /// code to name them; a view that other code names (a factory, a helper nothing seems to call) runs.
   private static func typesOnlyPreviewsShow(
     _ views: Set<UInt64>, previews: Set<UInt64>, previewRoots: [UInt64], entries: [Int],
     functions: [(file: Int, scope: Int)], files: [SourceFile], byName: [UInt64: [Int]], mentions: [[UInt64]]
@@ -358,8 +359,9 @@ struct Reachability: Sendable {
     return previews.union(shown)
   }
 
-  /// The views whose name no code outside their own declaration and extensions mentions (no running code,
-  /// no preview, no function nothing calls, no other type's property): Swift makes a value of a type only
+  /// The views (and other types made only where code names them) whose name no code outside their own
+  /// declaration and extensions mentions (no running code, no preview, no function nothing calls, no other
+  /// type's property): Swift makes a value of a type only
   /// where its name is written (`Scanner()`, `let v: Scanner = .init()`, `AnyView(Scanner())`, a
   /// typealias, a generic's argument) or inside the type itself (`Self()`), and no storyboard or
   /// Objective-C code makes a SwiftUI view, so such a view is never made and none of its members runs.
@@ -404,6 +406,32 @@ struct Reachability: Sendable {
       }
     }
     guard !unnamed.isEmpty else { return [] }
+    // A name in a string literal may reach the runtime's type lookup (`_typeByName("App.Scanner")`).
+    var names: [String: UInt64] = [:]
+    for file in files {
+      for scope in file.syntax.scopes where scope.kind == .type && scope.name >= 0 && scope.name < file.count {
+        let hash = ProjectModel.hash(file, scope.name)
+        if unnamed.contains(hash) { names[file.text(scope.name)] = hash }
+      }
+    }
+    for file in files where !names.isEmpty {
+      for index in 0..<file.count where file.kind(index) == .string {
+        let text = file.text(index)
+        guard text.utf8.count <= 4096 else { continue }
+        var word = ""
+        for character in text.unicodeScalars {
+          if character.properties.isAlphabetic || character == "_"
+            || (!word.isEmpty && character.properties.numericType != nil)
+          {
+            word.unicodeScalars.append(character)
+          } else {
+            if !word.isEmpty, let hash = names.removeValue(forKey: word) { unnamed.remove(hash) }
+            word = ""
+          }
+        }
+        if !word.isEmpty, let hash = names.removeValue(forKey: word) { unnamed.remove(hash) }
+      }
+    }
     // A name an interface file or property list writes keeps the type (say a class of the same name).
     for file in files {
       for scope in file.syntax.scopes where scope.kind == .type && scope.name >= 0 && scope.name < file.count {

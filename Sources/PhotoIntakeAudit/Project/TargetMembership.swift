@@ -28,6 +28,13 @@ struct TargetMembership: Sendable {
   private var projects: [Project] = []
   /// Folders of `Package.swift` manifests and podspecs: their sources are built without any project file.
   private var manifestFolders: [String] = []
+  /// Per project folder: the names of the Swift files its main-actor-by-default targets compile, and the
+  /// folders (relative to the audit root) those targets compile whole; see ``isMainActorByDefault(_:)``.
+  private var mainActorNames: [String: Set<String>] = [:]
+  private var mainActorFolders: [String] = []
+  /// Per project folder: names that a target that is not main-actor by default compiles, and its folders.
+  private var otherNames: [String: Set<String>] = [:]
+  private var otherFolders: [String] = []
   /// Folders of every project file read (readable build phases or not), for ``programs(of:)``.
   private var projectFolders: Set<String> = []
 
@@ -38,9 +45,9 @@ struct TargetMembership: Sendable {
     let projectFolder = Self.folder(of: path)
     projectFolders.insert(
       projectFolder.hasSuffix(".xcodeproj") ? Self.folder(of: projectFolder) : projectFolder)
-    guard let objects = Self.objects(in: bytes), let compiled = Self.compiledNames(objects) else {
-      return nil
-    }
+    guard let objects = Self.objects(in: bytes) else { return nil }
+    addIsolation(objects, folder: projectFolder.hasSuffix(".xcodeproj") ? Self.folder(of: projectFolder) : projectFolder)
+    guard let compiled = Self.compiledNames(objects) else { return nil }
     var folder = Self.folder(of: path)
     var name = path
     if folder.hasSuffix(".xcodeproj") {
@@ -184,6 +191,85 @@ struct TargetMembership: Sendable {
     return p == pattern.count
   }
 
+  // MARK: Default actor isolation
+
+  /// Whether the Swift file at `path` is compiled only by targets whose every build configuration sets
+  /// `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor` (Swift 6.2; Xcode 26's new app targets do), in the target's
+  /// own settings or the project's: there, a declaration with no isolation of its own is `@MainActor`. A
+  /// configuration based on an `.xcconfig` that does not set it itself is not counted as main actor (its
+  /// setting is unknown), nor is a file some other target compiles.
+  func isMainActorByDefault(_ path: String) -> Bool {
+    guard !mainActorNames.isEmpty || !mainActorFolders.isEmpty else { return false }
+    let name = Self.lastComponent(path)
+    var folder = Self.folder(of: path)
+    var owner: String?
+    while true {
+      if mainActorNames[folder] != nil || otherNames[folder] != nil {
+        owner = folder
+        break
+      }
+      if folder.isEmpty { break }
+      folder = Self.folder(of: folder)
+    }
+    let inMainFolder = mainActorFolders.contains { Self.isInside(path, $0) }
+    let inOtherFolder = otherFolders.contains { Self.isInside(path, $0) }
+    let listed = owner.map { mainActorNames[$0]?.contains(name) == true } ?? false
+    let listedElsewhere = owner.map { otherNames[$0]?.contains(name) == true } ?? false
+    return (listed || inMainFolder) && !listedElsewhere && !inOtherFolder
+  }
+
+  /// Notes which targets of a project are main-actor by default, and what they compile (by name, and by
+  /// synchronized folder). At most 64 targets and configurations each are read.
+  private mutating func addIsolation(_ objects: [String: Object], folder: String) {
+    guard objects.values.contains(where: { $0.fields["SWIFT_DEFAULT_ACTOR_ISOLATION"] != nil }) else { return }
+    // The project's own configurations, by name (`Debug`, `Release`): what a target's inherit.
+    var projectLevel: [String: String] = [:]
+    for object in objects.values where object.fields["isa"] == "PBXProject" {
+      guard let listID = object.fields["buildConfigurationList"], let list = objects[listID] else { continue }
+      for id in list.configurations.prefix(64) {
+        guard let configuration = objects[id], let name = configuration.fields["name"] else { continue }
+        projectLevel[name] = configuration.fields["SWIFT_DEFAULT_ACTOR_ISOLATION"] ?? ""
+      }
+    }
+    let prefix = folder.isEmpty ? "" : folder + "/"
+    for object in objects.values where object.fields["isa"] == "PBXNativeTarget" {
+      var isMain = false
+      if let listID = object.fields["buildConfigurationList"], let list = objects[listID] {
+        let configurations = list.configurations.prefix(64).compactMap { objects[$0] }
+        isMain =
+          !configurations.isEmpty
+          && configurations.allSatisfy { configuration in
+            if let own = configuration.fields["SWIFT_DEFAULT_ACTOR_ISOLATION"] { return own == "MainActor" }
+            guard configuration.fields["baseConfigurationReference"] == nil,
+              let name = configuration.fields["name"]
+            else { return false }
+            return projectLevel[name] == "MainActor"
+          }
+      }
+      var names: Set<String> = []
+      for phaseID in object.phases {
+        guard let phase = objects[phaseID], phase.fields["isa"] == "PBXSourcesBuildPhase" else { continue }
+        for id in phase.files {
+          guard let reference = objects[id]?.fields["fileRef"], let file = objects[reference],
+            let path = file.fields["path"] ?? file.fields["name"]
+          else { continue }
+          names.insert(Self.lastComponent(path))
+        }
+      }
+      var folders: [String] = []
+      for id in object.synchronizedGroups.prefix(64) {
+        if let path = objects[id]?.fields["path"] { folders.append(prefix + path) }
+      }
+      if isMain {
+        mainActorNames[folder, default: []].formUnion(names)
+        mainActorFolders += folders
+      } else {
+        otherNames[folder, default: []].formUnion(names)
+        otherFolders += folders
+      }
+    }
+  }
+
   // MARK: Paths
 
   private static func folder(of path: String) -> String { ProjectPath.folder(of: path) }
@@ -206,6 +292,8 @@ struct TargetMembership: Sendable {
     /// Its `buildSettings`' `EXCLUDED_SOURCE_FILE_NAMES` patterns, and whether it sets them at all.
     var excluded: [String] = []
     var setsExcluded = false
+    /// A target's `fileSystemSynchronizedGroups` (object ids).
+    var synchronizedGroups: [String] = []
   }
 
   /// The patterns that every build configuration of the project lists in `EXCLUDED_SOURCE_FILE_NAMES`, when
@@ -334,6 +422,10 @@ struct TargetMembership: Sendable {
           {
             objects[containers[2].key, default: Object()].phases.append(text)
           } else if containers.count == 4, containers[1].key == "objects",
+            containers[3].key == "fileSystemSynchronizedGroups"
+          {
+            objects[containers[2].key, default: Object()].synchronizedGroups.append(text)
+          } else if containers.count == 4, containers[1].key == "objects",
             containers[3].key == "buildConfigurations"
           {
             objects[containers[2].key, default: Object()].configurations.append(text)
@@ -345,6 +437,10 @@ struct TargetMembership: Sendable {
         } else if expectsValue {
           if containers.count == 3, containers[1].key == "objects", let key {
             objects[containers[2].key, default: Object()].fields[key] = text
+          } else if containers.count == 4, containers[1].key == "objects",
+            containers[3].key == "buildSettings", key == "SWIFT_DEFAULT_ACTOR_ISOLATION"
+          {
+            objects[containers[2].key, default: Object()].fields["SWIFT_DEFAULT_ACTOR_ISOLATION"] = text
           } else if containers.count == 4, containers[1].key == "objects",
             containers[3].key == "buildSettings", key == "EXCLUDED_SOURCE_FILE_NAMES"
           {

@@ -11,7 +11,7 @@ struct SessionMainThreadRule: AuditRule {
     summary:
       "AVCaptureSession.startRunning()/stopRunning() runs on the main thread; it blocks until the camera starts or stops.",
     reports:
-      "AVCaptureSession.startRunning()/stopRunning() on the main thread — in a view, a helper it calls, the initializer of a model a view's stored property makes (@StateObject var camera = CameraModel()), an owned object's deinit, or a delegate callback set with queue: .main — on a session under any name, a subclass, or a local bound to one; it blocks until the camera starts or stops.",
+      "AVCaptureSession.startRunning()/stopRunning() on the main thread — in a view, a helper it calls, the initializer of a model a view's stored property makes (@StateObject var camera = CameraModel()), an owned object's deinit, a delegate callback set with queue: .main, or an unannotated function of a target that sets SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor — on a session under any name, a subclass, or a local bound to one; it blocks until the camera starts or stops.",
     leavesAlone:
       "startRunning()/stopRunning() on a session queue, in a delegate whose queue: is a queue of its own, in Task.detached, in an actor, in callbacks AVFoundation delivers on its own queues, and wrappers of the app's own that are not sessions.",
     fix: """
