@@ -42,7 +42,7 @@
 struct Reachability: Sendable {
   /// Per file, per scope: whether that function or computed property (or an accessor or nested
   /// function inside one) never runs.
-  private var unreachable: [[Bool]]
+  private(set) var unreachable: [[Bool]]
 
   /// - Parameter programs: per file, the apps it belongs to (empty: all of them), when the folder holds
   ///   several (see ``TargetMembership/programs(of:)``). Each app is followed on its own, with its files and
@@ -235,45 +235,6 @@ struct Reachability: Sendable {
     }
   }
 
-  /// Each program's files with the shared ones, followed on their own; nil when files counted once per
-  /// program they belong to would more than double the work (the whole folder is then one program).
-  private static func perProgram(
-    files: [SourceFile], facts: ProjectFacts, interface: InterfaceNames, programs: [[Int]]
-  ) -> [[Bool]]? {
-    var members: [Int: [Int]] = [:]
-    var shared: [Int] = []
-    var work = 0
-    for (fileNumber, list) in programs.enumerated() {
-      if list.isEmpty { shared.append(fileNumber) }
-      for program in list { members[program, default: []].append(fileNumber) }
-      work += list.count
-    }
-    work += shared.count * members.count
-    guard members.count >= 2, work <= 2 * files.count else { return nil }
-    var unreachable = files.map { _ in [Bool]() }
-    var seen = [Bool](repeating: false, count: files.count)
-    for program in members.keys.sorted() {
-      let numbers = (members[program] ?? []) + shared
-      let part = Reachability(files: numbers.map { files[$0] }, facts: facts, interface: interface)
-      for (position, fileNumber) in numbers.enumerated() {
-        let scopes = files[fileNumber].syntax.scopes.count
-        let answer =
-          position < part.unreachable.count
-          ? part.unreachable[position] : Array(repeating: false, count: scopes)
-        if seen[fileNumber] {
-          // In several programs: it never runs only if it runs in none of them.
-          for scope in 0..<min(scopes, answer.count) where !answer[scope] {
-            unreachable[fileNumber][scope] = false
-          }
-        } else {
-          unreachable[fileNumber] = answer
-          seen[fileNumber] = true
-        }
-      }
-    }
-    return unreachable
-  }
-
   /// Whether the code at token `index` of file number `fileNumber` can run: the innermost function around
   /// it (through closures and blocks) runs, or no function encloses it.
   func runs(_ index: Int, inFile fileNumber: Int, _ file: SourceFile) -> Bool {
@@ -357,89 +318,6 @@ struct Reachability: Sendable {
       for hash in mentions[id] { visit(hash) }
     }
     return previews.union(shown)
-  }
-
-  /// The views (and other types made only where code names them) whose name no code outside their own
-  /// declaration and extensions mentions (no running code, no preview, no function nothing calls, no other
-  /// type's property): Swift makes a value of a type only
-  /// where its name is written (`Scanner()`, `let v: Scanner = .init()`, `AnyView(Scanner())`, a
-  /// typealias, a generic's argument) or inside the type itself (`Self()`), and no storyboard or
-  /// Objective-C code makes a SwiftUI view, so such a view is never made and none of its members runs.
-  private static func viewsNothingNames(
-    _ views: Set<UInt64>, files: [SourceFile], interface: InterfaceNames
-  ) -> Set<UInt64> {
-    guard !views.isEmpty else { return [] }
-    var unnamed = views
-    for file in files {
-      let scopes = file.syntax.scopes
-      // Per scope: the nearest scope around it (itself included) that declares or extends one of the
-      // views, or -1; opened parents come before their children, so one pass fills it.
-      var nearestView = [Int32](repeating: -1, count: scopes.count)
-      var declaration = [Bool](repeating: false, count: file.count)
-      for (index, scope) in scopes.enumerated() {
-        if scope.kind == .type, scope.name >= 0, scope.name < file.count {
-          declaration[scope.name] = true
-          if views.contains(ProjectModel.hash(file, scope.name)) {
-            nearestView[index] = Int32(index)
-            continue
-          }
-        }
-        if scope.parent >= 0, scope.parent < index { nearestView[index] = nearestView[scope.parent] }
-      }
-      for index in 0..<file.count where file.kind(index) == .identifier && !declaration[index] {
-        let hash = ProjectModel.hash(file, index)
-        guard unnamed.contains(hash), file.isActive(index) else { continue }
-        // Inside the view's own declaration or an extension of it (through at most 16 nested views).
-        var own = false
-        var cursor = Int(nearestView[file.syntax.scope(of: index)])
-        var steps = 0
-        while cursor >= 0, steps < 16 {
-          if ProjectModel.hash(file, scopes[cursor].name) == hash {
-            own = true
-            break
-          }
-          let parent = scopes[cursor].parent
-          cursor = parent >= 0 && parent < cursor ? Int(nearestView[parent]) : -1
-          steps += 1
-        }
-        if !own { unnamed.remove(hash) }
-      }
-    }
-    guard !unnamed.isEmpty else { return [] }
-    // A name in a string literal may reach the runtime's type lookup (`_typeByName("App.Scanner")`).
-    var names: [String: UInt64] = [:]
-    for file in files {
-      for scope in file.syntax.scopes where scope.kind == .type && scope.name >= 0 && scope.name < file.count {
-        let hash = ProjectModel.hash(file, scope.name)
-        if unnamed.contains(hash) { names[file.text(scope.name)] = hash }
-      }
-    }
-    for file in files where !names.isEmpty {
-      for index in 0..<file.count where file.kind(index) == .string {
-        let text = file.text(index)
-        guard text.utf8.count <= 4096 else { continue }
-        var word = ""
-        for character in text.unicodeScalars {
-          if character.properties.isAlphabetic || character == "_"
-            || (!word.isEmpty && character.properties.numericType != nil)
-          {
-            word.unicodeScalars.append(character)
-          } else {
-            if !word.isEmpty, let hash = names.removeValue(forKey: word) { unnamed.remove(hash) }
-            word = ""
-          }
-        }
-        if !word.isEmpty, let hash = names.removeValue(forKey: word) { unnamed.remove(hash) }
-      }
-    }
-    // A name an interface file or property list writes keeps the type (say a class of the same name).
-    for file in files {
-      for scope in file.syntax.scopes where scope.kind == .type && scope.name >= 0 && scope.name < file.count {
-        let hash = ProjectModel.hash(file, scope.name)
-        if unnamed.contains(hash), interface.words.contains(file.text(scope.name)) { unnamed.remove(hash) }
-      }
-    }
-    return unnamed
   }
 
   // MARK: Types nothing names

@@ -30,11 +30,11 @@ struct TargetMembership: Sendable {
   private var manifestFolders: [String] = []
   /// Per project folder: the names of the Swift files its main-actor-by-default targets compile, and the
   /// folders (relative to the audit root) those targets compile whole; see ``isMainActorByDefault(_:)``.
-  private var mainActorNames: [String: Set<String>] = [:]
-  private var mainActorFolders: [String] = []
+  var mainActorNames: [String: Set<String>] = [:]
+  var mainActorFolders: [String] = []
   /// Per project folder: names that a target that is not main-actor by default compiles, and its folders.
-  private var otherNames: [String: Set<String>] = [:]
-  private var otherFolders: [String] = []
+  var otherNames: [String: Set<String>] = [:]
+  var otherFolders: [String] = []
   /// Folders of every project file read (readable build phases or not), for ``programs(of:)``.
   private var projectFolders: Set<String> = []
 
@@ -46,7 +46,8 @@ struct TargetMembership: Sendable {
     projectFolders.insert(
       projectFolder.hasSuffix(".xcodeproj") ? Self.folder(of: projectFolder) : projectFolder)
     guard let objects = Self.objects(in: bytes) else { return nil }
-    addIsolation(objects, folder: projectFolder.hasSuffix(".xcodeproj") ? Self.folder(of: projectFolder) : projectFolder)
+    addIsolation(
+      objects, folder: projectFolder.hasSuffix(".xcodeproj") ? Self.folder(of: projectFolder) : projectFolder)
     guard let compiled = Self.compiledNames(objects) else { return nil }
     var folder = Self.folder(of: path)
     var name = path
@@ -94,7 +95,8 @@ struct TargetMembership: Sendable {
   /// several apps, and a name one app mentions calls nothing in another. A file belongs to the project
   /// whose folder holds it, and to every project that compiles a file of its name without holding one
   /// (`../Shared/Theme.swift`, a file of a sibling project); files outside every project's folder that no
-  /// project compiles (a playground's page, a loose snippet) are one more program of their own. A project
+  /// project compiles (a playground's page, a loose snippet) are one more program of their own, or shared by
+  /// every program when a project's build phases could not be read (synchronized folders). A project
   /// inside another project's folder belongs to the outer one too when that one compiles a file of its name
   /// (or its build phases are unreadable). Files of a `Package.swift` or podspec folder are shared by every
   /// program. The folder is one program when a project sits at its root, or when fewer than two programs
@@ -135,6 +137,9 @@ struct TargetMembership: Sendable {
       }
     }
     let loose = numbers.count
+    // A project whose build phases could not be read (synchronized folders, an unreadable file) may compile
+    // files outside its folder that no name says: then files outside every project are shared.
+    let everyProjectRead = Set(projects.map(\.folder)).count == projectFolders.count
     var result: [[Int]] = []
     result.reserveCapacity(paths.count)
     var distinct: Set<Int> = []
@@ -152,6 +157,10 @@ struct TargetMembership: Sendable {
           programs.append(outer.number)
         }
       } else if programs.isEmpty {
+        guard everyProjectRead else {
+          result.append([])
+          continue
+        }
         // Outside every project, and no project compiles a file of its name: part of no app.
         programs.append(loose)
       }
@@ -191,99 +200,20 @@ struct TargetMembership: Sendable {
     return p == pattern.count
   }
 
-  // MARK: Default actor isolation
-
-  /// Whether the Swift file at `path` is compiled only by targets whose every build configuration sets
-  /// `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor` (Swift 6.2; Xcode 26's new app targets do), in the target's
-  /// own settings or the project's: there, a declaration with no isolation of its own is `@MainActor`. A
-  /// configuration based on an `.xcconfig` that does not set it itself is not counted as main actor (its
-  /// setting is unknown), nor is a file some other target compiles.
-  func isMainActorByDefault(_ path: String) -> Bool {
-    guard !mainActorNames.isEmpty || !mainActorFolders.isEmpty else { return false }
-    let name = Self.lastComponent(path)
-    var folder = Self.folder(of: path)
-    var owner: String?
-    while true {
-      if mainActorNames[folder] != nil || otherNames[folder] != nil {
-        owner = folder
-        break
-      }
-      if folder.isEmpty { break }
-      folder = Self.folder(of: folder)
-    }
-    let inMainFolder = mainActorFolders.contains { Self.isInside(path, $0) }
-    let inOtherFolder = otherFolders.contains { Self.isInside(path, $0) }
-    let listed = owner.map { mainActorNames[$0]?.contains(name) == true } ?? false
-    let listedElsewhere = owner.map { otherNames[$0]?.contains(name) == true } ?? false
-    return (listed || inMainFolder) && !listedElsewhere && !inOtherFolder
-  }
-
-  /// Notes which targets of a project are main-actor by default, and what they compile (by name, and by
-  /// synchronized folder). At most 64 targets and configurations each are read.
-  private mutating func addIsolation(_ objects: [String: Object], folder: String) {
-    guard objects.values.contains(where: { $0.fields["SWIFT_DEFAULT_ACTOR_ISOLATION"] != nil }) else { return }
-    // The project's own configurations, by name (`Debug`, `Release`): what a target's inherit.
-    var projectLevel: [String: String] = [:]
-    for object in objects.values where object.fields["isa"] == "PBXProject" {
-      guard let listID = object.fields["buildConfigurationList"], let list = objects[listID] else { continue }
-      for id in list.configurations.prefix(64) {
-        guard let configuration = objects[id], let name = configuration.fields["name"] else { continue }
-        projectLevel[name] = configuration.fields["SWIFT_DEFAULT_ACTOR_ISOLATION"] ?? ""
-      }
-    }
-    let prefix = folder.isEmpty ? "" : folder + "/"
-    for object in objects.values where object.fields["isa"] == "PBXNativeTarget" {
-      var isMain = false
-      if let listID = object.fields["buildConfigurationList"], let list = objects[listID] {
-        let configurations = list.configurations.prefix(64).compactMap { objects[$0] }
-        isMain =
-          !configurations.isEmpty
-          && configurations.allSatisfy { configuration in
-            if let own = configuration.fields["SWIFT_DEFAULT_ACTOR_ISOLATION"] { return own == "MainActor" }
-            guard configuration.fields["baseConfigurationReference"] == nil,
-              let name = configuration.fields["name"]
-            else { return false }
-            return projectLevel[name] == "MainActor"
-          }
-      }
-      var names: Set<String> = []
-      for phaseID in object.phases {
-        guard let phase = objects[phaseID], phase.fields["isa"] == "PBXSourcesBuildPhase" else { continue }
-        for id in phase.files {
-          guard let reference = objects[id]?.fields["fileRef"], let file = objects[reference],
-            let path = file.fields["path"] ?? file.fields["name"]
-          else { continue }
-          names.insert(Self.lastComponent(path))
-        }
-      }
-      var folders: [String] = []
-      for id in object.synchronizedGroups.prefix(64) {
-        if let path = objects[id]?.fields["path"] { folders.append(prefix + path) }
-      }
-      if isMain {
-        mainActorNames[folder, default: []].formUnion(names)
-        mainActorFolders += folders
-      } else {
-        otherNames[folder, default: []].formUnion(names)
-        otherFolders += folders
-      }
-    }
-  }
-
   // MARK: Paths
 
-  private static func folder(of path: String) -> String { ProjectPath.folder(of: path) }
+  static func folder(of path: String) -> String { ProjectPath.folder(of: path) }
 
-  private static func lastComponent(_ path: String) -> String { ProjectPath.lastComponent(path) }
+  static func lastComponent(_ path: String) -> String { ProjectPath.lastComponent(path) }
 
-  private static func isInside(_ path: String, _ folder: String) -> Bool {
+  static func isInside(_ path: String, _ folder: String) -> Bool {
     folder.isEmpty || path.hasPrefix(folder + "/")
   }
 
   // MARK: Project files
 
   /// One object of a project file's `objects` dictionary: its string fields and its `files` list.
-  private struct Object {
+  struct Object {
     var fields: [String: String] = [:]
     var files: [String] = []
     /// A target's `buildPhases` and a configuration list's `buildConfigurations` (object ids).
@@ -388,7 +318,7 @@ struct TargetMembership: Sendable {
 
   /// The `objects` of an old-style property list project file, read in one pass with a stack of open
   /// containers (no recursion, so no nesting can exhaust the stack); nil when the brackets do not balance.
-  private static func objects(in bytes: [UInt8]) -> [String: Object]? {
+  static func objects(in bytes: [UInt8]) -> [String: Object]? {
     var objects: [String: Object] = [:]
     // The key each open container is the value of (`""` for the root and array items); `true` for arrays.
     var containers: [(key: String, isArray: Bool)] = []
