@@ -11,7 +11,8 @@
 /// A function runs when the system may call it — an `override`, anything with an attribute such as
 /// `@objc`, `@IBAction` or a property wrapper, initializers and `deinit`, members of `@main` or
 /// `@objcMembers` types, and members of a type with protocol conformances that are shaped like a
-/// requirement (a first parameter without a label, as delegate and data source methods have; `body`,
+/// requirement (a first parameter without a label, as delegate and data source methods have — `_`, or in Swift 2
+/// code no label written; `body`,
 /// `makeUIView` and the other well-known requirement names; computed properties) — or when code that runs
 /// names it. Names, not resolved calls, decide the second part: any mention of a function's name (a
 /// call, `#selector(name)`, a function passed as a value, a key path) from top-level code, a stored
@@ -136,8 +137,18 @@ struct Reachability: Sendable {
       }
     }
     var entries: [Int] = []
+    // Per file, whether it is Swift 2 code (``SwiftTwoEvidence``), worked out when first needed.
+    var swiftTwo = [Bool?](repeating: nil, count: files.count)
     for (id, place) in functions.enumerated()
-    where Self.isEntry(files[place.file], place.scope, conformances: &conformances) {
+    where Self.isEntry(
+      files[place.file], place.scope, conformances: &conformances,
+      swiftTwo: {
+        if let known = swiftTwo[place.file] { return known }
+        let answer = SwiftTwoEvidence.isSwiftTwo(files[place.file])
+        swiftTwo[place.file] = answer
+        return answer
+      })
+    {
       entries.append(id)
     }
     let madeWhereNamed = Self.typesMadeWhereNamed(
@@ -485,8 +496,11 @@ struct Reachability: Sendable {
     return false
   }
 
-  private static func isEntry(_ file: SourceFile, _ scopeIndex: Int, conformances: inout Conformances) -> Bool
-  {
+  /// - Parameter swiftTwo: whether the file is Swift 2 code, whose delegate methods leave the first
+  ///   parameter unlabeled without writing `_` (`func collectionView(collectionView: UICollectionView, …)`).
+  private static func isEntry(
+    _ file: SourceFile, _ scopeIndex: Int, conformances: inout Conformances, swiftTwo: () -> Bool
+  ) -> Bool {
     let scope = file.scope(scopeIndex)
     let head = file.word(scope.head)
     if head == .initKeyword || head == .deinit || head == .subscript { return true }
@@ -529,7 +543,10 @@ struct Reachability: Sendable {
     var paren = scope.head + 1
     while paren < scope.open, file.kind(paren) != .leftParen { paren += 1 }
     guard paren < scope.open else { return false }
-    return file.word(paren + 1) == .none && file.text(paren + 1) == "_"
+    if file.word(paren + 1) == .none && file.text(paren + 1) == "_" { return true }
+    // Swift 2: a first parameter that writes no label of its own has none.
+    guard file.kind(paren + 1) == .identifier, file.kind(paren + 2) == .colon else { return false }
+    return swiftTwo()
   }
 }
 
