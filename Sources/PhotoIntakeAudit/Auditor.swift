@@ -133,7 +133,8 @@ public struct Auditor: Sendable {
     if facts.words.contains(.SourceType), facts.words.containsAny([.photoLibrary, .savedPhotosAlbum]) {
       facts.addUnreachedSourceDefaults(files)
     }
-    let reachability = Reachability(files: files, facts: facts, interface: interface)
+    let reachability = Reachability(
+      files: files, facts: facts, interface: interface, programs: membership.programs(of: files.map(\.path)))
     facts.reachability = reachability
     if Self.needsModel.contains(where: facts.words.contains) {
       facts.model = ProjectModel(files: files, facts: facts)

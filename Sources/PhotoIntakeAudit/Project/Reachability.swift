@@ -11,7 +11,8 @@
 /// A function runs when the system may call it — an `override`, anything with an attribute such as
 /// `@objc`, `@IBAction` or a property wrapper, initializers and `deinit`, members of `@main` or
 /// `@objcMembers` types, and members of a type with protocol conformances that are shaped like a
-/// requirement (a first parameter without a label, as delegate and data source methods have; `body`,
+/// requirement (a first parameter without a label, as delegate and data source methods have — `_`, or in Swift 2
+/// code no label written; `body`,
 /// `makeUIView` and the other well-known requirement names; computed properties) — or when code that runs
 /// names it. Names, not resolved calls, decide the second part: any mention of a function's name (a
 /// call, `#selector(name)`, a function passed as a value, a key path) from top-level code, a stored
@@ -31,16 +32,32 @@
 /// (even `body` and `makeUIView`) and their stored properties' initial values run only once running code
 /// names the type; code inside `#Preview { … }` and `PreviewProvider` types is never running code (Xcode's
 /// canvas, not the app, runs it). A view that only previews show — named in a preview, or in a view that only
-/// previews show, and in no running code — never runs. A view that no code names at all stays running: it
-/// may be made where its name is not written (`.init()` of an inferred type, a generic, a factory, an
-/// `AnyView`, a hosting controller held in a variable), so only a preview's mention is proof that the app
-/// does not show it. Public views are API.
+/// previews show, and in no running code — never runs, and neither does a view that no code outside its own
+/// declaration and extensions names: Swift makes a value only where its type's name is written (a call, an
+/// annotation before `.init()`, a generic's argument, a typealias) or inside the type (`Self()`), and no
+/// storyboard or Objective-C code makes a SwiftUI view. Public views are API.
+///
+/// A folder of several Xcode projects side by side holds several apps (see
+/// ``TargetMembership/programs(of:)``): each is followed on its own, so a name one app mentions keeps
+/// nothing of another running.
 struct Reachability: Sendable {
   /// Per file, per scope: whether that function or computed property (or an accessor or nested
   /// function inside one) never runs.
-  private var unreachable: [[Bool]]
+  private(set) var unreachable: [[Bool]]
 
-  init(files: [SourceFile], facts: ProjectFacts, interface: InterfaceNames = InterfaceNames()) {
+  /// - Parameter programs: per file, the apps it belongs to (empty: all of them), when the folder holds
+  ///   several (see ``TargetMembership/programs(of:)``). Each app is followed on its own, with its files and
+  ///   the shared ones; a function in several apps runs when it runs in any of them.
+  init(
+    files: [SourceFile], facts: ProjectFacts, interface: InterfaceNames = InterfaceNames(),
+    programs: [[Int]]? = nil
+  ) {
+    if let programs, programs.count == files.count,
+      let merged = Self.perProgram(files: files, facts: facts, interface: interface, programs: programs)
+    {
+      unreachable = merged
+      return
+    }
     var conformances = Conformances(facts: facts, files: files)
     guard
       conformances.hasAppEntry
@@ -120,17 +137,31 @@ struct Reachability: Sendable {
       }
     }
     var entries: [Int] = []
+    // Per file, whether it is Swift 2 code (``SwiftTwoEvidence``), worked out when first needed.
+    var swiftTwo = [Bool?](repeating: nil, count: files.count)
     for (id, place) in functions.enumerated()
-    where Self.isEntry(files[place.file], place.scope, conformances: &conformances) {
+    where Self.isEntry(
+      files[place.file], place.scope, conformances: &conformances,
+      swiftTwo: {
+        if let known = swiftTwo[place.file] { return known }
+        let answer = SwiftTwoEvidence.isSwiftTwo(files[place.file])
+        swiftTwo[place.file] = answer
+        return answer
+      })
+    {
       entries.append(id)
     }
+    let madeWhereNamed = Self.typesMadeWhereNamed(
+      files, facts: facts, interface: interface, views: viewTypes, conformances: conformances)
+    // Views, and types made only where named, that only their own code names: those mentions never make
+    // them (`static let shared = Manager()` inside `Manager` makes nothing until code outside says `Manager`).
+    let unnamedViews = Self.viewsNothingNames(
+      viewTypes.union(madeWhereNamed), files: files, interface: interface)
     let madeByCode = Self.typesOnlyPreviewsShow(
       viewTypes, previews: previewTypes, previewRoots: previewRoots,
       entries: entries, functions: functions, files: files, byName: byName,
       mentions: mentions.map { $0.map(\.hash) }
-    ).union(
-      Self.typesMadeWhereNamed(
-        files, facts: facts, interface: interface, views: viewTypes, conformances: conformances))
+    ).union(madeWhereNamed).union(unnamedViews)
     var runs = Array(repeating: false, count: functions.count)
     var queue: [Int] = []
     // Per function, the view or unnamed type whose members run only once running code names it.
@@ -165,7 +196,7 @@ struct Reachability: Sendable {
     var markedWithin: Set<ScopedName> = []
     var relatedTypes: [TypePair: Bool] = [:]
     func mark(_ hash: UInt64, from caller: Int = -1) {
-      if madeByCode.contains(hash), named.insert(hash).inserted {
+      if madeByCode.contains(hash), !unnamedViews.contains(hash), named.insert(hash).inserted {
         for id in waiting.removeValue(forKey: hash) ?? [] { run(id) }
       }
       let callees = byName[hash] ?? []
@@ -259,9 +290,9 @@ struct Reachability: Sendable {
 
   /// The views that only previews show, with the preview types themselves: what `#Preview` blocks and
   /// `PreviewProvider` members name, and what the views they name name in turn (their `body`, their
-  /// representable's `makeUIView`), followed through the functions those mention. Only these views wait for
-  /// running code to name them; a view that no code names at all is made where its name is not written
-  /// (an inferred `.init()`, a generic, a factory, `AnyView`, a hosting controller in a variable), so it runs.
+  /// representable's `makeUIView`), followed through the functions those mention. Only these views (and
+  /// those no code outside themselves names, ``viewsNothingNames(_:files:interface:)``) wait for running
+  /// code to name them; a view that other code names (a factory, a helper nothing seems to call) runs.
   private static func typesOnlyPreviewsShow(
     _ views: Set<UInt64>, previews: Set<UInt64>, previewRoots: [UInt64], entries: [Int],
     functions: [(file: Int, scope: Int)], files: [SourceFile], byName: [UInt64: [Int]], mentions: [[UInt64]]
@@ -465,8 +496,11 @@ struct Reachability: Sendable {
     return false
   }
 
-  private static func isEntry(_ file: SourceFile, _ scopeIndex: Int, conformances: inout Conformances) -> Bool
-  {
+  /// - Parameter swiftTwo: whether the file is Swift 2 code, whose delegate methods leave the first
+  ///   parameter unlabeled without writing `_` (`func collectionView(collectionView: UICollectionView, …)`).
+  private static func isEntry(
+    _ file: SourceFile, _ scopeIndex: Int, conformances: inout Conformances, swiftTwo: () -> Bool
+  ) -> Bool {
     let scope = file.scope(scopeIndex)
     let head = file.word(scope.head)
     if head == .initKeyword || head == .deinit || head == .subscript { return true }
@@ -509,7 +543,10 @@ struct Reachability: Sendable {
     var paren = scope.head + 1
     while paren < scope.open, file.kind(paren) != .leftParen { paren += 1 }
     guard paren < scope.open else { return false }
-    return file.word(paren + 1) == .none && file.text(paren + 1) == "_"
+    if file.word(paren + 1) == .none && file.text(paren + 1) == "_" { return true }
+    // Swift 2: a first parameter that writes no label of its own has none.
+    guard file.kind(paren + 1) == .identifier, file.kind(paren + 2) == .colon else { return false }
+    return swiftTwo()
   }
 }
 

@@ -50,11 +50,16 @@ struct TargetMembership: Sendable {
   private var isolationProjects: [IsolationProject] = []
   /// The targets and folders of `isolationProjects`, or -1 once there were too many to ask.
   private var isolationCost = 0
+  /// Folders of every project file read (readable build phases or not), for ``programs(of:)``.
+  private var projectFolders: Set<String> = []
 
   /// Reads the Sources build phases of the project file at `path` (relative to the audit root), and
   /// returns the names they compile (nil when it has none or compiles synchronized folders).
   @discardableResult
   mutating func addProjectFile(at path: String, bytes: [UInt8]) -> Set<String>? {
+    let projectFolder = Self.folder(of: path)
+    projectFolders.insert(
+      projectFolder.hasSuffix(".xcodeproj") ? Self.folder(of: projectFolder) : projectFolder)
     guard let objects = Self.objects(in: bytes) else { return nil }
     var folder = Self.folder(of: path)
     var name = path
@@ -139,6 +144,86 @@ struct TargetMembership: Sendable {
     } ? nil : first.name
   }
 
+  /// Per Swift file at `paths`, the programs it belongs to (empty: every program); nil when the folder is
+  /// one program. A folder of several Xcode projects side by side (a course's one app per day) holds
+  /// several apps, and a name one app mentions calls nothing in another. A file belongs to the project
+  /// whose folder holds it, and to every project that compiles a file of its name without holding one
+  /// (`../Shared/Theme.swift`, a file of a sibling project); files outside every project's folder that no
+  /// project compiles (a playground's page, a loose snippet) are one more program of their own, or shared by
+  /// every program when a project's build phases could not be read (synchronized folders). A project
+  /// inside another project's folder belongs to the outer one too when that one compiles a file of its name
+  /// (or its build phases are unreadable). Files of a `Package.swift` or podspec folder are shared by every
+  /// program. The folder is one program when a project sits at its root, or when fewer than two programs
+  /// hold Swift files.
+  func programs(of paths: [String]) -> [[Int]]? {
+    guard projectFolders.count >= 2, !projectFolders.contains("") else { return nil }
+    var numbers: [String: Int] = [:]
+    for folder in projectFolders.sorted() { numbers[folder] = numbers.count }
+    // Per project folder: the names its Sources build phases compile (nil: unknown, so any).
+    var compiledIn: [String: Set<String>] = [:]
+    for project in projects { compiledIn[project.folder, default: []].formUnion(project.compiled) }
+    // The projects whose folders hold `path`, innermost first.
+    func holders(of path: String) -> [(number: Int, folder: String)] {
+      var folder = Self.folder(of: path)
+      var found: [(number: Int, folder: String)] = []
+      while !folder.isEmpty {
+        if let number = numbers[folder] { found.append((number, folder)) }
+        folder = Self.folder(of: folder)
+      }
+      return found
+    }
+    // Per project folder: the names of the Swift files it holds.
+    var held: [String: Set<String>] = [:]
+    var owners: [[(number: Int, folder: String)]] = []
+    owners.reserveCapacity(paths.count)
+    for path in paths {
+      let found = holders(of: path)
+      owners.append(found)
+      if let folder = found.first?.folder { held[folder, default: []].insert(Self.lastComponent(path)) }
+    }
+    // Per file name: the projects that compile it without holding a file of that name.
+    var borrowers: [String: [Int]] = [:]
+    for project in projects {
+      guard let number = numbers[project.folder] else { continue }
+      let own = held[project.folder] ?? []
+      for name in project.compiled where name.hasSuffix(".swift") && !own.contains(name) {
+        borrowers[name, default: []].append(number)
+      }
+    }
+    let loose = numbers.count
+    // A project whose build phases could not be read (synchronized folders, an unreadable file) may compile
+    // files outside its folder that no name says: then files outside every project are shared.
+    let everyProjectRead = Set(projects.map(\.folder)).count == projectFolders.count
+    var result: [[Int]] = []
+    result.reserveCapacity(paths.count)
+    var distinct: Set<Int> = []
+    for (path, holders) in zip(paths, owners) {
+      if manifestFolders.contains(where: { Self.isInside(path, $0) }) {
+        result.append([])
+        continue
+      }
+      let name = Self.lastComponent(path)
+      var programs = borrowers[name] ?? []
+      if let owner = holders.first {
+        programs.append(owner.number)
+        // A project around the owner's folder compiles it too when it lists its name (or says nothing).
+        for outer in holders.dropFirst() where compiledIn[outer.folder]?.contains(name) ?? true {
+          programs.append(outer.number)
+        }
+      } else if programs.isEmpty {
+        guard everyProjectRead else {
+          result.append([])
+          continue
+        }
+        // Outside every project, and no project compiles a file of its name: part of no app.
+        programs.append(loose)
+      }
+      distinct.formUnion(programs)
+      result.append(programs)
+    }
+    return distinct.count >= 2 ? result : nil
+  }
+
   /// `fnmatch(3)`-style matching of `*` and `?` (no brackets), as Xcode matches `EXCLUDED_SOURCE_FILE_NAMES`;
   /// iterative, with one backtrack point, so a pattern costs at most its length times the text's.
   static func glob(_ pattern: String, matches text: String) -> Bool {
@@ -171,11 +256,11 @@ struct TargetMembership: Sendable {
 
   // MARK: Paths
 
-  private static func folder(of path: String) -> String { ProjectPath.folder(of: path) }
+  static func folder(of path: String) -> String { ProjectPath.folder(of: path) }
 
-  private static func lastComponent(_ path: String) -> String { ProjectPath.lastComponent(path) }
+  static func lastComponent(_ path: String) -> String { ProjectPath.lastComponent(path) }
 
-  private static func isInside(_ path: String, _ folder: String) -> Bool {
+  static func isInside(_ path: String, _ folder: String) -> Bool {
     folder.isEmpty || path.hasPrefix(folder + "/")
   }
 
@@ -287,7 +372,12 @@ struct TargetMembership: Sendable {
         isMainActor =
           !configurations.isEmpty
           && configurations.allSatisfy {
-            ($0.defaultIsolation ?? $0.fields["name"].flatMap { projectLevel[$0] }) == "MainActor"
+            // Its own setting, else the project's configuration of its name — unless it is based on an
+            // `.xcconfig` (`baseConfigurationReference`), whose setting is unknown here.
+            ($0.defaultIsolation
+              ?? ($0.fields["baseConfigurationReference"] == nil
+                ? $0.fields["name"].flatMap { projectLevel[$0] } : nil))
+              == "MainActor"
           }
       }
       let names = Set(compiledNames(of: object, objects))
