@@ -196,3 +196,56 @@ extension DefaultIsolationTests {
     #expect(try Auditor().audit(folder: fewer.path).findings.map(\.rule) == ["session-main-thread"])
   }
 }
+
+extension DefaultIsolationTests {
+  /// The manifest is lexed: the setting belongs to the target call that lists it, whatever `name:` a
+  /// dependency inside that call writes; a commented-out setting and one kept in a variable outside the
+  /// call decide nothing.
+  @Test(
+    arguments: [
+      (
+        """
+        .target(
+          name: "CameraKit",
+          dependencies: [.product(name: "Logging", package: "swift-log")],
+          swiftSettings: [.defaultIsolation(MainActor.self)]),
+        .target(name: "Plain"),
+        """, ["Sources/CameraKit/CameraModel.swift:6 session-main-thread"]
+      ),
+      (
+        """
+        .target(name: "CameraKit"), // swiftSettings: [.defaultIsolation(MainActor.self)]
+        .target(name: "Plain"),
+        """, []
+      ),
+      (
+        """
+        .target(name: "CameraKit", swiftSettings: shared),
+        .target(name: "Plain"),
+        ]
+        )
+        let shared: [SwiftSetting] = [.defaultIsolation(MainActor.self)]
+        let unused = [
+        """, []
+      ),
+    ] as [(String, [String])])
+  func packageSettingsAreReadFromTheTargetCall(_ targets: String, _ expected: [String]) throws {
+    let manifest = """
+      // swift-tools-version: 6.2
+      import PackageDescription
+      let package = Package(
+        name: "Camera",
+        targets: [
+      \(targets)
+        ]
+      )
+      """
+    let found = try Self.findings(
+      project: manifest,
+      files: [
+        "Sources/CameraKit/CameraModel.swift": Self.camera(),
+        "Sources/Plain/CameraModel.swift": Self.camera(),
+      ], at: "Package.swift")
+    #expect(found == expected)
+  }
+}

@@ -35,6 +35,8 @@ extension ProjectModel {
     var blocked = Array(repeating: false, count: functions.count)
     var dead = Array(repeating: false, count: functions.count)
     var queue: [Int] = []
+    // Per type scope (file and scope), whether it opts out of a default main actor: asked once per type.
+    var typesOptingOut: [Int64: Bool] = [:]
     for (id, function) in functions.enumerated() {
       let file = files[function.file]
       let scope = file.scope(function.scope)
@@ -58,7 +60,7 @@ extension ProjectModel {
         origin = Origin(context: .main, reason: reason)
       } else if let typeContext = typeContext(of: function, facts: facts) {
         origin = typeContext
-      } else if let isolated = defaultIsolationContext(of: function, facts: facts) {
+      } else if let isolated = defaultIsolationContext(of: function, facts: facts, optsOut: &typesOptingOut) {
         origin = isolated
       } else if function.name == "deinit", let typeName = function.typeName, let owner = ownedByMain[typeName]
       {
@@ -151,7 +153,9 @@ extension ProjectModel {
   /// (`nonisolated`, an actor, `@concurrent` or another global actor); a `deinit` runs wherever the last
   /// reference goes. Named as a member, so a helper every caller runs off main runs there too (a
   /// synchronous call does not hop).
-  private func defaultIsolationContext(of function: Function, facts: ProjectFacts) -> Origin? {
+  private func defaultIsolationContext(
+    of function: Function, facts: ProjectFacts, optsOut: inout [Int64: Bool]
+  ) -> Origin? {
     guard facts.mainActorByDefault.contains(function.file) else { return nil }
     let file = files[function.file]
     let scope = file.scope(function.scope)
@@ -162,9 +166,17 @@ extension ProjectModel {
     while let type = outer, type > 0 {
       let declaration = file.scope(type)
       steps += 1
-      guard steps <= 64, !declaration.isNonisolated, file.word(declaration.head) != .actor,
-        !Self.hasOtherIsolation(declaration.head, in: file)
-      else { return nil }
+      let key = Int64(function.file) << 32 | Int64(type)
+      let opts =
+        optsOut[key]
+        ?? {
+          let answer =
+            declaration.isNonisolated || file.word(declaration.head) == .actor
+            || Self.hasOtherIsolation(declaration.head, in: file)
+          optsOut[key] = answer
+          return answer
+        }()
+      guard steps <= 64, !opts else { return nil }
       owner = owner ?? file.name(of: type)
       outer = declaration.parent > 0 ? file.syntax.enclosing(scope: declaration.parent, [.type]) : nil
     }

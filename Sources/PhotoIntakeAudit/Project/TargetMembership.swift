@@ -45,13 +45,16 @@ struct TargetMembership: Sendable {
 
   private var projects: [Project] = []
   /// Folders of `Package.swift` manifests and podspecs: their sources are built without any project file.
-  private var manifestFolders: [String] = []
+  private var manifestFolders: Set<String> = []
   /// Projects and packages with a target whose code is main-actor by default.
   private var isolationProjects: [IsolationProject] = []
   /// The targets and folders of `isolationProjects`, or -1 once there were too many to ask.
   private var isolationCost = 0
   /// Folders of every project file read (readable build phases or not), for ``programs(of:)``.
   private var projectFolders: Set<String> = []
+  /// Some project's targets build no app (only frameworks, libraries or targets of unknown kind), which apps
+  /// beside it may link: then the folder is one program.
+  private var linksLibraries = false
 
   /// Reads the Sources build phases of the project file at `path` (relative to the audit root), and
   /// returns the names they compile (nil when it has none or compiles synchronized folders).
@@ -61,6 +64,14 @@ struct TargetMembership: Sendable {
     projectFolders.insert(
       projectFolder.hasSuffix(".xcodeproj") ? Self.folder(of: projectFolder) : projectFolder)
     guard let objects = Self.objects(in: bytes) else { return nil }
+    // A project that builds no app (a framework, a library, a kit) is linked into apps beside it: its
+    // callbacks run in them, so the folder is one program.
+    let targets = objects.values.filter { $0.fields["isa"] == "PBXNativeTarget" }
+    if !targets.isEmpty,
+      !targets.contains(where: { $0.fields["productType"]?.contains("application") ?? false })
+    {
+      linksLibraries = true
+    }
     var folder = Self.folder(of: path)
     var name = path
     if folder.hasSuffix(".xcodeproj") {
@@ -84,7 +95,7 @@ struct TargetMembership: Sendable {
   /// (`swiftSettings: [.defaultIsolation(MainActor.self)]`, Swift 6.2).
   mutating func addManifest(at path: String, bytes: [UInt8] = []) {
     let folder = Self.folder(of: path)
-    manifestFolders.append(folder)
+    manifestFolders.insert(folder)
     let folders = Self.mainActorPackageTargets(bytes)
     if !folders.isEmpty {
       addIsolation(
@@ -103,6 +114,18 @@ struct TargetMembership: Sendable {
       isolationProjects = []
     } else {
       isolationProjects.append(project)
+    }
+  }
+
+  /// Whether a `Package.swift` or podspec sits in a folder holding `path`: one look per folder above it, so
+  /// a folder of thousands of packages costs each file its depth, not the packages.
+  private func isUnderManifest(_ path: String) -> Bool {
+    guard !manifestFolders.isEmpty else { return false }
+    var folder = Self.folder(of: path)
+    while true {
+      if manifestFolders.contains(folder) { return true }
+      if folder.isEmpty { return false }
+      folder = Self.folder(of: folder)
     }
   }
 
@@ -129,7 +152,7 @@ struct TargetMembership: Sendable {
   func excludingProject(of path: String) -> String? {
     let governing = projects.filter { Self.isInside(path, $0.folder) }
     guard let first = governing.first,
-      !manifestFolders.contains(where: { Self.isInside(path, $0) })
+      !isUnderManifest(path)
     else { return nil }
     let name = Self.lastComponent(path)
     return governing.contains { project in
@@ -156,7 +179,7 @@ struct TargetMembership: Sendable {
   /// program. The folder is one program when a project sits at its root, or when fewer than two programs
   /// hold Swift files.
   func programs(of paths: [String]) -> [[Int]]? {
-    guard projectFolders.count >= 2, !projectFolders.contains("") else { return nil }
+    guard projectFolders.count >= 2, !projectFolders.contains(""), !linksLibraries else { return nil }
     var numbers: [String: Int] = [:]
     for folder in projectFolders.sorted() { numbers[folder] = numbers.count }
     // Per project folder: the names its Sources build phases compile (nil: unknown, so any).
@@ -198,7 +221,7 @@ struct TargetMembership: Sendable {
     result.reserveCapacity(paths.count)
     var distinct: Set<Int> = []
     for (path, holders) in zip(paths, owners) {
-      if manifestFolders.contains(where: { Self.isInside(path, $0) }) {
+      if isUnderManifest(path) {
         result.append([])
         continue
       }
@@ -388,26 +411,53 @@ struct TargetMembership: Sendable {
   }
 
   /// The source folders (relative to the manifest's) of a package's targets that set
-  /// `.defaultIsolation(MainActor.self)`: the target is the nearest `name: "…"` before the setting, its
-  /// folder its `path: "…"` when one comes between, else `Sources/<name>`. Read from the bytes, linear in them.
+  /// `.defaultIsolation(MainActor.self)` in their own call (`.target(name:…, swiftSettings: [
+  /// .defaultIsolation(MainActor.self)])`): the target's `path:` when it gives one, else `Sources/<name>`.
+  /// The manifest is lexed, so a commented-out setting counts for nothing, a dependency's `name:` is not the
+  /// target's, and a setting kept in a variable outside the call decides nothing. At most 64 targets.
   static func mainActorPackageTargets(_ bytes: [UInt8]) -> [String] {
-    let settings = ASCII.ends(of: ".defaultIsolation(MainActor.self)", in: bytes)
-    guard !settings.isEmpty else { return [] }
-    let names = ASCII.ends(of: "name: \"", in: bytes)
-    let paths = ASCII.ends(of: "path: \"", in: bytes)
-    func quoted(at start: Int) -> String {
-      String(decoding: bytes[start...].prefix { $0 != UInt8(ascii: "\"") && $0 != 0x0A }, as: UTF8.self)
+    guard ASCII.contains(bytes, "defaultIsolation") else { return [] }
+    let file = SourceFile(path: "Package.swift", bytes: bytes)
+    let targetCalls: Set<String> = ["target", "executableTarget", "testTarget"]
+    func unquoted(_ token: Int) -> String {
+      var text = Substring(file.text(token))
+      if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = text.dropFirst().dropLast() }
+      return String(text)
     }
     var folders: [String] = []
-    for setting in settings.prefix(64) {
-      let nameIndex = names.partitioningIndex { $0 >= setting } - 1
-      guard nameIndex >= 0 else { continue }
-      let name = names[nameIndex]
-      let pathIndex = paths.partitioningIndex { $0 >= setting } - 1
-      if pathIndex >= 0, paths[pathIndex] > name {
-        folders.append(quoted(at: paths[pathIndex]))
-      } else {
-        folders.append("Sources/" + quoted(at: name))
+    for index in 0..<file.count
+    where folders.count < 64 && file.kind(index) == .identifier && file.text(index) == "defaultIsolation"
+      && file.kind(index + 1) == .leftParen && file.text(index + 2) == "MainActor"
+      && file.kind(index + 3) == .dot
+      && file.text(index + 4) == "self"
+    {
+      // Out through the settings array to the call of the target that lists it.
+      var open = Int(file.syntax.enclosingOpen[index])
+      var steps = 0
+      while open > 0, steps < 4,
+        !(file.kind(open) == .leftParen && targetCalls.contains(file.text(open - 1)))
+      {
+        open = Int(file.syntax.enclosingOpen[open])
+        steps += 1
+      }
+      guard open > 0, file.kind(open) == .leftParen, targetCalls.contains(file.text(open - 1)),
+        let close = file.match(open)
+      else { continue }
+      var name: String?
+      var path: String?
+      var start = open + 1
+      while start < close {
+        let end = file.endOfArgument(from: start, close: close)
+        if file.kind(start) == .identifier, file.kind(start + 1) == .colon, file.kind(start + 2) == .string {
+          if file.text(start) == "name" { name = unquoted(start + 2) }
+          if file.text(start) == "path" { path = unquoted(start + 2) }
+        }
+        start = end + 1
+      }
+      if let path {
+        folders.append(path)
+      } else if let name {
+        folders.append("Sources/" + name)
       }
     }
     return folders

@@ -175,8 +175,25 @@ struct ListCall: Sendable {
     return false
   }
 
+  /// Whether a word of the name (split at case changes, `_`, `-` and digits) starts with one of
+  /// ``smallImageWords``: `avatarImg`, `profile_image_url`, `tvg-logo`, `thumbnailURL`, not `flowerPhotoURLs`
+  /// (whose `low` is inside a word) or `followers`.
   private static func namesSmallImage(_ text: String) -> Bool {
-    smallImageWords.contains { ASCII.contains(ASCII.lowercased(text), $0) }
+    var words: [[UInt8]] = []
+    var current: [UInt8] = []
+    var previousIsLower = false
+    for byte in text.utf8 {
+      let isUpper = byte >= 0x41 && byte <= 0x5A
+      let isLetter = isUpper || (byte >= 0x61 && byte <= 0x7A)
+      if !isLetter || (isUpper && previousIsLower) {
+        if !current.isEmpty { words.append(current) }
+        current = []
+      }
+      if isLetter { current.append(isUpper ? byte + 0x20 : byte) }
+      previousIsLower = isLetter && !isUpper
+    }
+    if !current.isEmpty { words.append(current) }
+    return words.contains { word in smallImageWords.contains { ASCII.hasPrefix(word, $0) } }
   }
 
   /// Whether a call with these labels can reach a declaration taking `parameters`: the same labels, or
