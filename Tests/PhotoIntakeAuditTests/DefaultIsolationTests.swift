@@ -113,27 +113,6 @@ struct DefaultIsolationTests {
     #expect(found == ["App/CameraModel.swift:6 session-main-thread"])
   }
 
-  @Test func packageTargetWithDefaultIsolation() throws {
-    let manifest = """
-      // swift-tools-version: 6.2
-      import PackageDescription
-      let package = Package(
-        name: "Camera",
-        targets: [
-          .target(name: "Plain"),
-          .target(name: "CameraKit", swiftSettings: [.defaultIsolation(MainActor.self)]),
-        ]
-      )
-      """
-    let found = try Self.findings(
-      project: manifest,
-      files: [
-        "Sources/CameraKit/CameraModel.swift": Self.camera(),
-        "Sources/Plain/CameraModel.swift": Self.camera(),
-      ], at: "Package.swift")
-    #expect(found == ["Sources/CameraKit/CameraModel.swift:6 session-main-thread"])
-  }
-
   /// Code that opts out, targets that do not set it in every configuration, and a second target that
   /// compiles the file without it, all run where they are called: nothing is reported.
   @Test(
@@ -203,6 +182,12 @@ extension DefaultIsolationTests {
   /// call decide nothing.
   @Test(
     arguments: [
+      (
+        """
+        .target(name: "Plain"),
+        .target(name: "CameraKit", swiftSettings: [.defaultIsolation(MainActor.self)]),
+        """, ["Sources/CameraKit/CameraModel.swift:6 session-main-thread"]
+      ),
       (
         """
         .target(

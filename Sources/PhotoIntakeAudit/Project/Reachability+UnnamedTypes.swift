@@ -55,22 +55,9 @@ extension Reachability {
         if unnamed.contains(hash) { names[file.text(scope.name)] = hash }
       }
     }
-    for file in files where !names.isEmpty {
-      for index in 0..<file.count where file.kind(index) == .string {
-        let text = file.text(index)
-        guard text.utf8.count <= 4096 else { continue }
-        var word = ""
-        for character in text.unicodeScalars {
-          if character.properties.isAlphabetic || character == "_"
-            || (!word.isEmpty && character.properties.numericType != nil)
-          {
-            word.unicodeScalars.append(character)
-          } else {
-            if !word.isEmpty, let hash = names.removeValue(forKey: word) { unnamed.remove(hash) }
-            word = ""
-          }
-        }
-        if !word.isEmpty, let hash = names.removeValue(forKey: word) { unnamed.remove(hash) }
+    if !names.isEmpty {
+      forEachWordInStrings(of: files) { word in
+        if let hash = names.removeValue(forKey: word) { unnamed.remove(hash) }
       }
     }
     // A name an interface file or property list writes keeps the type (say a class of the same name).

@@ -377,6 +377,14 @@ struct Reachability: Sendable {
     guard !candidates.isEmpty else { return [] }
     // `NSClassFromString("App.Name")`, a storyboard identifier equal to the class name: a name written in a
     // string literal may make the type, so it counts as named.
+    forEachWordInStrings(of: files) { candidates.removeValue(forKey: $0) }
+    return Set(candidates.values)
+  }
+
+  /// Calls `body` with every word (a letter or `_`, then letters, `_` and digits) of the files' string
+  /// literals of at most 4,096 bytes: a type named in a string (`NSClassFromString("App.Name")`, a storyboard
+  /// identifier equal to the class name) may be made.
+  static func forEachWordInStrings(of files: [SourceFile], _ body: (String) -> Void) {
     for file in files {
       for index in 0..<file.count where file.kind(index) == .string {
         let text = file.text(index)
@@ -388,14 +396,13 @@ struct Reachability: Sendable {
           {
             word.unicodeScalars.append(character)
           } else {
-            if !word.isEmpty { candidates.removeValue(forKey: word) }
+            if !word.isEmpty { body(word) }
             word = ""
           }
         }
-        if !word.isEmpty { candidates.removeValue(forKey: word) }
+        if !word.isEmpty { body(word) }
       }
     }
-    return Set(candidates.values)
   }
 
   /// Whether the declaration whose keyword is at `head` has an attribute that hands it to the system or
