@@ -82,12 +82,9 @@ public struct Auditor: Sendable {
     facts.usageKeyScopes.addConfiguration(propertyLists: propertyLists, settings: settingsFiles)
     for manifest in inventory.swiftFiles
     where manifest == "Package.swift" || manifest.hasSuffix("/Package.swift") {
-      if let data = FileManager.default.contents(atPath: root + "/" + manifest) {
-        membership.addManifest(at: manifest, bytes: [UInt8](data))
-        conditions.addPackageManifest([UInt8](data))
-      } else {
-        membership.addManifest(at: manifest)
-      }
+      let bytes = FileManager.default.contents(atPath: root + "/" + manifest).map { [UInt8]($0) }
+      membership.addManifest(at: manifest, bytes: bytes ?? [])
+      if let bytes { conditions.addPackageManifest(bytes) }
     }
     for podspec in inventory.podspecs { membership.addManifest(at: podspec) }
     let prefix = shown.hasSuffix("/") ? shown : shown + "/"

@@ -35,8 +35,6 @@ extension ProjectModel {
     var blocked = Array(repeating: false, count: functions.count)
     var dead = Array(repeating: false, count: functions.count)
     var queue: [Int] = []
-    // Per type scope (file and scope), whether it opts out of a default main actor: asked once per type.
-    var typesOptingOut: [Int64: Bool] = [:]
     for (id, function) in functions.enumerated() {
       let file = files[function.file]
       let scope = file.scope(function.scope)
@@ -60,7 +58,7 @@ extension ProjectModel {
         origin = Origin(context: .main, reason: reason)
       } else if let typeContext = typeContext(of: function, facts: facts) {
         origin = typeContext
-      } else if let isolated = defaultIsolationContext(of: function, facts: facts, optsOut: &typesOptingOut) {
+      } else if let isolated = defaultIsolationContext(of: function, facts: facts) {
         origin = isolated
       } else if function.name == "deinit", let typeName = function.typeName, let owner = ownedByMain[typeName]
       {
@@ -153,30 +151,20 @@ extension ProjectModel {
   /// (`nonisolated`, an actor, `@concurrent` or another global actor); a `deinit` runs wherever the last
   /// reference goes. Named as a member, so a helper every caller runs off main runs there too (a
   /// synchronous call does not hop).
-  private func defaultIsolationContext(
-    of function: Function, facts: ProjectFacts, optsOut: inout [Int64: Bool]
-  ) -> Origin? {
+  private func defaultIsolationContext(of function: Function, facts: ProjectFacts) -> Origin? {
     guard facts.mainActorByDefault.contains(function.file) else { return nil }
     let file = files[function.file]
     let scope = file.scope(function.scope)
-    guard file.word(scope.head) != .deinit, !Self.hasOtherIsolation(scope.head, in: file) else { return nil }
+    guard file.word(scope.head) != .deinit, !scope.isOtherActor else { return nil }
     var owner: String?
     var outer = file.syntax.enclosing(scope: max(scope.parent, 0), [.type])
     var steps = 0
     while let type = outer, type > 0 {
       let declaration = file.scope(type)
       steps += 1
-      let key = Int64(function.file) << 32 | Int64(type)
-      let opts =
-        optsOut[key]
-        ?? {
-          let answer =
-            declaration.isNonisolated || file.word(declaration.head) == .actor
-            || Self.hasOtherIsolation(declaration.head, in: file)
-          optsOut[key] = answer
-          return answer
-        }()
-      guard steps <= 64, !opts else { return nil }
+      guard steps <= 64, !declaration.isNonisolated, file.word(declaration.head) != .actor,
+        !declaration.isOtherActor
+      else { return nil }
       owner = owner ?? file.name(of: type)
       outer = declaration.parent > 0 ? file.syntax.enclosing(scope: declaration.parent, [.type]) : nil
     }
@@ -185,27 +173,6 @@ extension ProjectModel {
       reason:
         "member of \(owner ?? "its module"), main-actor by default (SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor)"
     )
-  }
-
-  /// Whether the declaration whose keyword is at `head` carries an attribute that isolates it elsewhere:
-  /// `@concurrent`, or a global actor other than `@MainActor` (an attribute whose name ends in `Actor`).
-  private static func hasOtherIsolation(_ head: Int, in file: SourceFile) -> Bool {
-    var index = head - 1
-    while index >= 0 {
-      if file.kind(index) == .attribute {
-        let text = file.text(index)
-        if text == "@concurrent" || (text.hasSuffix("Actor") && text != "@MainActor") { return true }
-      } else if file.kind(index) == .rightParen, let open = file.match(index), open > 0,
-        file.kind(open - 1) == .attribute
-      {
-        index = open - 1
-        continue
-      } else if !(file.kind(index) == .identifier && file.word(index).isModifier) {
-        return false
-      }
-      index -= 1
-    }
-    return false
   }
 
   /// A view's or view controller's helper that every caller runs off the main thread runs there too: each

@@ -60,9 +60,13 @@ struct TargetMembership: Sendable {
   /// returns the names they compile (nil when it has none or compiles synchronized folders).
   @discardableResult
   mutating func addProjectFile(at path: String, bytes: [UInt8]) -> Set<String>? {
-    let projectFolder = Self.folder(of: path)
-    projectFolders.insert(
-      projectFolder.hasSuffix(".xcodeproj") ? Self.folder(of: projectFolder) : projectFolder)
+    var folder = Self.folder(of: path)
+    var name = path
+    if folder.hasSuffix(".xcodeproj") {
+      name = folder
+      folder = Self.folder(of: folder)
+    }
+    projectFolders.insert(folder)
     guard let objects = Self.objects(in: bytes) else { return nil }
     // A project that builds no app (a framework, a library, a kit) is linked into apps beside it: its
     // callbacks run in them, so the folder is one program.
@@ -71,12 +75,6 @@ struct TargetMembership: Sendable {
       !targets.contains(where: { $0.fields["productType"]?.contains("application") ?? false })
     {
       linksLibraries = true
-    }
-    var folder = Self.folder(of: path)
-    var name = path
-    if folder.hasSuffix(".xcodeproj") {
-      name = folder
-      folder = Self.folder(of: folder)
     }
     addIsolation(IsolationProject(folder: folder, targets: Self.isolationTargets(objects)))
     guard let compiled = Self.compiledNames(objects) else { return nil }
@@ -279,11 +277,11 @@ struct TargetMembership: Sendable {
 
   // MARK: Paths
 
-  static func folder(of path: String) -> String { ProjectPath.folder(of: path) }
+  private static func folder(of path: String) -> String { ProjectPath.folder(of: path) }
 
-  static func lastComponent(_ path: String) -> String { ProjectPath.lastComponent(path) }
+  private static func lastComponent(_ path: String) -> String { ProjectPath.lastComponent(path) }
 
-  static func isInside(_ path: String, _ folder: String) -> Bool {
+  private static func isInside(_ path: String, _ folder: String) -> Bool {
     folder.isEmpty || path.hasPrefix(folder + "/")
   }
 
@@ -419,11 +417,6 @@ struct TargetMembership: Sendable {
     guard ASCII.contains(bytes, "defaultIsolation") else { return [] }
     let file = SourceFile(path: "Package.swift", bytes: bytes)
     let targetCalls: Set<String> = ["target", "executableTarget", "testTarget"]
-    func unquoted(_ token: Int) -> String {
-      var text = Substring(file.text(token))
-      if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = text.dropFirst().dropLast() }
-      return String(text)
-    }
     var folders: [String] = []
     for index in 0..<file.count
     where folders.count < 64 && file.kind(index) == .identifier && file.text(index) == "defaultIsolation"
@@ -449,8 +442,8 @@ struct TargetMembership: Sendable {
       while start < close {
         let end = file.endOfArgument(from: start, close: close)
         if file.kind(start) == .identifier, file.kind(start + 1) == .colon, file.kind(start + 2) == .string {
-          if file.text(start) == "name" { name = unquoted(start + 2) }
-          if file.text(start) == "path" { path = unquoted(start + 2) }
+          if file.text(start) == "name" { name = unquoted(file.text(start + 2)) }
+          if file.text(start) == "path" { path = unquoted(file.text(start + 2)) }
         }
         start = end + 1
       }
@@ -463,7 +456,7 @@ struct TargetMembership: Sendable {
     return folders
   }
 
-  /// Strips the quotes a pattern keeps inside its quoted string (`"\"Snippets/*\""`).
+  /// Strips the quotes a pattern or a manifest's string literal keeps (`"\"Snippets/*\""`, `"Camera"`).
   private static func unquoted(_ text: String) -> String {
     guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return text }
     return String(text.dropFirst().dropLast())

@@ -29,6 +29,8 @@ struct Scope: Sendable {
   /// Attributes and modifiers on the declaration that decide where its code runs.
   var isMainActor = false
   var isNonisolated = false
+  /// `@concurrent`, or a global actor other than `@MainActor`: isolated away from the main actor.
+  var isOtherActor = false
   /// For types, the tokens between the `:` after the name and the `{` (the inheritance clause).
   var inheritance: Range<Int> = 0..<0
   /// For closures: the called function's name token (`async` in `queue.async { }`, `loadObject` in

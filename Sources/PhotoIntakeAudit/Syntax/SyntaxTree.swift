@@ -72,6 +72,7 @@ extension SyntaxTree {
     var isProperty = false
     var isMainActor = false
     var isNonisolated = false
+    var isOtherActor = false
     var angle = 0
     var inheritanceStart = -1
     var inheritanceEnd = -1
@@ -238,7 +239,8 @@ extension SyntaxTree {
       }
     }
 
-    /// Reads `@MainActor`, `nonisolated` and friends written before a declaration keyword.
+    /// Reads `@MainActor`, `nonisolated`, `@concurrent` or another global actor (an attribute whose name ends
+    /// in `Actor`) and friends written before a declaration keyword.
     private func attributes(before keyword: Int, into declaration: inout Pending) {
       var index = keyword - 1
       while index >= 0 {
@@ -247,7 +249,14 @@ extension SyntaxTree {
           if token.word == .nonisolated { declaration.isNonisolated = true }
           index -= 1
         } else if token.kind == .attribute {
-          if token.word == .MainActor { declaration.isMainActor = true }
+          if token.word == .MainActor {
+            declaration.isMainActor = true
+          } else {
+            let text = bytes[Int(token.start)..<Int(token.end)]
+            if text.elementsEqual("@concurrent".utf8) || text.suffix(5).elementsEqual("Actor".utf8) {
+              declaration.isOtherActor = true
+            }
+          }
           index -= 1
         } else if token.kind == .rightParen, matches[index] > 0,
           tokens[Int(matches[index]) - 1].kind == .attribute
@@ -274,6 +283,7 @@ extension SyntaxTree {
         scope.name = current.name
         scope.isMainActor = current.isMainActor
         scope.isNonisolated = current.isNonisolated
+        scope.isOtherActor = current.isOtherActor
         if current.kind == .type, current.inheritanceStart >= 0 {
           let end = current.inheritanceEnd >= 0 ? current.inheritanceEnd : index
           scope.inheritance = current.inheritanceStart..<max(current.inheritanceStart, end)
