@@ -32,6 +32,14 @@ enum PhotoLibraryAccess {
   static func picks(_ words: WordSet) -> Bool { picks.contains { words.contains($0) } }
   static func creates(_ words: WordSet) -> Bool { creates.contains { words.contains($0) } }
 
+  /// The level an argument writes as a literal (`.readWrite`, `PHAccessLevel.addOnly`), if it does.
+  private static func literalLevel(in argument: Range<Int>, _ file: SourceFile) -> Request? {
+    guard let level = file.first([.readWrite, .addOnly], in: argument), file.isMember(level) else {
+      return nil
+    }
+    return file.word(level) == .readWrite ? .readWrite : .addOnly
+  }
+
   /// The level a request passes in a parameter of its function, read from the calls of that function in
   /// the same file that pass it a literal (`resolve(level: .readWrite, …)`), or pass on a parameter of their
   /// own function in turn (up to four functions deep): `.readWrite` when any does, `.addOnly` when every one
@@ -73,8 +81,8 @@ enum PhotoLibraryAccess {
         if file.kind(start) == .identifier, file.kind(start + 1) == .colon,
           file.text(start) == parameter.label
         {
-          if let level = file.first([.readWrite, .addOnly], in: (start + 2)..<end), file.isMember(level) {
-            levels.append(file.word(level) == .readWrite ? .readWrite : .addOnly)
+          if let level = literalLevel(in: (start + 2)..<end, file) {
+            levels.append(level)
           } else if let level = levelThroughParameter(
             (start + 2)..<end, request: call, in: file, calls: &calls, depth: depth + 1, budget: &budget)
           {
@@ -145,7 +153,7 @@ enum PhotoLibraryAccess {
   /// Every `PHPhotoLibrary.requestAuthorization` call in the file and what it asks for. A level passed in
   /// a parameter of the function around the request (`func ask(level: PHAccessLevel) { …
   /// requestAuthorization(for: level) … }`) is what the file's calls of that function pass it (see
-  /// ``levelThroughParameter(_:request:in:calls:)``); any other variable is not reported, since the rules
+  /// ``levelThroughParameter(_:request:in:calls:depth:budget:)``); any other variable is not reported, since the rules
   /// cannot tell what it holds.
   static func requests(in file: SourceFile) -> [(index: Int, request: Request)] {
     guard file.source.words.contains(.requestAuthorization) else { return [] }
@@ -162,8 +170,8 @@ enum PhotoLibraryAccess {
       } else if file.kind(next) == .leftParen, let close = file.match(next) {
         if file.word(next + 1) == .for, file.kind(next + 2) == .colon {
           let arguments = (next + 3)..<close
-          if let level = file.first([.readWrite, .addOnly], in: arguments), file.isMember(level) {
-            requests.append((index, file.word(level) == .readWrite ? .readWrite : .addOnly))
+          if let level = literalLevel(in: arguments, file) {
+            requests.append((index, level))
           } else if let level = levelThroughParameter(
             arguments, request: index, in: file, calls: &calls, budget: &budget)
           {
