@@ -9,7 +9,8 @@
 #   look-alike reports on places judged harmless, and how many look-alikes were judged
 #   severity   found mistakes whose reported severity matches the judged one
 # then every missed mistake, every reported look-alike and every report no judgment covers (to be judged and
-# added; they count in neither figure until then). A report is one (file, line, rule); a mistake whose line
+# added; they count in neither figure until then), and the repositories that could be neither found in the mirrors
+# nor cloned (left out of every figure). A report is one (file, line, rule); a mistake whose line
 # column lists several lines is found by a report on any of them. `#group NAME` lines inside a set (reset by
 # `#set`) add an "all rules" row per group, e.g. `held-out:round3`, for sets judged at different times.
 # INTAKE defaults to the release build of Scripts/build-release.sh.
@@ -48,8 +49,12 @@ awk -F'\t' -v only="$ONLY" '/^#set /{set=$0; sub(/^#set /, "", set)} /^#repo\t/ 
   if [ -d "$mirror" ] && git --git-dir="$mirror" cat-file -e "$commit^{commit}" 2>/dev/null; then
     sources --git-dir="$mirror" | tr '\n' '\0' | xargs -0 git --git-dir="$mirror" archive "$commit" -- 2>/dev/null | tar -x -i -C "$dest"
   else
-    if [ ! -d "$CACHE/$slug" ]; then
-      git clone --quiet --filter=blob:none --no-checkout "https://github.com/$repo" "$CACHE/$slug"
+    if [ ! -d "$CACHE/$slug" ] &&
+      ! git clone --quiet --filter=blob:none --no-checkout "https://github.com/$repo" "$CACHE/$slug" 2>/dev/null; then
+      # Neither a mirror nor a clone: the repository is left out of every figure, and named at the end.
+      rm -rf "$CACHE/$slug" "$dest"
+      echo "$slug" >>"$WORK/skipped"
+      continue
     fi
     sources -C "$CACHE/$slug" | tr '\n' '\0' | xargs -0 git -C "$CACHE/$slug" archive "$commit" -- | tar -x -i -C "$dest"
   fi
@@ -68,6 +73,8 @@ repo_set = {}
 repo_group = {}
 current = "tuning"
 group = ""
+skipped_file = os.path.join(work, "skipped")
+skipped = set(open(skipped_file).read().split()) if os.path.exists(skipped_file) else set()
 for line in open(judgments, encoding="utf-8"):
     line = line.rstrip("\n")
     if line.startswith("#set "):
@@ -87,6 +94,8 @@ for line in open(judgments, encoding="utf-8"):
     repo, commit, path, numbers, rule, verdict, why = fields[:7]
     severity = fields[7] if len(fields) > 7 else "-"
     if only and current != only:
+        continue
+    if repo.replace("/", "+") in skipped:
         continue
     lines = {int(n) for n in numbers.split(",")}
     places.append((current, repo.replace("/", "+"), path, lines, rule, verdict, severity))
@@ -150,6 +159,8 @@ for which, key in flagged:
     print("reported look-alike:", which, *key)
 for which, key in unjudged:
     print("not judged yet:", which, *key, reported[key])
+for slug in sorted(skipped):
+    print("skipped (no mirror, no clone; left out of every figure):", slug)
 files = seconds = 0
 for line in open(os.path.join(work, "timing.tsv")):
     slug, count, elapsed = line.split("\t")
