@@ -57,9 +57,10 @@ struct MissingUsageKeyRule: AuditRule {
 
   /// Whether the token before `.camera` at `index` (`index - 1` is the dot) is a source type assignment
   /// or argument: `sourceType = .camera`, `sourceType: .camera`, and the spelled-out
-  /// `sourceType = UIImagePickerController.SourceType.camera` (Swift 2: `UIImagePickerControllerSourceType.Camera`).
+  /// `sourceType = UIImagePickerController.SourceType.camera` (Swift 2: `UIImagePickerControllerSourceType.Camera`),
+  /// also as a branch of a conditional (`sourceType = isUsingCamera ? .camera : .photoLibrary`).
   private static func isCameraSourceType(_ index: Int, _ file: SourceFile) -> Bool {
-    var before = index - 2
+    var before = file.tokenBeforeValue(ofMember: index)
     if file.word(before) == .SourceType {
       before -= 1
       if file.kind(before) == .dot, file.word(before - 1) == .UIImagePickerController { before -= 2 }

@@ -32,10 +32,11 @@ struct PickerLegacyRule: AuditRule {
     for index in 0..<file.count
     where (file.word(index) == .photoLibrary || file.word(index) == .savedPhotosAlbum) && file.isMember(index)
     {
-      let before = index - 2
-      let qualified = file.word(before) == .SourceType
+      let qualified = file.word(index - 2) == .SourceType
       // `picker.sourceType = .photoLibrary`, `ImagePicker(sourceType: .photoLibrary)`,
-      // `let source: UIImagePickerController.SourceType = .photoLibrary`
+      // `let source: UIImagePickerController.SourceType = .photoLibrary`, and either branch of
+      // `picker.sourceType = isUsingCamera ? .camera : .photoLibrary`.
+      let before = file.tokenBeforeValue(ofMember: index)
       let assigned =
         (file.word(before) == .opAssign || file.kind(before) == .colon)
         && (file.word(before - 1) == .sourceType || file.word(before - 1) == .SourceType)
