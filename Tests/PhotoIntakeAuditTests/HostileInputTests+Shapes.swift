@@ -144,7 +144,7 @@ extension HostileInputTests {
   ])
   func filesCutOffMidEditAreAudited(_ source: String) async throws {
     let other =
-      "import UIKit\nfunc pick() { let picker = UIImagePickerController(); picker.sourceType = .photoLibrary }\n"
+      "import UIKit\nfunc pick() -> UIImagePickerController {\n  let picker = UIImagePickerController(); picker.sourceType = .photoLibrary; return picker\n}\n"
     let report = try await Self.audit(["Cut.swift": source, "Other.swift": other])
     #expect(report.swiftFiles == 2)
     #expect(report.findings.contains { $0.file == "Other.swift" && $0.rule == "picker-legacy" })

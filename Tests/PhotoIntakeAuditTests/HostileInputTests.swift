@@ -25,7 +25,8 @@ struct HostileInputTests {
       + String(repeating: "\")", count: depth) + "\"\n"
     let report = try await Self.audit([
       "Nested.swift": nested,
-      "Picker.swift": "import UIKit\nlet picker = UIImagePickerController()\n",
+      "Picker.swift":
+        "import UIKit\nlet picker = UIImagePickerController()\nfunc show() { present(picker, animated: true) }\n",
     ])
     #expect(report.skipped.map(\.file) == ["Nested.swift"])
     #expect(report.findings.map(\.rule) == ["picker-legacy"])

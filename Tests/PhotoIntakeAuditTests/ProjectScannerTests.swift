@@ -5,7 +5,8 @@ import Testing
 @testable import PhotoIntakeAudit
 
 struct ProjectScannerTests {
-  static let trigger = "let picker = UIImagePickerController()\npicker.sourceType = .photoLibrary\n"
+  static let trigger =
+    "let picker = UIImagePickerController()\npicker.sourceType = .photoLibrary\npresent(picker, animated: true)\n"
 
   /// Build products and dependency checkouts are not the project's code.
   @Test(arguments: [".build", "Pods", "Carthage", "DerivedData", ".git", "App/.build/checkouts/Dep"])

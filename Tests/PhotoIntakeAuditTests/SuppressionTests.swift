@@ -12,7 +12,8 @@ struct SuppressionTests {
     let body = lines.map { "    " + $0 }.joined(separator: "\n")
     try folder.write(
       "Picker.swift",
-      "import UIKit\n\nfunc choose() {\n    let picker = UIImagePickerController()\n\(body)\n}\n")
+      "import UIKit\n\nfunc choose() {\n    let picker = UIImagePickerController()\n\(body)\n    present(picker, animated: true)\n}\n"
+    )
     return try Auditor().audit(folder: folder.path).findings
   }
 

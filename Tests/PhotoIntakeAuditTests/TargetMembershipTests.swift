@@ -6,7 +6,8 @@ import Testing
 
 /// Files no target of an Xcode project compiles are skipped and listed; everything else is audited.
 struct TargetMembershipTests {
-  static let trigger = "let picker = UIImagePickerController()\npicker.sourceType = .photoLibrary\n"
+  static let trigger =
+    "let picker = UIImagePickerController()\npicker.sourceType = .photoLibrary\npresent(picker, animated: true)\n"
 
   /// A project file whose Sources build phases list `compiled` (one phase per entry) and that references
   /// `referenced` as well; `extra` goes into its `objects`.

@@ -47,7 +47,8 @@ enum Word: UInt16, CaseIterable, Sendable {
   case DispatchSemaphore, DispatchGroup, wait
 
   // MARK: Where references go
-  case append, insert, resume, returning, success, send, yield, updateValue, setValue, count, isEmpty
+  case append, enumerateObjects, insert, resume, returning, success, send, yield, updateValue, setValue,
+    count, isEmpty
   case UserDefaults, NSUbiquitousKeyValueStore, standard, forKey, write, encode
   /// `NSUserDefaults.setObject(_:forKey:)` before Swift 3: its own word, since reading it as `set` would make a
   /// bare `setObject(…)` at the start of a line look like a property's `set` accessor.

@@ -22,6 +22,7 @@ struct WordTable: Sendable {
   static let olderSpellings: [String: Word] = [
     // Lists and grids (UITableViewDataSource, UICollectionViewDataSource before Swift 3).
     "cellForRowAtIndexPath": .cellForRowAt, "cellForItemAtIndexPath": .cellForItemAt,
+    "enumerateObjectsUsingBlock": .enumerateObjects,
     // AVFoundation.
     "copyCGImageAtTime": .copyCGImage, "tracksWithMediaType": .tracks,
     "loadValuesAsynchronouslyForKeys": .loadValuesAsynchronously, "statusOfValueForKey": .statusOfValue,

@@ -13,6 +13,18 @@ struct InterfaceNames: Sendable {
   private var found: Set<String> = []
   /// Whether a project file with Info.plist build settings was read.
   private var sawProject = false
+  /// Per storyboard (its file name without `.storyboard`), the classes it starts with (``StoryboardRoots``).
+  private var storyboardRoots: [String: [String]] = [:]
+  /// Storyboards an Info.plist names as the app's main one (`UIMainStoryboardFile`); `Main` when none does.
+  private var mainStoryboards: Set<String> = []
+
+  /// The view controller classes the app's main storyboard starts with (its initial view controller, the root
+  /// of the navigation controller and the tabs of the tab bar controller it starts with): screens that are
+  /// never dismissed, so what they hold lives as long as the app.
+  var lifetimeClasses: Set<String> {
+    let main = mainStoryboards.isEmpty ? ["Main"] : mainStoryboards
+    return Set(main.flatMap { storyboardRoots[$0] ?? [] })
+  }
 
   /// Whether the folder holds an Xcode project whose storyboards, xibs and Info.plists were all read: only
   /// then can a type that no file names be called unmade (a checkout without its storyboards hides every
@@ -22,10 +34,39 @@ struct InterfaceNames: Sendable {
   /// Reads the words of a storyboard, xib, property list, Core Data model or Objective-C file at `path`.
   mutating func add(_ bytes: [UInt8], path: String) {
     let name = path.split(separator: "/").last.map(String.init) ?? path
+    if name.hasSuffix(".storyboard") {
+      storyboardRoots[String(name.dropLast(".storyboard".count))] = StoryboardRoots.classes(in: bytes)
+    } else if name.hasSuffix(".plist"), ASCII.contains(bytes, "UIMainStoryboardFile") {
+      mainStoryboards.formUnion(Self.mainStoryboardNames(in: bytes))
+    }
     Self.forEachWord(Array(name.utf8), dots: true) { word in
       if Self.isListedKind(word) { found.insert(word) }
     }
     Self.forEachWord(bytes) { words.insert($0) }
+  }
+
+  /// The values of `UIMainStoryboardFile` (and `UIMainStoryboardFile~ipad`) in a property list's bytes: the
+  /// `<string>` after each such `<key>`.
+  private static func mainStoryboardNames(in bytes: [UInt8]) -> [String] {
+    var names: [String] = []
+    var expecting = false
+    var index = 0
+    while index < bytes.count {
+      guard bytes[index] == 0x3E else {
+        index += 1
+        continue
+      }
+      guard let close = bytes[(index + 1)...].firstIndex(of: 0x3C) else { break }
+      let text = String(decoding: bytes[(index + 1)..<close], as: UTF8.self)
+      if text.hasPrefix("UIMainStoryboardFile") {
+        expecting = true
+      } else if expecting, !text.allSatisfy(\.isWhitespace) {
+        names.append(text)
+        expecting = false
+      }
+      index = close
+    }
+    return names
   }
 
   private static func isListedKind(_ word: String) -> Bool {

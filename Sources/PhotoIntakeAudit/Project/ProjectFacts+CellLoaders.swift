@@ -3,7 +3,10 @@ extension ProjectFacts {
   /// Records, once every file is read (fetch results may be declared in any of them), the methods that
   /// index-keyed `cellForItemAt`/`cellForRowAt` methods call (see ``cellLoaders``).
   mutating func addCellLoaders(_ files: [SourceFile]) {
-    guard !fetchResultNames.isEmpty else { return }
+    guard !fetchResultNames.isEmpty || words.contains(.fetchAssets) else { return }
+    cellAssetSources = fetchResultNames.union(
+      Self.copiedAssetArrays(files, fetchResultNames: fetchResultNames))
+    guard !cellAssetSources.isEmpty else { return }
     for file in files where file.source.words.containsAny([.cellForItemAt, .cellForRowAt]) {
       // `cellForItemAt`, and `willDisplay` (`collectionView(_:willDisplay:forItemAt:)`), where a cell is
       // handed its asset just before it shows.
@@ -14,15 +17,15 @@ extension ProjectFacts {
       {
         let body = file.body(of: index)
         guard !file.contains([.localIdentifier], in: body),
-          GridKeyedByIndexRule.takesObjectByIndexPath(over: fetchResultNames, in: file, body)
+          GridKeyedByIndexRule.takesObjectByIndexPath(over: cellAssetSources, in: file, body)
         else { continue }
         // What the method shows: the fetch result itself, or a name bound from it (`let asset = assets[…]`).
-        var shown = fetchResultNames
+        var shown = cellAssetSources
         for token in body
         where (file.word(token) == .let || file.word(token) == .var) && file.word(token + 2) == .opAssign {
           let value = (token + 3)..<min(token + 7, body.upperBound)
           if value.contains(where: {
-            file.kind($0) == .identifier && fetchResultNames.contains(file.text($0))
+            file.kind($0) == .identifier && cellAssetSources.contains(file.text($0))
           }) {
             shown.insert(file.text(token + 1))
           }
@@ -53,6 +56,65 @@ extension ProjectFacts {
         }
       }
     }
+  }
+
+  /// The arrays `files` fill with the assets of a fetch result (`fetchResultNames`, or a `fetchAssets(…)`
+  /// call's result): `result.enumerateObjects { asset, _, _ in self.photos.append(asset) }` (Swift 2's
+  /// `enumerateObjectsUsingBlock`), `photos.append(result.object(at: i))`, `photos.append(result[i])`,
+  /// `photos = result.objects(at: indexes)`. Each append names its array by its last component
+  /// (`self.photos` is `photos`). A closure is read for at most 256 tokens.
+  static func copiedAssetArrays(_ files: [SourceFile], fetchResultNames: Set<String>) -> Set<String> {
+    var arrays: Set<String> = []
+    func isFetchResult(_ file: SourceFile, endingAt token: Int) -> Bool {
+      var last = token
+      if file.word(last) == .opQuestion || file.word(last) == .opBang { last -= 1 }
+      if file.kind(last) == .identifier { return fetchResultNames.contains(file.text(last)) }
+      // `PHAsset.fetchAssets(with: .image, options: nil).enumerateObjects { … }`
+      guard file.kind(last) == .rightParen, let open = file.match(last) else { return false }
+      return file.word(open - 1) == .fetchAssets
+    }
+    for file in files where file.source.words.containsAny([.append, .enumerateObjects]) {
+      for index in 0..<file.count where file.kind(index - 1) == .dot {
+        switch file.word(index) {
+        case .enumerateObjects:
+          guard isFetchResult(file, endingAt: index - 2) else { continue }
+          // The closure: trailing (`{`) or the only argument (`({`).
+          var open = index + 1
+          if file.kind(open) == .leftParen { open += 1 }
+          guard file.kind(open) == .leftBrace, let close = file.match(open) else { continue }
+          for token in (open + 1)..<min(close, open + 256)
+          where file.word(token) == .append && file.kind(token - 1) == .dot
+            && file.kind(token + 1) == .leftParen
+            && file.kind(token - 2) == .identifier
+          {
+            arrays.insert(file.text(token - 2))
+          }
+        case .append:
+          // `photos.append(result.object(at: i))`, `photos.append(result[i])`
+          guard file.kind(index - 2) == .identifier, file.kind(index + 1) == .leftParen,
+            file.kind(index + 2) == .identifier, fetchResultNames.contains(file.text(index + 2))
+          else { continue }
+          var next = index + 3
+          if file.word(next) == .opQuestion || file.word(next) == .opBang { next += 1 }
+          let element =
+            file.kind(next) == .leftBracket
+            || (file.kind(next) == .dot
+              && (file.text(next + 1) == "object" || file.text(next + 1) == "objectAtIndex"))
+          if element { arrays.insert(file.text(index - 2)) }
+        default:
+          // `photos = result.objects(at: IndexSet(0..<result.count))`
+          guard file.text(index) == "objects", file.kind(index + 1) == .leftParen,
+            isFetchResult(file, endingAt: index - 2)
+          else { continue }
+          var receiver = index - 2
+          if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
+          if file.word(receiver - 1) == .opAssign, file.kind(receiver - 2) == .identifier {
+            arrays.insert(file.text(receiver - 2))
+          }
+        }
+      }
+    }
+    return arrays
   }
 
   /// Whether function scope `scope` is a `willDisplay` delegate method of a collection or table view

@@ -29,6 +29,10 @@ struct ProjectFacts: Sendable {
   /// Names of types (or `""` for top-level code) that call `unregisterChangeObserver` or
   /// `unregisterAvailabilityObserver` somewhere.
   var unregisteringTypes: Set<String> = []
+  /// Types whose instances live as long as the app: the view controllers the main storyboard starts with
+  /// (``InterfaceNames/lifetimeClasses``) and the types they keep in stored properties (`let dataSource =
+  /// PhotosDataSource()`). Set by ``addAppLifetimeTypes(_:roots:)``.
+  var appLifetimeTypes: Set<String> = []
   /// App views that draw their content closure once per row (``ListWrappers``), found before any file is
   /// added.
   var listWrappers: Set<String> = []
@@ -79,6 +83,10 @@ struct ProjectFacts: Sendable {
   /// whose observer runs): a cell method or observed property of that name that requests the image is keyed by
   /// index too (see ``GridKeyedByIndexRule``).
   var cellLoaders: Set<String> = []
+  /// The names a grid's cells may take their asset from by index path: ``fetchResultNames`` and the arrays
+  /// copied from a fetch result of assets (``copiedAssetArrays(_:fetchResultNames:)``), whose elements a reused cell is
+  /// just as likely to outlive. Set by ``addCellLoaders(_:)``.
+  var cellAssetSources: Set<String> = []
   /// Properties such a method sets to what it shows (`cell.asset = asset`), with the cell types it casts to
   /// (`""` when it does not cast): an observer of that property in such a cell type is a cell loader.
   var cellLoaderProperties: [String: Set<String>] = [:]
@@ -247,8 +255,18 @@ struct ProjectFacts: Sendable {
     }
   }
 
-  /// Records the names `file` declares as `PHFetchResult<PHAsset>` or initializes with `fetchAssets(…)`.
+  /// Records the names `file` declares as `PHFetchResult<PHAsset>` or initializes with `fetchAssets(…)`, and
+  /// the names it assigns `PHAsset.fetchAssets(…)` to (`assets = PHAsset.fetchAssetsWithMediaType(.Image,
+  /// options: nil)`, `self.assets = …`): before Swift 3 `PHFetchResult` was not generic, so `var assets:
+  /// PHFetchResult!` says nothing of its elements, but only a fetch result of assets takes that value.
   private mutating func addFetchResultNames(_ file: SourceFile) {
+    for index in 0..<file.count
+    where file.word(index) == .fetchAssets && file.kind(index - 1) == .dot
+      && file.text(index - 2) == "PHAsset"
+      && file.word(index - 3) == .opAssign && file.kind(index - 4) == .identifier
+    {
+      fetchResultNames.insert(file.text(index - 4))
+    }
     for index in 0..<file.count where file.kind(index) == .identifier && !file.isMember(index) {
       if file.kind(index + 1) == .colon, file.word(index + 2) == .PHFetchResult {
         // `PHFetchResult<PHAsset>`: collections and lists of albums are not photo grids.

@@ -6,9 +6,10 @@
 ///   `localIdentifier`: the view's identity, and the state it loaded, stay with the index while a library change
 ///   moves another photo there.
 /// - UIKit: `cellForItemAt`/`cellForRowAt` that takes `fetchResult.object(at: indexPath.item)` (or
-///   `fetchResult[indexPath.row]`) and calls `requestImage` there, with no `localIdentifier` anywhere in the
-///   method, in a project that never cancels image requests: the result lands in whichever asset the reused
-///   cell shows by then.
+///   `fetchResult[indexPath.row]`, or the element of an array copied from a fetch result,
+///   ``ProjectFacts/cellAssetSources``) and calls `requestImage` there, with no `localIdentifier` anywhere in
+///   the method, in a project that never cancels image requests: the result lands in whichever asset the
+///   reused cell shows by then.
 ///
 /// - UIKit, the request in the cell: such a `cellForItemAt` (or `willDisplay`) calls a method of the cell
 ///   (`cell.loadImage(phAsset: asset)`) or sets a property whose observer runs (`cell.asset = asset`, see
@@ -24,7 +25,7 @@ struct GridKeyedByIndexRule: AuditRule {
     summary:
       "Grid cells over a PHFetchResult are keyed by index; a library change or a reused cell shows or imports another photo.",
     leavesAlone:
-      "Cells keyed or checked by localIdentifier, requests made in a helper outside the cell or in a cell method that checks which asset it shows, projects that cancel image requests, and index loops over arrays (also an array that shares its name with a fetch result elsewhere in the project).",
+      "Cells keyed or checked by localIdentifier, requests made in a helper outside the cell or in a cell method that checks which asset it shows, projects that cancel image requests, SwiftUI index loops over arrays (also an array that shares its name with a fetch result elsewhere in the project), and UIKit cells over arrays not copied from a fetch result (the app's own picked assets).",
     fix: """
       Key cells by PHAsset.localIdentifier (ForEach(assets, id: \\.localIdentifier), a diffable data source \
       of identifiers), remember the identifier a cell shows (cell.representedAssetIdentifier = \
@@ -37,7 +38,7 @@ struct GridKeyedByIndexRule: AuditRule {
   let triggers: Set<Word> = [.ForEach, .cellForItemAt, .cellForRowAt, .requestImage]
 
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
-    guard !project.fetchResultNames.isEmpty else { return [] }
+    guard !project.fetchResultNames.isEmpty || !project.cellAssetSources.isEmpty else { return [] }
     var findings: [Finding] = []
     var arrays: [Int: [String: [Int]]] = [:]
     for index in 0..<file.count where file.word(index) == .ForEach && file.kind(index + 1) == .leftParen {
@@ -57,7 +58,7 @@ struct GridKeyedByIndexRule: AuditRule {
     {
       let body = file.body(of: scopeIndex)
       guard !file.contains([.localIdentifier], in: body), !project.words.contains(.cancelImageRequest),
-        Self.takesObjectByIndexPath(over: project.fetchResultNames, in: file, body)
+        Self.takesObjectByIndexPath(over: project.cellAssetSources, in: file, body)
       else { continue }
       for request in body where file.word(request) == .requestImage && file.isMember(request) {
         findings.append(file.finding(descriptor, at: request))
@@ -145,8 +146,8 @@ struct GridKeyedByIndexRule: AuditRule {
     return names
   }
 
-  /// Whether `body` reads a fetch result at an index path: `name.object(at: indexPath.item)` or
-  /// `name[indexPath.row]`.
+  /// Whether `body` reads a fetch result at an index path: `name.object(at: indexPath.item)`,
+  /// `name[indexPath.row]`, or Swift 2's `name.objectAtIndex(indexPath.row)`.
   static func takesObjectByIndexPath(
     over fetchResultNames: Set<String>, in file: SourceFile, _ body: Range<Int>
   )
@@ -157,7 +158,10 @@ struct GridKeyedByIndexRule: AuditRule {
       var next = index + 1
       if file.word(next) == .opQuestion || file.word(next) == .opBang { next += 1 }
       let open: Int
-      if file.kind(next) == .dot, file.text(next + 1) == "object", file.kind(next + 2) == .leftParen {
+      if file.kind(next) == .dot,
+        file.text(next + 1) == "object" || file.text(next + 1) == "objectAtIndex",
+        file.kind(next + 2) == .leftParen
+      {
         open = next + 2
       } else if file.kind(next) == .leftBracket {
         open = next

@@ -1,13 +1,14 @@
 /// `observer-leak`: `PHPhotoLibrary.shared().register(_:)` in a type that never unregisters.
 ///
 /// The type is matched by name across the project, so an `unregisterChangeObserver` in an extension or
-/// another file counts.
+/// another file counts. A type that lives as long as the app (``ProjectFacts/appLifetimeTypes``, or a singleton
+/// that keeps a static shared instance of itself) leaks nothing by keeping its observer.
 struct ObserverLeakRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "observer-leak", severity: .warning,
     summary: "PHPhotoLibrary.register(_:) has no matching unregisterChangeObserver(_:) in this type.",
     leavesAlone:
-      "Types that unregister the observer anywhere, in the type or in an extension in another file.",
+      "Types that unregister the observer anywhere, in the type or in an extension in another file, and types that live as long as the app: a singleton keeping a static shared instance of itself, the view controllers the main storyboard starts with (its initial one, the root of the navigation controller or the tabs it starts with) and the types they keep in stored properties.",
     fix: """
       Call PHPhotoLibrary.shared().unregisterChangeObserver(self) in deinit or when the screen goes away \
       (Apple's sample code does it in deinit). Until then the library keeps calling photoLibraryDidChange(_:), \
@@ -22,6 +23,8 @@ struct ObserverLeakRule: AuditRule {
     guard file.source.words.contains(.PHPhotoLibrary) else { return [] }
     let libraries = DeclaredNames(in: file, types: [.PHPhotoLibrary], initializers: [.PHPhotoLibrary])
     var findings: [Finding] = []
+    // Per type scope, whether it keeps a shared instance of itself (one look per type).
+    var singletons: [Int: Bool] = [:]
     for index in 0..<file.count
     where file.word(index) == .register && file.isMember(index) && file.kind(index + 1) == .leftParen {
       let receiver = file.postfixStart(endingAt: index)..<index
@@ -29,11 +32,36 @@ struct ObserverLeakRule: AuditRule {
         file.contains([.PHPhotoLibrary], in: receiver)
         || (file.kind(index - 2) == .identifier && libraries.refers(index - 2))
       guard isLibrary else { continue }
-      let owner = file.enclosingType(of: index).flatMap { file.name(of: $0) } ?? ""
-      if !project.unregisteringTypes.contains(owner) {
-        findings.append(file.finding(descriptor, at: index))
+      let type = file.enclosingType(of: index)
+      let owner = type.flatMap { file.name(of: $0) } ?? ""
+      guard !project.unregisteringTypes.contains(owner), !project.appLifetimeTypes.contains(owner) else {
+        continue
       }
+      if let type {
+        if singletons[type] == nil {
+          singletons[type] = Self.keepsSharedInstance(file, type: type, named: owner)
+        }
+        if singletons[type] == true { continue }
+      }
+      findings.append(file.finding(descriptor, at: index))
     }
     return findings
+  }
+
+  /// Whether the type scope `type` (named `name`) keeps a shared instance of itself in a static property
+  /// (`static let shared = PhotoLibraryService()`): a process-wide singleton's observer is meant to live as long
+  /// as the app. Only the type's own top-level declarations are read.
+  private static func keepsSharedInstance(_ file: SourceFile, type: Int, named name: String) -> Bool {
+    for token in file.body(of: type)
+    where file.word(token) == .static && file.syntax.scope(of: token) == type
+      && (file.word(token + 1) == .let || file.word(token + 1) == .var) && file.kind(token + 2) == .identifier
+    {
+      var value = token + 3
+      if file.kind(value) == .colon { value += 2 }
+      if file.word(value) == .opAssign, file.text(value + 1) == name, file.kind(value + 2) == .leftParen {
+        return true
+      }
+    }
+    return false
   }
 }

@@ -14,8 +14,9 @@ struct PickerLegacyRule: AuditRule {
     leavesAlone: """
       A UIImagePickerController whose source type is the camera, which is what it is still for, a \
       .photoLibrary default value that every call in the project overrides by label \
-      (ImagePicker(sourceType: .camera)), and the library source only asked about (isSourceTypeAvailable, \
-      availableMediaTypes(for:), a comparison), however it is spelled.
+      (ImagePicker(sourceType: .camera)), the library source only asked about (isSourceTypeAvailable, \
+      availableMediaTypes(for:), a comparison), however it is spelled, and a picker its file declares and \
+      configures but never presents, returns or passes on.
       """,
     fix: """
       Replace the photo-library source with PHPickerViewController (UIKit) or PhotosPicker (SwiftUI). They \
@@ -29,6 +30,8 @@ struct PickerLegacyRule: AuditRule {
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     guard project.words.contains(.UIImagePickerController) else { return [] }
     var findings: [Finding] = []
+    // Per name, whether the picker of that name is never shown: one look at the file per name.
+    var unshown: [String: Bool] = [:]
     for index in 0..<file.count
     where (file.word(index) == .photoLibrary || file.word(index) == .savedPhotosAlbum) && file.isMember(index)
     {
@@ -45,6 +48,13 @@ struct PickerLegacyRule: AuditRule {
         file.enclosingParen(of: index).map { paren in
           file.kind(paren - 1) == .identifier && project.sourceTypeFunctions.contains(file.text(paren - 1))
         } ?? false
+      // A picker this file declares and only configures, never shows: it picks nothing.
+      if assigned, file.word(before) == .opAssign, file.kind(before - 2) == .dot,
+        file.kind(before - 3) == .identifier, file.word(before - 3) != .selfKeyword,
+        Self.neverShown(before - 3, in: file, memo: &unshown)
+      {
+        continue
+      }
       // A default value every call overrides by label is a branch no caller reaches.
       if assigned, project.unreachedSourceDefaults.contains(.init(path: file.path, token: index)) { continue }
       // The qualified spelling where the short one would not count: it only asks about the source.
@@ -55,6 +65,9 @@ struct PickerLegacyRule: AuditRule {
     where file.word(index) == .UIImagePickerController && file.kind(index + 1) == .leftParen
       && file.kind(index + 2) == .rightParen && !file.isMember(index) && keepsDefaultSource(index, in: file)
     {
+      if let name = Self.boundName(index, in: file), Self.neverShown(name, in: file, memo: &unshown) {
+        continue
+      }
       findings.append(
         file.finding(
           descriptor, at: index,
@@ -82,21 +95,56 @@ struct PickerLegacyRule: AuditRule {
       || file.text(paren - 1).hasPrefix("availableMediaTypes")
   }
 
+  /// Whether the picker named at `receiver` (`imagePicker` of `imagePicker.sourceType = .photoLibrary`) is
+  /// declared in this file and never used there as a value, only configured (`imagePicker.delegate = self`)
+  /// and assigned: never presented, pushed, returned, passed or shown as a child
+  /// (`present(imagePicker, animated: true)`, `return picker`, `view.addSubview(picker.view)`). A picker that
+  /// nobody shows picks nothing. Any other mention of the name, also as another value's member
+  /// (`controller.imagePicker`), counts as a use; a commented-out `present` does not.
+  static func neverShown(_ receiver: Int, in file: SourceFile, memo: inout [String: Bool]) -> Bool {
+    let name = file.text(receiver)
+    if let known = memo[name] { return known }
+    let answer = neverShown(receiver, in: file)
+    memo[name] = answer
+    return answer
+  }
+
+  private static func neverShown(_ receiver: Int, in file: SourceFile) -> Bool {
+    var declared = false
+    for token in 0..<file.count where file.kind(token) == .identifier && file.source.sameText(token, receiver)
+    {
+      if file.word(token - 1) == .let || file.word(token - 1) == .var {
+        declared = true
+        continue
+      }
+      var after = token + 1
+      if file.word(after) == .opQuestion || file.word(after) == .opBang { after += 1 }
+      // Configured (`picker.allowsEditing = true`), unless its view is what is shown.
+      if file.kind(after) == .dot {
+        if file.text(after + 1) == "view" { return false }
+        continue
+      }
+      // Assigned (`picker = UIImagePickerController()`), or a declaration's type or an argument label.
+      if file.word(after) == .opAssign || file.kind(after) == .colon { continue }
+      return false
+    }
+    return declared
+  }
+
+  /// The name the picker created at `index` is bound to: `let picker: UIImagePickerController =
+  /// UIImagePickerController()` or `picker = UIImagePickerController()`.
+  private static func boundName(_ index: Int, in file: SourceFile) -> Int? {
+    guard file.word(index - 1) == .opAssign else { return nil }
+    if file.kind(index - 3) == .colon, file.kind(index - 4) == .identifier { return index - 4 }
+    return file.kind(index - 2) == .identifier ? index - 2 : nil
+  }
+
   /// Whether the picker created at `index` never has its `sourceType` set: the variable it is bound to
   /// (`let picker = UIImagePickerController()`) gets no `picker.sourceType =` in the file, or, when it is
   /// not bound to a name, the file never mentions `sourceType`.
   private func keepsDefaultSource(_ index: Int, in file: SourceFile) -> Bool {
     guard file.source.words.contains(.sourceType) else { return true }
-    var name = -1
-    if file.word(index - 1) == .opAssign {
-      // `let picker: UIImagePickerController = UIImagePickerController()` or `picker = UIImagePickerController()`
-      if file.kind(index - 3) == .colon, file.kind(index - 4) == .identifier {
-        name = index - 4
-      } else if file.kind(index - 2) == .identifier {
-        name = index - 2
-      }
-    }
-    guard name >= 0 else { return false }
+    guard let name = Self.boundName(index, in: file) else { return false }
     for other in 0..<file.count where file.word(other) == .sourceType && file.isMember(other) {
       var receiver = other - 2
       if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }

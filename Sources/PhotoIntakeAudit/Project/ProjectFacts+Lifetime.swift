@@ -1,0 +1,29 @@
+/// Types whose instances live as long as the app (see ``ObserverLeakRule``).
+extension ProjectFacts {
+  /// Records `roots` (the classes the main storyboard starts with) and the types their declarations keep in
+  /// stored properties, written at the type's top level: `let dataSource = PhotosDataSource()`,
+  /// `var manager: PhotoManager = PhotoManager()`, `lazy var store = Store()`. A screen that is never dismissed
+  /// keeps those for good too.
+  mutating func addAppLifetimeTypes(_ files: [SourceFile], roots: Set<String>) {
+    guard !roots.isEmpty else { return }
+    appLifetimeTypes = roots
+    for file in files {
+      for (scopeIndex, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
+        guard let name = file.name(of: scopeIndex), roots.contains(name) else { continue }
+        for token in file.body(of: scopeIndex)
+        where (file.word(token) == .let || file.word(token) == .var)
+          && file.syntax.scope(of: token) == scopeIndex
+          && file.kind(token + 1) == .identifier
+        {
+          // `= Type(`, or `: Type = Type(`: the type the property is made of.
+          var value = token + 2
+          if file.kind(value) == .colon { value += 2 }
+          guard file.word(value) == .opAssign, file.kind(value + 1) == .identifier,
+            file.kind(value + 2) == .leftParen
+          else { continue }
+          appLifetimeTypes.insert(file.text(value + 1))
+        }
+      }
+    }
+  }
+}
