@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # audit-shapes.sh [N]   (run from anywhere; default N=4000)
 # Measures how `intake audit` (release build) scales on one core (taskset -c 0) on generated files that
-# repeat one hostile shape (33 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
+# repeat one hostile shape (36 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
 # seconds of both and their ratio. A linear pass gives a ratio near 4; a pass that walks every earlier
 # copy for each copy gives 16. Shapes (each once made the audit quadratic, found by reviews):
 #   outside-assets   thousands of top-level assets, each read by its own member of one type
@@ -37,6 +37,9 @@
 #   limited-guard    thousands of `guard status != .authorized else { return }` in one function
 #   foreach-grid     thousands of `ForEach(0..<assets.count)` over a fetch result in one view
 #   level-params     thousands of functions of one name, each passing its level parameter on and making a request
+#   picker-names     thousands of pickers of distinct names in one function, each configured and never shown
+#   strip-types      types nested N/4 deep, each copying frames in a loop beside image views made in a loop
+#   singleton-types  types nested N/4 deep, each keeping a shared instance of itself and registering an observer
 # INTAKE= audits with that binary instead of the release build; BASELINE= also measures another `intake`
 # (an earlier build) on the same files, printing its ratio beside ours. A ratio above 8 is marked.
 set -euo pipefail
@@ -260,6 +263,28 @@ def level_params(k):
     out.append("}\n")
     return "".join(out)
 
+def picker_names(k):
+    # Thousands of pickers of distinct names, each only configured: whether a picker is ever shown is read
+    # in one pass over the file, not once per name.
+    lines = "".join(f"    let p{i} = UIImagePickerController(); p{i}.sourceType = .photoLibrary\n" for i in range(k))
+    return header + "final class V: UIViewController {\n  func f() {\n" + lines + "  }\n}\n"
+
+def strip_types(k):
+    # Types nested thousands deep, each copying frames in a loop and making image views in a loop.
+    k = max(1, k // 4)
+    body = ("class T {\n  func f(g: AVAssetImageGenerator) {\n"
+            "    for t in [CMTime.zero] { _ = try? g.copyCGImage(at: t, actualTime: nil) }\n"
+            "    for _ in 0..<2 { _ = UIImageView(image: nil) }\n  }\n")
+    return header + body * k + "}\n" * k
+
+def singleton_types(k):
+    # Types nested thousands deep, each keeping a shared instance of itself and registering an observer.
+    k = max(1, k // 4)
+    body = ("class T: NSObject, PHPhotoLibraryChangeObserver {\n  static let shared = T()\n"
+            "  func photoLibraryDidChange(_ c: PHChange) {}\n"
+            "  func start() { PHPhotoLibrary.shared().register(self) }\n")
+    return header + body * k + "}\n" * k
+
 plist = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
          "<key>CFBundleIdentifier</key><string>a.b</string></dict></plist>\n")
 shapes = {
@@ -274,6 +299,7 @@ shapes = {
     "temp-deep": temp_deep, "temp-aliases": temp_aliases, "id-flow": id_flow,
     "source-defaults": source_defaults, "try-list": try_list, "list-data": list_data,
     "limited-guard": limited_guard, "foreach-grid": foreach_grid, "level-params": level_params,
+    "picker-names": picker_names, "strip-types": strip_types, "singleton-types": singleton_types,
 }
 for name, make in shapes.items():
     for size in (n, 4 * n):
@@ -299,7 +325,7 @@ for shape in outside-assets private-assets one-line-type call-labels nested-help
   asset-params one-long-list requests-in-if type-chain nested-funcs member-chain same-name subclass-chain \
   overloads nested-closures nested-blocks nested-lets comparisons nested-types nested-ifs nested-foreach \
   sync-options unknown-options temp-deep temp-aliases id-flow source-defaults try-list list-data \
-  limited-guard foreach-grid level-params; do
+  limited-guard foreach-grid level-params picker-names strip-types singleton-types; do
   small=$(cpu "$INTAKE" "$WORK/$shape-$N")
   large=$(cpu "$INTAKE" "$WORK/$shape-$((4 * N))")
   ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')

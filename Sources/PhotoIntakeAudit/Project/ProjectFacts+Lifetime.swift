@@ -8,21 +8,22 @@ extension ProjectFacts {
     guard !roots.isEmpty else { return }
     appLifetimeTypes = roots
     for file in files {
-      for (scopeIndex, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
-        guard let name = file.name(of: scopeIndex), roots.contains(name) else { continue }
-        for token in file.body(of: scopeIndex)
-        where (file.word(token) == .let || file.word(token) == .var)
-          && file.syntax.scope(of: token) == scopeIndex
-          && file.kind(token + 1) == .identifier
-        {
-          // `= Type(`, or `: Type = Type(`: the type the property is made of.
-          var value = token + 2
-          if file.kind(value) == .colon { value += 2 }
-          guard file.word(value) == .opAssign, file.kind(value + 1) == .identifier,
-            file.kind(value + 2) == .leftParen
-          else { continue }
-          appLifetimeTypes.insert(file.text(value + 1))
-        }
+      // One pass: each declaration asks only its own scope whether it is a root type's top level (once per
+      // scope).
+      var isRoot: [Int: Bool] = [:]
+      for token in 0..<file.count
+      where (file.word(token) == .let || file.word(token) == .var) && file.kind(token + 1) == .identifier {
+        let type = file.syntax.scope(of: token)
+        guard file.scope(type).kind == .type else { continue }
+        if isRoot[type] == nil { isRoot[type] = file.name(of: type).map(roots.contains) ?? false }
+        guard isRoot[type] == true else { continue }
+        // `= Type(`, or `: Type = Type(`: the type the property is made of.
+        var value = token + 2
+        if file.kind(value) == .colon { value += 2 }
+        guard file.word(value) == .opAssign, file.kind(value + 1) == .identifier,
+          file.kind(value + 2) == .leftParen
+        else { continue }
+        appLifetimeTypes.insert(file.text(value + 1))
       }
     }
   }

@@ -24,18 +24,21 @@ extension FullDecodeThumbnailRule {
   /// `copyCGImage` in a loop, in a type that also makes image views in a loop (`UIImageView(…)` in a `for`
   /// body or a `map` closure, one view per frame). A trimmer's or timeline's strip draws each frame a few
   /// points wide; copied at the video's size, each is a full-size decode. Frames copied in a loop for
-  /// anything else (a GIF's frames, an export) make no image views. `makesViewsInLoop` keeps each type's
-  /// answer (one look at a type; the file's top level counts as one type).
-  static func copiesStripFrame(_ file: SourceFile, _ index: Int, makesViewsInLoop: inout [Int: Bool]) -> Bool
-  {
+  /// anything else (a GIF's frames, an export) make no image views. `viewMakers` keeps the type scopes that
+  /// make image views in a loop (the innermost type around each such view; 0 for the file's top level),
+  /// found in one pass over the file when first needed.
+  static func copiesStripFrame(_ file: SourceFile, _ index: Int, viewMakers: inout Set<Int>?) -> Bool {
     guard file.word(index) == .copyCGImage, isInLoop(file, index) else { return false }
-    let type = file.enclosingType(of: index) ?? 0
-    if let known = makesViewsInLoop[type] { return known }
-    let answer = file.body(of: type).contains { token in
-      file.kind(token) == .identifier && file.kind(token + 1) == .leftParen && !file.isMember(token)
+    if viewMakers == nil {
+      var types: Set<Int> = []
+      for token in 0..<file.count
+      where file.kind(token) == .identifier && file.kind(token + 1) == .leftParen && !file.isMember(token)
         && file.text(token) == "UIImageView" && isInLoop(file, token)
+      {
+        types.insert(file.enclosingType(of: token) ?? 0)
+      }
+      viewMakers = types
     }
-    makesViewsInLoop[type] = answer
-    return answer
+    return viewMakers?.contains(file.enclosingType(of: index) ?? 0) ?? false
   }
 }

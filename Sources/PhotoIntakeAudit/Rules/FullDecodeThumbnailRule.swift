@@ -200,7 +200,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     var downsamples: [Int: Bool] = [:]
     var sizedGenerators: [Int: Set<String>] = [:]
     let locals = ListDataLocals()
-    var makesViewsInLoop: [Int: Bool] = [:]
+    var stripViewMakers: Set<Int>?
     for index in 0..<file.count where Self.isFullDecode(file, index) {
       let function = file.enclosingFunction(of: index)
       let downsampled = downsamples[function] ?? file.contains(Self.downsampling, in: file.body(of: function))
@@ -212,7 +212,7 @@ struct FullDecodeThumbnailRule: AuditRule {
           ?? handedToListData(file, index, function: function, project: project)
         {
           findings.append(finding)
-        } else if Self.copiesStripFrame(file, index, makesViewsInLoop: &makesViewsInLoop) {
+        } else if Self.copiesStripFrame(file, index, viewMakers: &stripViewMakers) {
           findings.append(
             file.finding(
               descriptor, at: index,

@@ -23,8 +23,8 @@ struct ObserverLeakRule: AuditRule {
     guard file.source.words.contains(.PHPhotoLibrary) else { return [] }
     let libraries = DeclaredNames(in: file, types: [.PHPhotoLibrary], initializers: [.PHPhotoLibrary])
     var findings: [Finding] = []
-    // Per type scope, whether it keeps a shared instance of itself (one look per type).
-    var singletons: [Int: Bool] = [:]
+    // The type scopes that keep a shared instance of themselves, read once when first needed.
+    var singletons: Set<Int>?
     for index in 0..<file.count
     where file.word(index) == .register && file.isMember(index) && file.kind(index + 1) == .leftParen {
       let receiver = file.postfixStart(endingAt: index)..<index
@@ -38,30 +38,31 @@ struct ObserverLeakRule: AuditRule {
         continue
       }
       if let type {
-        if singletons[type] == nil {
-          singletons[type] = Self.keepsSharedInstance(file, type: type, named: owner)
-        }
-        if singletons[type] == true { continue }
+        if singletons == nil { singletons = Self.singletonTypes(in: file) }
+        if singletons?.contains(type) == true { continue }
       }
       findings.append(file.finding(descriptor, at: index))
     }
     return findings
   }
 
-  /// Whether the type scope `type` (named `name`) keeps a shared instance of itself in a static property
-  /// (`static let shared = PhotoLibraryService()`): a process-wide singleton's observer is meant to live as long
-  /// as the app. Only the type's own top-level declarations are read.
-  private static func keepsSharedInstance(_ file: SourceFile, type: Int, named name: String) -> Bool {
-    for token in file.body(of: type)
-    where file.word(token) == .static && file.syntax.scope(of: token) == type
-      && (file.word(token + 1) == .let || file.word(token + 1) == .var) && file.kind(token + 2) == .identifier
+  /// The type scopes of `file` that keep a shared instance of themselves in a static property
+  /// (`static let shared = PhotoLibraryService()`, written at the type's top level): a process-wide singleton's
+  /// observer is meant to live as long as the app. One pass over the file.
+  private static func singletonTypes(in file: SourceFile) -> Set<Int> {
+    var types: Set<Int> = []
+    for token in 0..<file.count
+    where file.word(token) == .static && (file.word(token + 1) == .let || file.word(token + 1) == .var)
+      && file.kind(token + 2) == .identifier
     {
+      let type = file.syntax.scope(of: token)
+      guard file.scope(type).kind == .type, let name = file.name(of: type) else { continue }
       var value = token + 3
       if file.kind(value) == .colon { value += 2 }
       if file.word(value) == .opAssign, file.text(value + 1) == name, file.kind(value + 2) == .leftParen {
-        return true
+        types.insert(type)
       }
     }
-    return false
+    return types
   }
 }

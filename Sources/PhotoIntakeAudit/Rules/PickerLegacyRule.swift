@@ -30,8 +30,10 @@ struct PickerLegacyRule: AuditRule {
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     guard project.words.contains(.UIImagePickerController) else { return [] }
     var findings: [Finding] = []
-    // Per name, whether the picker of that name is never shown: one look at the file per name.
-    var unshown: [String: Bool] = [:]
+    // The names the file declares and uses, read once when a picker's name is first asked about.
+    var names: PickerNames?
+    // The names whose `sourceType` the file sets, read once when a default-source picker is first asked about.
+    var sourceSet: Set<String>?
     for index in 0..<file.count
     where (file.word(index) == .photoLibrary || file.word(index) == .savedPhotosAlbum) && file.isMember(index)
     {
@@ -51,7 +53,7 @@ struct PickerLegacyRule: AuditRule {
       // A picker this file declares and only configures, never shows: it picks nothing.
       if assigned, file.word(before) == .opAssign, file.kind(before - 2) == .dot,
         file.kind(before - 3) == .identifier, file.word(before - 3) != .selfKeyword,
-        Self.neverShown(before - 3, in: file, memo: &unshown)
+        Self.neverShown(before - 3, in: file, names: &names)
       {
         continue
       }
@@ -63,9 +65,10 @@ struct PickerLegacyRule: AuditRule {
     }
     for index in 0..<file.count
     where file.word(index) == .UIImagePickerController && file.kind(index + 1) == .leftParen
-      && file.kind(index + 2) == .rightParen && !file.isMember(index) && keepsDefaultSource(index, in: file)
+      && file.kind(index + 2) == .rightParen && !file.isMember(index)
+      && keepsDefaultSource(index, in: file, sourceSet: &sourceSet)
     {
-      if let name = Self.boundName(index, in: file), Self.neverShown(name, in: file, memo: &unshown) {
+      if let name = Self.boundName(index, in: file), Self.neverShown(name, in: file, names: &names) {
         continue
       }
       findings.append(
@@ -95,40 +98,40 @@ struct PickerLegacyRule: AuditRule {
       || file.text(paren - 1).hasPrefix("availableMediaTypes")
   }
 
+  /// The names a file declares (`let picker`, `var imagePicker: UIImagePickerController!`) and the names it
+  /// uses as values, read in one pass (see ``neverShown(_:in:names:)``).
+  struct PickerNames {
+    var declared: Set<String> = []
+    var used: Set<String> = []
+
+    init(_ file: SourceFile) {
+      for token in 0..<file.count where file.kind(token) == .identifier {
+        if file.word(token - 1) == .let || file.word(token - 1) == .var {
+          declared.insert(file.text(token))
+          continue
+        }
+        var after = token + 1
+        if file.word(after) == .opQuestion || file.word(after) == .opBang { after += 1 }
+        // Configured (`picker.allowsEditing = true`), unless its view is what is shown.
+        if file.kind(after) == .dot, file.text(after + 1) != "view" { continue }
+        // Assigned (`picker = UIImagePickerController()`), or a declaration's type or an argument label.
+        if file.kind(after) != .dot, file.word(after) == .opAssign || file.kind(after) == .colon { continue }
+        used.insert(file.text(token))
+      }
+    }
+  }
+
   /// Whether the picker named at `receiver` (`imagePicker` of `imagePicker.sourceType = .photoLibrary`) is
   /// declared in this file and never used there as a value, only configured (`imagePicker.delegate = self`)
   /// and assigned: never presented, pushed, returned, passed or shown as a child
   /// (`present(imagePicker, animated: true)`, `return picker`, `view.addSubview(picker.view)`). A picker that
   /// nobody shows picks nothing. Any other mention of the name, also as another value's member
-  /// (`controller.imagePicker`), counts as a use; a commented-out `present` does not.
-  static func neverShown(_ receiver: Int, in file: SourceFile, memo: inout [String: Bool]) -> Bool {
+  /// (`controller.imagePicker`), counts as a use; a commented-out `present` does not. `names` is the file's
+  /// ``PickerNames``, read once when first needed.
+  static func neverShown(_ receiver: Int, in file: SourceFile, names: inout PickerNames?) -> Bool {
+    if names == nil { names = PickerNames(file) }
     let name = file.text(receiver)
-    if let known = memo[name] { return known }
-    let answer = neverShown(receiver, in: file)
-    memo[name] = answer
-    return answer
-  }
-
-  private static func neverShown(_ receiver: Int, in file: SourceFile) -> Bool {
-    var declared = false
-    for token in 0..<file.count where file.kind(token) == .identifier && file.source.sameText(token, receiver)
-    {
-      if file.word(token - 1) == .let || file.word(token - 1) == .var {
-        declared = true
-        continue
-      }
-      var after = token + 1
-      if file.word(after) == .opQuestion || file.word(after) == .opBang { after += 1 }
-      // Configured (`picker.allowsEditing = true`), unless its view is what is shown.
-      if file.kind(after) == .dot {
-        if file.text(after + 1) == "view" { return false }
-        continue
-      }
-      // Assigned (`picker = UIImagePickerController()`), or a declaration's type or an argument label.
-      if file.word(after) == .opAssign || file.kind(after) == .colon { continue }
-      return false
-    }
-    return declared
+    return (names?.declared.contains(name) ?? false) && !(names?.used.contains(name) ?? true)
   }
 
   /// The name the picker created at `index` is bound to: `let picker: UIImagePickerController =
@@ -142,14 +145,19 @@ struct PickerLegacyRule: AuditRule {
   /// Whether the picker created at `index` never has its `sourceType` set: the variable it is bound to
   /// (`let picker = UIImagePickerController()`) gets no `picker.sourceType =` in the file, or, when it is
   /// not bound to a name, the file never mentions `sourceType`.
-  private func keepsDefaultSource(_ index: Int, in file: SourceFile) -> Bool {
+  private func keepsDefaultSource(_ index: Int, in file: SourceFile, sourceSet: inout Set<String>?) -> Bool {
     guard file.source.words.contains(.sourceType) else { return true }
     guard let name = Self.boundName(index, in: file) else { return false }
-    for other in 0..<file.count where file.word(other) == .sourceType && file.isMember(other) {
-      var receiver = other - 2
-      if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
-      if file.kind(receiver) == .identifier, file.source.sameText(receiver, name) { return false }
+    if sourceSet == nil {
+      // The receivers of every `x.sourceType` in the file, read once.
+      var receivers: Set<String> = []
+      for other in 0..<file.count where file.word(other) == .sourceType && file.isMember(other) {
+        var receiver = other - 2
+        if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
+        if file.kind(receiver) == .identifier { receivers.insert(file.text(receiver)) }
+      }
+      sourceSet = receivers
     }
-    return true
+    return !(sourceSet?.contains(file.text(name)) ?? false)
   }
 }
