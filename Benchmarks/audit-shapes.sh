@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # audit-shapes.sh [N]   (run from anywhere; default N=4000)
 # Measures how `intake audit` (release build) scales on one core (taskset -c 0) on generated files that
-# repeat one hostile shape (33 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
+# repeat one hostile shape (34 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
 # seconds of both and their ratio. A linear pass gives a ratio near 4; a pass that walks every earlier
 # copy for each copy gives 16. Shapes (each once made the audit quadratic, found by reviews):
 #   outside-assets   thousands of top-level assets, each read by its own member of one type
@@ -37,6 +37,8 @@
 #   limited-guard    thousands of `guard status != .authorized else { return }` in one function
 #   foreach-grid     thousands of `ForEach(0..<assets.count)` over a fetch result in one view
 #   level-params     thousands of functions of one name, each passing its level parameter on and making a request
+#   asset-bindings   `requestAVAsset` handlers nested thousands deep, each binding its asset under another name
+#                    (`let bK = aK`, then `let bK = bK` again) and reading it in a `DispatchQueue.main` block
 # INTAKE= audits with that binary instead of the release build; BASELINE= also measures another `intake`
 # (an earlier build) on the same files, printing its ratio beside ours. A ratio above 8 is marked.
 set -euo pipefail
@@ -260,6 +262,15 @@ def level_params(k):
     out.append("}\n")
     return "".join(out)
 
+def asset_bindings(k):
+    # Each binding asks whether its value names an asset: a walk over the scopes around it, bounded however
+    # deep the handlers nest.
+    nest = "".join(f"    PHImageManager.default().requestAVAsset(forVideo: v, options: nil) {{ a{i}, _, _ in\n"
+                   f"    let b{i} = a{i}; let b{i} = b{i}\n"
+                   f"    DispatchQueue.main.async {{ _ = b{i}.duration }}\n" for i in range(k))
+    return (header + "final class V: UIViewController {\n  func show(_ v: PHAsset) {\n" + nest
+            + "    }\n" * k + "  }\n}\n")
+
 plist = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
          "<key>CFBundleIdentifier</key><string>a.b</string></dict></plist>\n")
 shapes = {
@@ -274,6 +285,7 @@ shapes = {
     "temp-deep": temp_deep, "temp-aliases": temp_aliases, "id-flow": id_flow,
     "source-defaults": source_defaults, "try-list": try_list, "list-data": list_data,
     "limited-guard": limited_guard, "foreach-grid": foreach_grid, "level-params": level_params,
+    "asset-bindings": asset_bindings,
 }
 for name, make in shapes.items():
     for size in (n, 4 * n):
@@ -299,7 +311,7 @@ for shape in outside-assets private-assets one-line-type call-labels nested-help
   asset-params one-long-list requests-in-if type-chain nested-funcs member-chain same-name subclass-chain \
   overloads nested-closures nested-blocks nested-lets comparisons nested-types nested-ifs nested-foreach \
   sync-options unknown-options temp-deep temp-aliases id-flow source-defaults try-list list-data \
-  limited-guard foreach-grid level-params; do
+  limited-guard foreach-grid level-params asset-bindings; do
   small=$(cpu "$INTAKE" "$WORK/$shape-$N")
   large=$(cpu "$INTAKE" "$WORK/$shape-$((4 * N))")
   ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')

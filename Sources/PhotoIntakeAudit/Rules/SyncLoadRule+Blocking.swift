@@ -19,7 +19,12 @@ extension SyncLoadRule {
     guard let model = project.model else { return [] }
     var assets =
       file.source.words.contains(.AVAsset) || file.source.words.contains(.AVURLAsset)
+        || file.source.words.contains(.requestAVAsset)
       ? DeclaredNames(in: file, types: [.AVAsset, .AVURLAsset], initializers: [.AVAsset, .AVURLAsset]) : nil
+    // PhotoKit's `requestAVAsset` hands its result handler a new `AVAsset` (`{ avAsset, _, _ in`), not yet
+    // loaded; `if let video = avAsset` is the same asset.
+    assets?.addFirstClosureParameters(of: [.requestAVAsset])
+    assets?.addBindings()
     // `for asset in videoAssets { … asset.duration … }` over assets made just before: each is read first there.
     assets?.addLoopVariables()
     let blockers =
