@@ -85,6 +85,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case requestPlayerItem, requestExportSession, exportAsynchronously, generateCGImagesAsynchronously
   case options, copyCGImage, tracks, duration, commonMetadata, isPlayable, AVAsset, AVURLAsset
   case statusOfValue, isNetworkAccessAllowed, AVPlayer, AVPlayerItem, AVAssetImageGenerator, fileURLWithPath
+  case performChangesAndWait
 
   // MARK: Grids keyed by index, photo dimensions
   case cancelImageRequest

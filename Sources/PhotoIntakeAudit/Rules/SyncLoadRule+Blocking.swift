@@ -118,6 +118,12 @@ extension SyncLoadRule {
         severity = { $0.isRemote(receiver, generator: true) ? .error : .warning }
         message =
           "AVAssetImageGenerator.copyCGImage(at:actualTime:) blocks the main thread while it decodes a frame."
+      } else if word == .performChangesAndWait, calls || file.kind(index + 1) == .leftBrace {
+        // `PHPhotoLibrary.shared().performChangesAndWait { … }` blocks the calling thread until the
+        // library has saved the change (writing a photo's or a video's file); its documentation asks for
+        // `performChanges(_:completionHandler:)` anywhere the wait would hold up the UI.
+        message =
+          "PHPhotoLibrary.performChangesAndWait blocks the main thread until the library has saved the change; use performChanges(_:completionHandler:)."
       } else if word == .tracks, calls, !Self.isComposition(receiver, in: file) {
         guard !facts.isLoaded(readAt: index), !loads.isAssetOfTrackParameter(receiver: receiver, in: file),
           !loads.isLoadedByCallers(receiver: receiver, in: file),
