@@ -130,8 +130,13 @@ struct DeclaredNames {
         file.word(after) != .opQuestion, refers(index + 2)
       else { continue }
       add(index, inScope: scope(of: index))
+      boundFrom[index] = index + 2
     }
   }
+
+  /// For each name ``addBindings()`` recorded (by token), the name it was bound to (`avAsset` for
+  /// `if let video = avAsset`): reads of either are reads of one asset.
+  private(set) var boundFrom: [Int: Int] = [:]
 
   /// Loop variables (by token) over a collection the type stores (`var assets: [AVAsset]`), with the
   /// collection's name: every loop over it reads the same assets.
