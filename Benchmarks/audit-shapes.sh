@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # audit-shapes.sh [N]   (run from anywhere; default N=4000)
 # Measures how `intake audit` (release build) scales on one core (taskset -c 0) on generated files that
-# repeat one hostile shape (36 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
+# repeat one hostile shape (38 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
 # seconds of both and their ratio. A linear pass gives a ratio near 4; a pass that walks every earlier
 # copy for each copy gives 16. Shapes (each once made the audit quadratic, found by reviews):
 #   outside-assets   thousands of top-level assets, each read by its own member of one type
@@ -37,6 +37,10 @@
 #   limited-guard    thousands of `guard status != .authorized else { return }` in one function
 #   foreach-grid     thousands of `ForEach(0..<assets.count)` over a fetch result in one view
 #   level-params     thousands of functions of one name, each passing its level parameter on and making a request
+#   asset-bindings   `requestAVAsset` handlers nested thousands deep, each binding its asset under another name
+#                    (`let bK = aK`, then `let bK = bK` again) and reading it in a `DispatchQueue.main` block
+#   work-items       thousands of `DispatchWorkItem`s and `BlockOperation`s in one function, each reading its own
+#                    asset and executed right after on another queue
 #   picker-names     thousands of pickers of distinct names in one function, each configured and never shown
 #   strip-types      types nested N/4 deep, each copying frames in a loop beside image views made in a loop
 #   singleton-types  types nested N/4 deep, each keeping a shared instance of itself and registering an observer
@@ -263,6 +267,23 @@ def level_params(k):
     out.append("}\n")
     return "".join(out)
 
+def asset_bindings(k):
+    # Each binding asks whether its value names an asset: a walk over the scopes around it, bounded however
+    # deep the handlers nest.
+    nest = "".join(f"    PHImageManager.default().requestAVAsset(forVideo: v, options: nil) {{ a{i}, _, _ in\n"
+                   f"    let b{i} = a{i}; let b{i} = b{i}\n"
+                   f"    DispatchQueue.main.async {{ _ = b{i}.duration }}\n" for i in range(k))
+    return (header + "final class V: UIViewController {\n  func show(_ v: PHAsset) {\n" + nest
+            + "    }\n" * k + "  }\n}\n")
+
+def work_items(k):
+    # Where each block runs is looked for in a bounded window around it, not in the whole file per block.
+    body = "".join(f"    let a{i} = AVAsset(url: u)\n"
+                   + (f"    let w{i} = DispatchWorkItem {{ _ = a{i}.duration }}\n    q.async(execute: w{i})\n" if i % 2 == 0
+                      else f"    let w{i} = BlockOperation {{ _ = a{i}.duration }}\n    o.addOperation(w{i})\n")
+                   for i in range(k))
+    return (header + "final class V: UIViewController {\n  let q = DispatchQueue(label: \"q\")\n"
+            + "  let o = OperationQueue()\n  func show(_ u: URL) {\n" + body + "  }\n}\n")
 def picker_names(k):
     # Thousands of pickers of distinct names, each only configured: whether a picker is ever shown is read
     # in one pass over the file, not once per name.
@@ -299,6 +320,7 @@ shapes = {
     "temp-deep": temp_deep, "temp-aliases": temp_aliases, "id-flow": id_flow,
     "source-defaults": source_defaults, "try-list": try_list, "list-data": list_data,
     "limited-guard": limited_guard, "foreach-grid": foreach_grid, "level-params": level_params,
+    "asset-bindings": asset_bindings, "work-items": work_items,
     "picker-names": picker_names, "strip-types": strip_types, "singleton-types": singleton_types,
 }
 for name, make in shapes.items():
@@ -325,7 +347,8 @@ for shape in outside-assets private-assets one-line-type call-labels nested-help
   asset-params one-long-list requests-in-if type-chain nested-funcs member-chain same-name subclass-chain \
   overloads nested-closures nested-blocks nested-lets comparisons nested-types nested-ifs nested-foreach \
   sync-options unknown-options temp-deep temp-aliases id-flow source-defaults try-list list-data \
-  limited-guard foreach-grid level-params picker-names strip-types singleton-types; do
+  limited-guard foreach-grid level-params asset-bindings work-items picker-names strip-types \
+  singleton-types; do
   small=$(cpu "$INTAKE" "$WORK/$shape-$N")
   large=$(cpu "$INTAKE" "$WORK/$shape-$((4 * N))")
   ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')

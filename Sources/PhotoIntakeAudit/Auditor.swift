@@ -166,7 +166,7 @@ public struct Auditor: Sendable {
   /// Words of the rules that ask where code runs; the call graph is built only when one occurs.
   private static let needsModel: [Word] = [
     .startRunning, .stopRunning, .isSynchronous, .copyCGImage, .tracks, .duration, .commonMetadata,
-    .isPlayable, .wait, .loadFileRepresentation, .UserDefaults, .AppStorage,
+    .isPlayable, .wait, .loadFileRepresentation, .UserDefaults, .AppStorage, .performChangesAndWait,
   ]
 
   /// A `// intake-audit:disable id` comment applies to its own line and the line after it.

@@ -76,7 +76,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case UIViewController, UIView, View, App, Scene, UIResponder, UIViewRepresentable
   case UIViewControllerRepresentable, onAppear, onDisappear, task, Button, onChange, onReceive
   case dataTask, IBAction, addObserver, sink, receive, queue, OperationQueue, RunLoop
-  case addOperation, DispatchWorkItem, downloadTask, uploadTask, makeUIView, dismantleUIView
+  case addOperation, DispatchWorkItem, BlockOperation, downloadTask, uploadTask, makeUIView, dismantleUIView
   case loadTracks, loadMetadata, loadMediaSelectionGroup, generateCGImageAsynchronously, performChanges
   case finishWriting, setSampleBufferDelegate, setMetadataObjectsDelegate, setDelegate, URLSession
 
@@ -86,6 +86,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case requestPlayerItem, requestExportSession, exportAsynchronously, generateCGImagesAsynchronously
   case options, copyCGImage, tracks, duration, commonMetadata, isPlayable, AVAsset, AVURLAsset
   case statusOfValue, isNetworkAccessAllowed, AVPlayer, AVPlayerItem, AVAssetImageGenerator, fileURLWithPath
+  case performChangesAndWait
 
   // MARK: Grids keyed by index, photo dimensions
   case cancelImageRequest

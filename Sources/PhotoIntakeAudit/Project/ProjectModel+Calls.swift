@@ -379,7 +379,7 @@ extension ProjectModel {
   static func closureDecision(_ scope: Scope, in file: SourceFile) -> Local? {
     if scope.isMainActor { return .main }
     let callee = file.word(scope.callee)
-    if callee == .DispatchWorkItem { return workItemContext(scope, in: file) }
+    if callee == .DispatchWorkItem || callee == .BlockOperation { return workItemContext(scope, in: file) }
     let paren: Int?
     switch file.kind(scope.open - 1) {
     case .rightParen: paren = argumentsBefore(scope, in: file)
@@ -391,9 +391,12 @@ extension ProjectModel {
   }
 
   /// What the call named at `callee` decides for a closure or function passed to it.
-  static func argumentDecision(callee: Int, paren: Int?, in file: SourceFile) -> Local? {
+  /// `operations`: the callee adds operations to its receiver (`addOperations(_:waitUntilFinished:)`).
+  static func argumentDecision(callee: Int, paren: Int?, in file: SourceFile, operations: Bool = false)
+    -> Local?
+  {
     let word = file.word(callee)
-    if queueCalls.contains(word) || word == .addOperation {
+    if queueCalls.contains(word) || word == .addOperation || operations {
       let receiver = file.postfixStart(endingAt: callee)..<callee
       // `DispatchQueue.main.async`, `OperationQueue.main.addOperation`
       return file.contains([.main], in: receiver)
@@ -453,22 +456,38 @@ extension ProjectModel {
     return nil
   }
 
-  /// Where a `DispatchWorkItem`'s block runs: where the item is executed (`queue.async(execute: item)`,
-  /// `asyncAfter(deadline:execute:)`, `group.notify(queue:execute:)`), or inline by `item.perform()`.
-  /// Main if any execution is on main; unknown when the file never executes it.
+  /// How many tokens before a work item's block and after it ``workItemContext(_:in:)`` looks for the
+  /// calls that execute it: a file of thousands of work items reads a bounded window around each, not the
+  /// whole file once per item. An item executed farther away is unknown (not main).
+  static let workItemReach = 4096
+
+  /// Where a `DispatchWorkItem`'s or a `BlockOperation`'s block runs: where the item is executed
+  /// (`queue.async(execute: item)`, `asyncAfter(deadline:execute:)`, `group.notify(queue:execute:)`,
+  /// `operationQueue.addOperation(operation)`, on main only for `OperationQueue.main`), or inline by
+  /// `item.perform()` or `operation.start()`. Main if any execution is on main; unknown when none is found
+  /// within ``workItemReach`` tokens of the block.
   private static func workItemContext(_ scope: Scope, in file: SourceFile) -> Local {
-    // `let item = DispatchWorkItem { … }`, `self.item = DispatchWorkItem(block: { … })`
+    // `let item = DispatchWorkItem { … }`, `self.item = DispatchWorkItem(block: { … })`,
+    // `let operation = BlockOperation { … }`
     let item = scope.callee - 1
     if file.word(item) == .opAssign, file.kind(item - 1) == .identifier {
       let name = item - 1
       var result: Local?
-      for use in 0..<file.count
+      let after = min(scope.close, file.count - 1) + 1
+      let before = max(0, scope.open - workItemReach)..<max(0, scope.open)
+      for use in [before, after..<min(file.count, after + workItemReach)].joined()
       where use != name && file.kind(use) == .identifier && file.source.sameText(use, name) {
         var decided: Local?
-        if file.kind(use + 1) == .dot, file.text(use + 2) == "perform" {
+        let open = Int(file.syntax.enclosingOpen[use])
+        if file.kind(use + 1) == .dot, ["perform", "start"].contains(file.text(use + 2)) {
           decided = .inherit
         } else if let paren = file.enclosingParen(of: use), file.kind(paren - 1) == .identifier {
           decided = argumentDecision(callee: paren - 1, paren: paren, in: file)
+        } else if open >= 0, file.kind(open) == .leftBracket, let paren = file.enclosingParen(of: open),
+          file.text(paren - 1) == "addOperations"
+        {
+          // `queue.addOperations([operation], waitUntilFinished: false)`.
+          decided = argumentDecision(callee: paren - 1, paren: paren, in: file, operations: true)
         }
         switch decided {
         case .main?: return .main

@@ -19,7 +19,12 @@ extension SyncLoadRule {
     guard let model = project.model else { return [] }
     var assets =
       file.source.words.contains(.AVAsset) || file.source.words.contains(.AVURLAsset)
+        || file.source.words.contains(.requestAVAsset)
       ? DeclaredNames(in: file, types: [.AVAsset, .AVURLAsset], initializers: [.AVAsset, .AVURLAsset]) : nil
+    // PhotoKit's `requestAVAsset` hands its result handler a new `AVAsset` (`{ avAsset, _, _ in`), not yet
+    // loaded; `if let video = avAsset` is the same asset.
+    assets?.addFirstClosureParameters(of: [.requestAVAsset])
+    assets?.addBindings()
     // `for asset in videoAssets { … asset.duration … }` over assets made just before: each is read first there.
     assets?.addLoopVariables()
     let blockers =
@@ -113,8 +118,15 @@ extension SyncLoadRule {
         severity = { $0.isRemote(receiver, generator: true) ? .error : .warning }
         message =
           "AVAssetImageGenerator.copyCGImage(at:actualTime:) blocks the main thread while it decodes a frame."
+      } else if word == .performChangesAndWait, calls || file.kind(index + 1) == .leftBrace {
+        // `PHPhotoLibrary.shared().performChangesAndWait { … }` blocks the calling thread until the
+        // library has saved the change (writing a photo's or a video's file); its documentation asks for
+        // `performChanges(_:completionHandler:)` anywhere the wait would hold up the UI.
+        message =
+          "PHPhotoLibrary.performChangesAndWait blocks the main thread until the library has saved the change; use performChanges(_:completionHandler:)."
       } else if word == .tracks, calls, !Self.isComposition(receiver, in: file) {
         guard !facts.isLoaded(readAt: index), !loads.isAssetOfTrackParameter(receiver: receiver, in: file),
+          !(assets.map { Self.isLoadedBinding(receiver, before: index, assets: $0, facts: &facts) } ?? false),
           !loads.isLoadedByCallers(receiver: receiver, in: file),
           !loads.isLoadedBefore(receiver: receiver, in: file),
           !loads.isLoadedStoredAsset(receiver: receiver, in: file)
@@ -126,7 +138,9 @@ extension SyncLoadRule {
       } else if Self.assetProperties.contains(word), !calls, let assets, file.kind(receiver) == .identifier,
         assets.refers(receiver)
       {
-        guard !facts.isLoaded(readAt: index), !loads.isAssetOfTrackParameter(receiver: receiver, in: file),
+        guard !facts.isLoaded(readAt: index),
+          !Self.isLoadedBinding(receiver, before: index, assets: assets, facts: &facts),
+          !loads.isAssetOfTrackParameter(receiver: receiver, in: file),
           !loads.isLoadedByCallers(receiver: receiver, in: file),
           !loads.isLoadedBefore(receiver: receiver, in: file),
           !loads.isLoadedStoredAsset(receiver: receiver, in: file)
@@ -166,6 +180,26 @@ extension SyncLoadRule {
       findings.append(finding)
     }
     return findings
+  }
+
+  /// Whether `receiver` names an asset bound to another name (`guard let clip = avAsset`), bindings of
+  /// bindings included, that was read or loaded under one of those names before `index`. At most
+  /// ``DeclaredNames/scopeWalkLimit`` links are followed.
+  private static func isLoadedBinding(
+    _ receiver: Int, before index: Int, assets: DeclaredNames, facts: inout AssetFacts
+  ) -> Bool {
+    var name = receiver
+    var previous = -1
+    for _ in 0..<DeclaredNames.scopeWalkLimit {
+      // `let clip = clip` finds itself again (declarations are looked up by scope, not by position).
+      guard let declared = assets.declaration(name), declared != previous,
+        let source = assets.boundFrom[declared]
+      else { return false }
+      if facts.isLoaded(source: source, before: index) { return true }
+      previous = declared
+      name = source
+    }
+    return false
   }
 
   /// Whether the read at `index` is of the asset an `AVAsset` extension's member is called on:

@@ -5,16 +5,17 @@
 /// `loadObject`, `loadFileRepresentation`, `loadDataRepresentation` or `loadItem`. On code the call graph
 /// puts on the main thread (see `SyncLoadRule+Blocking.swift`) it also flags the loads that block by
 /// design: PhotoKit requests with `isSynchronous` options, waits for PhotoKit and AVFoundation
-/// requests, `AVAssetImageGenerator.copyCGImage(at:actualTime:)` and synchronous `AVAsset` properties.
+/// requests, `AVAssetImageGenerator.copyCGImage(at:actualTime:)`, synchronous `AVAsset` properties and
+/// `PHPhotoLibrary.performChangesAndWait(_:)`.
 struct SyncLoadRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "sync-load", severity: .error,
     summary:
       "Picked-item loading is force-tried or blocked on (try!, semaphore, DispatchGroup.wait); failures crash and iCloud downloads freeze the thread.",
     reports:
-      "Picked-item loading force-tried or blocked on (try!, semaphore, DispatchGroup.wait), and PhotoKit or AVFoundation loads that block the main thread (isSynchronous requests, waits for them, copyCGImage, the first synchronous read of an AVAsset, also inside members of an app-defined AVAsset extension called on an asset not yet loaded), once per blocking call with every main-thread call site; an error where the load may download from iCloud or a server, a warning where it reads a local file.",
+      "Picked-item loading force-tried or blocked on (try!, semaphore, DispatchGroup.wait), and PhotoKit or AVFoundation loads that block the main thread (isSynchronous requests, waits for them, performChangesAndWait, copyCGImage, the first synchronous read of an AVAsset (also of the one requestAVAsset hands its result handler, read in a main-queue block inside it), also inside members of an app-defined AVAsset extension called on an asset not yet loaded), once per blocking call with every main-thread call site; an error where the load may download from iCloud or a server, a warning where it reads a local file.",
     leavesAlone:
-      "Loads no main-thread code reaches (another queue, queue.async(group:execute:), a DispatchWorkItem run elsewhere, a completion handler of an asynchronous API or of a helper that calls it there, a view controller's helper every caller runs only from such a handler or another queue, a closure an app's wrapper hands only to other queues (Async.global { … }), a delegate whose queue: is not main, Task.detached, an actor, code under an #if flag no build sets); reads of an AVAsset already loaded (an earlier read, also one each caller made before passing the asset in or one made by a function the asset was passed to before, a stored let or private var that every initializer or member setting it read after setting or set to such an asset, also one a lazy property hands on, a var whose didSet reads each new value (outside the didSet), load(_:), loadValuesAsynchronously, a .loaded status check, a player's item other than one the function has just made, track.asset of an AVAssetTrack a caller passed in); helpers whose isSynchronous parameter no main-thread caller sets, default branches no caller reaches, overloads the labels rule out (read by Swift 2's rule in Swift 2 files); and waits for work that is not a photo or media request.",
+      "Loads no main-thread code reaches (another queue, queue.async(group:execute:), a DispatchWorkItem run elsewhere, a BlockOperation added to an OperationQueue the app made, a completion handler of an asynchronous API or of a helper that calls it there, a view controller's helper every caller runs only from such a handler or another queue, a closure an app's wrapper hands only to other queues (Async.global { … }), a delegate whose queue: is not main, Task.detached, an actor, code under an #if flag no build sets); reads of an AVAsset already loaded (an earlier read, also one each caller made before passing the asset in or one made by a function the asset was passed to before, a stored let or private var that every initializer or member setting it read after setting or set to such an asset, also one a lazy property hands on, a var whose didSet reads each new value (outside the didSet), load(_:), loadValuesAsynchronously, a .loaded status check, a player's item other than one the function has just made, track.asset of an AVAssetTrack a caller passed in); helpers whose isSynchronous parameter no main-thread caller sets, default branches no caller reaches, overloads the labels rule out (read by Swift 2's rule in Swift 2 files); and waits for work that is not a photo or media request.",
     fix: """
       Await the async API (`try await item.loadTransferable(type:)`) or continue in the completion handler; \
       catch the error and show progress. Loading may download from iCloud and may fail, so never force-try \
@@ -27,6 +28,7 @@ struct SyncLoadRule: AuditRule {
     .loadTransferable, .loadObject, .loadFileRepresentation, .loadDataRepresentation,
     .loadInPlaceFileRepresentation, .loadItem, .isSynchronous, .requestImage, .requestImageData,
     .requestImageDataAndOrientation, .wait, .copyCGImage, .tracks, .duration, .commonMetadata, .isPlayable,
+    .performChangesAndWait,
   ]
 
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {

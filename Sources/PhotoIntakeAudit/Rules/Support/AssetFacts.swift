@@ -64,6 +64,15 @@ struct AssetFacts {
     return keysLoaded(in: type).contains(key)
   }
 
+  /// Whether the asset named `source` (a bare name another name was bound to: `avAsset` in
+  /// `if let video = avAsset`) was read or loaded under that name before `index` in the function around
+  /// `index`: the same asset, so a read under the new name finds it loaded.
+  mutating func isLoaded(source: Int, before index: Int) -> Bool {
+    let function = file.enclosingFunction(of: index)
+    guard let earlier = usesOf(Self.key(file, end: source)) else { return false }
+    return Self.any(earlier, after: file.body(of: function).lowerBound - 1, before: index)
+  }
+
   /// Whether the read at `index` is the one to report for its asset: always for a local or parameter, and
   /// for a stored property of a type only the first read reported in the file (an asset blocks once; which
   /// of the type's methods reads it first is not known, and every later read finds it loaded).

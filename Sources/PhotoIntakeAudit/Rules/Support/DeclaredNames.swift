@@ -102,6 +102,42 @@ struct DeclaredNames {
     }
   }
 
+  /// Adds the first parameter of each closure handed to one of `callees`, visible in the closure's body:
+  /// `{ avAsset, audioMix, info in` of `requestAVAsset(forVideo:options:resultHandler:)`, whose result
+  /// handler's first argument is the `AVAsset?` PhotoKit made, untyped in the source. One pass over the
+  /// scopes.
+  mutating func addFirstClosureParameters(of callees: Set<Word>) {
+    for (number, scope) in file.syntax.scopes.enumerated()
+    where scope.kind == .closure && scope.callee >= 0 && callees.contains(file.word(scope.callee)) {
+      guard let first = scope.parameters.first, file.text(first) != "_" else { continue }
+      add(first, inScope: number)
+    }
+  }
+
+  /// Adds names bound to a recorded name: `if let video = avAsset {`, `guard let video = avAsset else`,
+  /// `let video = avAsset!`: the same value under another name, visible in the scope around the binding
+  /// (as every declaration here). Only a bare name or a forced one counts; a member, call or subscript
+  /// after it (`avAsset.tracks`, `assets[0]`) makes another value. One pass over the file, in order, so a
+  /// binding of a binding counts too.
+  mutating func addBindings() {
+    for index in 0..<file.count
+    where file.kind(index) == .identifier && (file.word(index - 1) == .let || file.word(index - 1) == .var)
+      && file.word(index + 1) == .opAssign && file.kind(index + 2) == .identifier
+    {
+      var after = index + 3
+      if file.word(after) == .opBang, file.tokens[after].start == file.tokens[after - 1].end { after += 1 }
+      guard file.kind(after) != .dot, file.kind(after) != .leftParen, file.kind(after) != .leftBracket,
+        file.word(after) != .opQuestion, refers(index + 2)
+      else { continue }
+      add(index, inScope: scope(of: index))
+      boundFrom[index] = index + 2
+    }
+  }
+
+  /// For each name ``addBindings()`` recorded (by token), the name it was bound to (`avAsset` for
+  /// `if let video = avAsset`): reads of either are reads of one asset.
+  private(set) var boundFrom: [Int: Int] = [:]
+
   /// Loop variables (by token) over a collection the type stores (`var assets: [AVAsset]`), with the
   /// collection's name: every loop over it reads the same assets.
   private(set) var storedLoops: [Int: String] = [:]
