@@ -149,4 +149,36 @@ extension HostileInputTests {
     #expect(report.swiftFiles == 2)
     #expect(report.findings.contains { $0.file == "Other.swift" && $0.rule == "picker-legacy" })
   }
+
+  /// A closure given to no call (`#Preview { … }`, `let work = { … }`) that calls a function handing out a
+  /// full-size decode: following the image there once read the closure's absent callee and trapped (the whole
+  /// tuning tree crashed on a Moonshot preview that calls `Bundle.decode`).
+  @Test(arguments: [
+    "#Preview {\n  let image = decode(Data())\n  return Grid(store: Store())\n}\n",
+    "let work = {\n  let image = decode(Data())\n  print(image as Any)\n}\n",
+  ])
+  func closuresGivenToNoCallAreFollowed(_ closure: String) async throws {
+    let grid = """
+      import SwiftUI
+      import UIKit
+
+      final class Store: ObservableObject {
+        @Published var photos: [UIImage] = []
+      }
+
+      struct Grid: View {
+        @ObservedObject var store: Store
+        var body: some View { List { ForEach(store.photos, id: \\.self) { Image(uiImage: $0) } } }
+      }
+
+      func decode(_ data: Data) -> UIImage? {
+        let image = UIImage(data: data)
+        return image
+      }
+
+      """
+    let report = try await Self.audit(["Grid.swift": grid + closure])
+    #expect(report.swiftFiles == 1)
+    #expect(report.skipped.isEmpty)
+  }
 }

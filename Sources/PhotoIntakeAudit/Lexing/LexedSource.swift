@@ -47,14 +47,18 @@ struct LexedSource: Sendable {
 
   func line(ofToken index: Int) -> Int { location(ofByte: tokens[index].start).line }
 
-  /// The token's text, for messages and for comparing identifiers that are not interned words.
+  /// The token's text, for messages and for comparing identifiers that are not interned words; empty for an
+  /// index outside the file (as ``SourceFile/word(_:)`` is `.none` there), so a rule that looks one token too
+  /// far, or at a scope's absent callee (-1), reads nothing instead of trapping.
   func text(_ index: Int) -> String {
+    guard index >= 0, index < tokens.count else { return "" }
     let token = tokens[index]
     return String(decoding: bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)
   }
 
-  /// Whether two tokens spell the same text.
+  /// Whether two tokens spell the same text (never for an index outside the file).
   func sameText(_ first: Int, _ second: Int) -> Bool {
+    guard first >= 0, second >= 0, first < tokens.count, second < tokens.count else { return false }
     let a = tokens[first]
     let b = tokens[second]
     guard a.end - a.start == b.end - b.start else { return false }

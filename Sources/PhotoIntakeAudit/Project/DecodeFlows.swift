@@ -309,8 +309,9 @@ struct DecodeFlows: Sendable {
       if downsamples(file, body) { return }
       var uses = [start]
       // `group.addTask { await load() }`: the group's results, `for await image in group`.
-      if file.scope(scope).kind == .closure, file.text(file.scope(scope).callee) == "addTask",
-        file.kind(file.scope(scope).callee - 1) == .dot
+      // (A closure given to no call, `#Preview { … }` or `let work = { … }`, has no callee.)
+      if file.scope(scope).kind == .closure, file.scope(scope).callee >= 0,
+        file.text(file.scope(scope).callee) == "addTask", file.kind(file.scope(scope).callee - 1) == .dot
       {
         let group = file.scope(scope).callee - 2
         let outer = file.syntax.enclosing(group, [.function, .accessor, .closure]) ?? 0
