@@ -284,27 +284,29 @@ def work_items(k):
                    for i in range(k))
     return (header + "final class V: UIViewController {\n  let q = DispatchQueue(label: \"q\")\n"
             + "  let o = OperationQueue()\n  func show(_ u: URL) {\n" + body + "  }\n}\n")
+
 def picker_names(k):
     # Thousands of pickers of distinct names, each only configured: whether a picker is ever shown is read
     # in one pass over the file, not once per name.
     lines = "".join(f"    let p{i} = UIImagePickerController(); p{i}.sourceType = .photoLibrary\n" for i in range(k))
     return header + "final class V: UIViewController {\n  func f() {\n" + lines + "  }\n}\n"
 
-def strip_types(k):
-    # Types nested thousands deep, each copying frames in a loop and making image views in a loop.
+def nested_types_each(k, body):
+    # Types nested k/4 deep, each with the same members (`body`, a type's opening and members).
     k = max(1, k // 4)
-    body = ("class T {\n  func f(g: AVAssetImageGenerator) {\n"
-            "    for t in [CMTime.zero] { _ = try? g.copyCGImage(at: t, actualTime: nil) }\n"
-            "    for _ in 0..<2 { _ = UIImageView(image: nil) }\n  }\n")
     return header + body * k + "}\n" * k
 
+def strip_types(k):
+    # Each copies frames in a loop and makes image views in a loop.
+    return nested_types_each(k, "class T {\n  func f(g: AVAssetImageGenerator) {\n"
+                             "    for t in [CMTime.zero] { _ = try? g.copyCGImage(at: t, actualTime: nil) }\n"
+                             "    for _ in 0..<2 { _ = UIImageView(image: nil) }\n  }\n")
+
 def singleton_types(k):
-    # Types nested thousands deep, each keeping a shared instance of itself and registering an observer.
-    k = max(1, k // 4)
-    body = ("class T: NSObject, PHPhotoLibraryChangeObserver {\n  static let shared = T()\n"
-            "  func photoLibraryDidChange(_ c: PHChange) {}\n"
-            "  func start() { PHPhotoLibrary.shared().register(self) }\n")
-    return header + body * k + "}\n" * k
+    # Each keeps a shared instance of itself and registers an observer.
+    return nested_types_each(k, "class T: NSObject, PHPhotoLibraryChangeObserver {\n  static let shared = T()\n"
+                             "  func photoLibraryDidChange(_ c: PHChange) {}\n"
+                             "  func start() { PHPhotoLibrary.shared().register(self) }\n")
 
 plist = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
          "<key>CFBundleIdentifier</key><string>a.b</string></dict></plist>\n")
