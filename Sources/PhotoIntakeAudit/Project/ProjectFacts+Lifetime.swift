@@ -17,13 +17,9 @@ extension ProjectFacts {
         guard file.scope(type).kind == .type else { continue }
         if isRoot[type] == nil { isRoot[type] = file.name(of: type).map(roots.contains) ?? false }
         guard isRoot[type] == true else { continue }
-        // `= Type(`, or `: Type = Type(`: the type the property is made of.
-        var value = token + 2
-        if file.kind(value) == .colon { value += 2 }
-        guard file.word(value) == .opAssign, file.kind(value + 1) == .identifier,
-          file.kind(value + 2) == .leftParen
-        else { continue }
-        appLifetimeTypes.insert(file.text(value + 1))
+        if let made = file.initializerType(ofDeclarationAt: token) {
+          appLifetimeTypes.insert(file.text(made))
+        }
       }
     }
   }

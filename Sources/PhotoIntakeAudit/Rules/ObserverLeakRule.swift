@@ -52,16 +52,10 @@ struct ObserverLeakRule: AuditRule {
   private static func singletonTypes(in file: SourceFile) -> Set<Int> {
     var types: Set<Int> = []
     for token in 0..<file.count
-    where file.word(token) == .static && (file.word(token + 1) == .let || file.word(token + 1) == .var)
-      && file.kind(token + 2) == .identifier
-    {
+    where file.word(token) == .static {
+      guard let made = file.initializerType(ofDeclarationAt: token + 1) else { continue }
       let type = file.syntax.scope(of: token)
-      guard file.scope(type).kind == .type, let name = file.name(of: type) else { continue }
-      var value = token + 3
-      if file.kind(value) == .colon { value += 2 }
-      if file.word(value) == .opAssign, file.text(value + 1) == name, file.kind(value + 2) == .leftParen {
-        types.insert(type)
-      }
+      if file.scope(type).kind == .type, file.name(of: type) == file.text(made) { types.insert(type) }
     }
     return types
   }

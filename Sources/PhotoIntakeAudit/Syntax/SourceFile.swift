@@ -254,6 +254,18 @@ struct SourceFile: Sendable {
     return name >= 0 && name < count ? text(name) : nil
   }
 
+  /// The type the `let`/`var` at `keyword` is made of by its initializer: `Store` in `let store = Store()` or
+  /// `var store: Store = Store(…)` (an annotation of one token); nil for a declaration initialized otherwise.
+  func initializerType(ofDeclarationAt keyword: Int) -> Int? {
+    guard word(keyword) == .let || word(keyword) == .var, kind(keyword + 1) == .identifier else { return nil }
+    var value = keyword + 2
+    if kind(value) == .colon { value += 2 }
+    guard word(value) == .opAssign, kind(value + 1) == .identifier, kind(value + 2) == .leftParen else {
+      return nil
+    }
+    return value + 1
+  }
+
   /// Words written in a type's inheritance clause (`: UIViewController, PHPhotoLibraryChangeObserver`).
   func inheritance(of scope: Int) -> [Word] {
     syntax.scopes[scope].inheritance.clamped(to: 0..<count).map { word($0) }.filter { $0 != .none }
