@@ -15,9 +15,9 @@ struct FullDecodeThumbnailRule: AuditRule {
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
     reports:
-      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:) (also spelled UIImage.init(data:), or UIImage(named:) of a file's path), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image, builds the row's view (-> some View, @ViewBuilder) or draws the image into the view it is called on (an image view extension that sets self.image, called on a cell's outlet), or an Image or UIImage initializer of the app's (Image(data:)), that each cell or row calls, directly, through a model or through a function the cell calls (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), or frames an image generator copies in a loop in a file that makes image views in a loop (a trimmer's thumbnail strip), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests PHImageManagerMaximumSize, or shows AsyncImage of a photo kept only at full size.",
+      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:) (also spelled UIImage.init(data:), or UIImage(named:) of a file's path), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image, builds the row's view (-> some View, @ViewBuilder) or draws the image into the view it is called on (an image view extension that sets self.image, called on a cell's outlet), or an Image or UIImage initializer of the app's (Image(data:)), that each cell or row calls, directly, through a model or through a function the cell calls (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), or frames an image generator copies in a loop in a file that makes image views in a loop (a trimmer's thumbnail strip), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests the full-size photo from PhotoKit (PHImageManagerMaximumSize, or the asset's own pixelWidth x pixelHeight) in a cell, or stores such a request's image into an array that a ForEach or List iterates (in its result handler, or through a helper that returns it); or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body, the pages a ForEach makes in a TabView), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, frames of a generator its type gives a maximumSize elsewhere (set in configure, copied in loadImage), frames copied in a loop for anything but image views made in a loop (a GIF's frames, an export), decodes of thumbnails and small images (an argument named for a thumbnail, or reading a property or dictionary key named for an avatar, icon or logo, people[row].avatarImg, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL, or downloaded from a URL bound just before from a key or property naming an image a service sizes, a profile_image_url key), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)), and helpers drawing into the view they are called on that cells call only with such an image (cell.avatarView.load(member.profileImageURL), or a name bound just before from one, if let url = photo.thumbImageURL()), and a cell's own methods that lists call only with such an image (cell.setImage(from: show.icon), a tvg-logo key).",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body, the pages a ForEach makes in a TabView), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, frames of a generator its type gives a maximumSize elsewhere (set in configure, copied in loadImage), frames copied in a loop for anything but image views made in a loop (a GIF's frames, an export), decodes of thumbnails and small images (an argument named for a thumbnail, or reading a property or dictionary key named for an avatar, icon or logo, people[row].avatarImg, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL, or downloaded from a URL bound just before from a key or property naming an image a service sizes, a profile_image_url key), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), PhotoKit requests scaled down from the asset's pixel size (pixelWidth / 4) or sized for the cell, AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)), and helpers drawing into the view they are called on that cells call only with such an image (cell.avatarView.load(member.profileImageURL), or a name bound just before from one, if let url = photo.thumbImageURL()), and a cell's own methods that lists call only with such an image (cell.setImage(from: show.icon), a tvg-logo key).",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -27,6 +27,7 @@ struct FullDecodeThumbnailRule: AuditRule {
 
   let triggers: Set<Word> = [
     .UIImage, .PHImageManagerMaximumSize, .AsyncImage, .copyCGImage, .CGImageSourceCreateImageAtIndex,
+    .requestImage,
   ]
 
   static let downsampling: Set<Word> = [
@@ -84,6 +85,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     switch file.word(index) {
     case .copyCGImage: return "copyCGImage(at:actualTime:)"
     case .CGImageSourceCreateImageAtIndex: return "CGImageSourceCreateImageAtIndex"
+    case .requestImage: return "requestImage(for:targetSize:…) at full size"
     default: return "UIImage(\(imageLabel(file, index).map { file.text($0) } ?? "data"):)"
     }
   }
@@ -234,6 +236,32 @@ struct FullDecodeThumbnailRule: AuditRule {
               : nil
         ))
     }
+    // Requests for the full-size photo: in a cell (`PHImageManagerMaximumSize` is reported just below), or
+    // stored into list data. Helpers returning one are looked up a bounded number of times per file.
+    var helperLookups = Self.requestHelperLookups
+    var requestsLeft = Self.requestsFollowed
+    for index in 0..<file.count where file.word(index) == .requestImage {
+      guard let target = Self.fullSizeTarget(file, callee: index) else { continue }
+      let function = file.enclosingFunction(of: index)
+      if isListContext(index) {
+        guard file.word(target) != .PHImageManagerMaximumSize else { continue }
+        findings.append(
+          file.finding(
+            descriptor, at: index,
+            message:
+              "A list or grid cell requests the photo at its own pixel size (pixelWidth x pixelHeight), the full-size photo; request the cell's pixel size."
+          ))
+        continue
+      }
+      guard requestsLeft > 0 else { continue }
+      requestsLeft -= 1
+      if !(downsamples[function] ?? file.contains(Self.downsampling, in: file.body(of: function))),
+        let finding = requestedIntoListData(
+          file, callee: index, function: function, project: project, locals: locals, lookups: &helperLookups)
+      {
+        findings.append(finding)
+      }
+    }
     for index in 0..<file.count
     where file.word(index) == .PHImageManagerMaximumSize || file.word(index) == .AsyncImage {
       guard isListContext(index), let message = fullSizeRequest(file, index, project: project) else {
@@ -268,7 +296,7 @@ struct FullDecodeThumbnailRule: AuditRule {
   /// computed `var image: UIImage?`) or builds the view that shows it (`func row(_ entry:) -> some View`,
   /// a `@ViewBuilder` function, a computed `var …: some View`), which list or grid contexts elsewhere call: reported once, at the
   /// decode, with each cell's call in the context path.
-  private func helperCalledFromList(_ file: SourceFile, _ index: Int, function: Int, project: ProjectFacts)
+  func helperCalledFromList(_ file: SourceFile, _ index: Int, function: Int, project: ProjectFacts)
     -> Finding?
   {
     let scope = file.scope(function)
