@@ -124,7 +124,10 @@ public struct Auditor: Sendable {
       facts.addCallsOfListHelpers(files)
     }
     if facts.words.containsAny([.cellForItemAt, .cellForRowAt]) { facts.addCellLoaders(files) }
-    if facts.words.contains(.register) { facts.addAppLifetimeTypes(files, roots: interface.lifetimeClasses) }
+    if facts.words.contains(.register) {
+      facts.addAppLifetimeTypes(
+        files, roots: interface.lifetimeClasses.union(ProjectFacts.swiftUIRoots(files)))
+    }
     if facts.words.containsAny([.UIImage, .copyCGImage, .CGImageSourceCreateImageAtIndex]) {
       facts.decodeFlows = DecodeFlows(files: files, listDataNames: facts.listDataNames)
     }

@@ -24,3 +24,38 @@ extension ProjectFacts {
     }
   }
 }
+
+extension ProjectFacts {
+  /// The SwiftUI twin of the main storyboard's starting screens (``InterfaceNames/lifetimeClasses``): the
+  /// `@main` app type and the types its `WindowGroup { … }` makes (`ContentView()`, the tabs of a
+  /// `TabView { … }`, a model handed in with `.environmentObject(Store())`), which live as long as the scene
+  /// (for an iPhone app, as long as the app), and so do the `@StateObject`s they keep. One pass over the
+  /// files' tokens.
+  static func swiftUIRoots(_ files: [SourceFile]) -> Set<String> {
+    var roots: Set<String> = []
+    for file in files {
+      for token in 0..<file.count where file.kind(token) == .attribute && file.text(token) == "@main" {
+        var head = token + 1
+        while file.kind(head) == .attribute || file.word(head).isModifier { head += 1 }
+        guard file.word(head) == .struct || file.word(head) == .class, file.kind(head + 1) == .identifier,
+          let brace = ((head + 2)..<min(file.count, head + 64)).first(where: { file.kind($0) == .leftBrace }),
+          let scope = file.scopeOpened(at: brace)
+        else { continue }
+        roots.insert(file.text(head + 1))
+        for group in file.body(of: scope) where file.text(group) == "WindowGroup" {
+          var open = group + 1
+          if file.kind(open) == .leftParen, let close = file.match(open) { open = close + 1 }
+          guard file.kind(open) == .leftBrace, let close = file.match(open) else { continue }
+          for made in (open + 1)..<close
+          where file.kind(made) == .identifier && !file.isMember(made)
+            && (file.kind(made + 1) == .leftParen || file.kind(made + 1) == .leftBrace)
+          {
+            let name = file.text(made)
+            if let first = name.utf8.first, first >= 0x41, first <= 0x5A { roots.insert(name) }
+          }
+        }
+      }
+    }
+    return roots
+  }
+}

@@ -47,24 +47,6 @@ extension FullDecodeThumbnailRule {
     return nil
   }
 
-  /// The closure scope a request named at `callee` hands its image to: its trailing closure, or a
-  /// `resultHandler:` argument.
-  static func resultHandler(_ file: SourceFile, callee: Int) -> Int? {
-    guard let close = file.match(callee + 1) else { return nil }
-    if file.kind(close + 1) == .leftBrace { return file.scopeOpened(at: close + 1) }
-    var start = callee + 2
-    while start < close {
-      let end = file.endOfArgument(from: start, close: close)
-      if file.text(start) == "resultHandler", file.kind(start + 1) == .colon,
-        file.kind(start + 2) == .leftBrace
-      {
-        return file.scopeOpened(at: start + 2)
-      }
-      start = end + 1
-    }
-    return nil
-  }
-
   /// The finding for a full-size request at `callee`, outside list and grid cells, whose image is stored
   /// into data that cells draw: in its result handler (`self.images.append(image!)`, also through a name
   /// bound to it), or returned by the helper around it (`thumbnail = result!` … `return thumbnail`) whose
@@ -73,7 +55,7 @@ extension FullDecodeThumbnailRule {
     _ file: SourceFile, callee: Int, function: Int, project: ProjectFacts, locals: ListDataLocals,
     lookups: inout Int
   ) -> Finding? {
-    guard function > 0, let handler = Self.resultHandler(file, callee: callee) else { return nil }
+    guard function > 0, let handler = file.resultHandler(ofCallAt: callee) else { return nil }
     let closure = file.scope(handler)
     let body = file.body(of: function)
     var uses: [Int] = []

@@ -25,7 +25,7 @@ struct GridKeyedByIndexRule: AuditRule {
     summary:
       "Grid cells over a PHFetchResult are keyed by index; a library change or a reused cell shows or imports another photo.",
     leavesAlone:
-      "Cells keyed or checked by localIdentifier, requests made in a helper outside the cell or in a cell method that checks which asset it shows, projects that cancel image requests, SwiftUI index loops over arrays (also an array that shares its name with a fetch result elsewhere in the project), and UIKit cells over arrays not copied from a fetch result (the app's own picked assets).",
+      "Cells keyed or checked by localIdentifier, requests made in a helper outside the cell or in a cell method that checks which asset it shows, requests whose result handler checks which request the cell still shows (if cell.tag == tag), projects that cancel image requests, SwiftUI index loops over arrays (also an array that shares its name with a fetch result elsewhere in the project), and UIKit cells over arrays not copied from a fetch result (the app's own picked assets).",
     fix: """
       Key cells by PHAsset.localIdentifier (ForEach(assets, id: \\.localIdentifier), a diffable data source \
       of identifiers), remember the identifier a cell shows (cell.representedAssetIdentifier = \
@@ -61,6 +61,15 @@ struct GridKeyedByIndexRule: AuditRule {
         Self.takesObjectByIndexPath(over: project.cellAssetSources, in: file, body)
       else { continue }
       for request in body where file.word(request) == .requestImage && file.isMember(request) {
+        // `var tag = cell.tag + 1; cell.tag = tag; … { image, _ in if cell.tag == tag { … } }`: the result
+        // handler checks which request the cell still shows, as a cell method that compares does.
+        if let handler = file.resultHandler(ofCallAt: request),
+          file.body(of: handler).contains(where: {
+            file.word($0) == .opEqual || file.text($0) == "==="
+          })
+        {
+          continue
+        }
         findings.append(file.finding(descriptor, at: request))
       }
     }

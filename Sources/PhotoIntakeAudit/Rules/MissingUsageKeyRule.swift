@@ -103,14 +103,19 @@ struct MissingUsageKeyRule: AuditRule {
           uses.append((index, .key(file.word(media) == .video ? Self.camera : Self.microphone)))
         }
       case .AVCaptureDeviceInput, .VNDocumentCameraViewController, .DataScannerViewController:
-        if !file.isMember(index), file.kind(index + 1) == .leftParen {
+        // Swift 1 imported the initializer as a class method: `AVCaptureDeviceInput.deviceInputWithDevice(device,
+        // error: &error) as AVCaptureDeviceInput`.
+        let paren =
+          word == .AVCaptureDeviceInput && file.kind(index + 1) == .dot
+            && file.text(index + 2) == "deviceInputWithDevice" ? index + 3 : index + 1
+        if !file.isMember(index), file.kind(paren) == .leftParen {
           // `AVCaptureDeviceInput(device: audioDevice)`, `(device: AVCaptureDevice.default(for: .audio)!)`:
           // the microphone, not the camera. Only the argument's first tokens are read (a device argument
           // is short), so thousands of nested inputs stay linear.
           let audio =
             word == .AVCaptureDeviceInput
-            && file.match(index + 1).map {
-              Self.namesAudio((index + 2)..<min($0, index + 2 + Self.deviceArgumentWindow), file)
+            && file.match(paren).map {
+              Self.namesAudio((paren + 1)..<min($0, paren + 1 + Self.deviceArgumentWindow), file)
             } ?? false
           uses.append((index, .key(audio ? Self.microphone : Self.camera)))
         }

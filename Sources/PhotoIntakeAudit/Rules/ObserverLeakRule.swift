@@ -8,7 +8,7 @@ struct ObserverLeakRule: AuditRule {
     id: "observer-leak", severity: .warning,
     summary: "PHPhotoLibrary.register(_:) has no matching unregisterChangeObserver(_:) in this type.",
     leavesAlone:
-      "Types that unregister the observer anywhere, in the type or in an extension in another file, and types that live as long as the app: a singleton keeping a static shared instance of itself, the view controllers the main storyboard starts with (its initial one, the root of the navigation controller or the tabs it starts with) and the types they keep in stored properties.",
+      "Types that unregister the observer anywhere, in the type or in an extension in another file, and types that live as long as the app: a singleton keeping a static shared instance of itself, the view controllers the main storyboard starts with (its initial one, the root of the navigation controller or the tabs it starts with), the SwiftUI app type and the views its WindowGroup makes, and the types they keep in stored properties (a @StateObject).",
     fix: """
       Call PHPhotoLibrary.shared().unregisterChangeObserver(self) in deinit or when the screen goes away \
       (Apple's sample code does it in deinit). Until then the library keeps calling photoLibraryDidChange(_:), \
