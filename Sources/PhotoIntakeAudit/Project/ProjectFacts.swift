@@ -381,16 +381,34 @@ struct ProjectFacts: Sendable {
   /// Records, once every file is read, the calls made by views that list contexts create in other files
   /// (`PersonRow(person:)` in a `ForEach`, whose `person.thumbnail()` draws a cell too). A view created
   /// only with a small image (`RemoteImage(url: video.thumbnailURL)`) does not draw the photo.
+  ///
+  /// Views such a view creates draw the cell too (`GalleryItemView` in a `ForEach`, whose body makes
+  /// `AsyncPicsImageView(url:)`, whose `@StateObject` loader decodes): the files are read again, each time
+  /// recording only the calls of the views found in the round before, for up to ``createdViewRounds`` rounds.
   mutating func addCallsOfCreatedViews(_ files: [SourceFile]) {
-    for file in files where file.syntax.scopes.contains(where: { $0.kind == .type }) {
-      let known = ListContext.scopes(in: file, wrappers: listWrappers)
-      let created = file.syntax.scopes.indices.contains { index in
-        file.scope(index).kind == .type && !known[index]
-          && file.name(of: index).map { createsPhotoView($0) } == true
+    // Per file, the scopes whose calls are recorded already.
+    var recorded: [Int: [Bool]] = [:]
+    for _ in 0..<Self.createdViewRounds {
+      var grew = false
+      for (number, file) in files.enumerated() where file.syntax.scopes.contains(where: { $0.kind == .type }) {
+        let known = recorded[number] ?? ListContext.scopes(in: file, wrappers: listWrappers)
+        let now = ListContext.scopes(in: file, wrappers: listWrappers) { type in
+          file.name(of: type).map { createsPhotoView($0) } ?? false
+        }
+        guard now.indices.contains(where: { now[$0] && !known[$0] }) else {
+          recorded[number] = known
+          continue
+        }
+        addListCalls(file, skipping: known)
+        recorded[number] = now
+        grew = true
       }
-      if created { addListCalls(file, skipping: known) }
+      if !grew { break }
     }
   }
+
+  /// How many views deep ``addCallsOfCreatedViews(_:)`` follows views that create views.
+  static let createdViewRounds = 4
 
   /// Whether a list context creates the type `name` (`PhotoCard(photo: photo)` in a `ForEach`) with
   /// something other than a small image.
