@@ -390,7 +390,8 @@ struct ProjectFacts: Sendable {
     var recorded: [Int: [Bool]] = [:]
     for _ in 0..<Self.createdViewRounds {
       var grew = false
-      for (number, file) in files.enumerated() where file.syntax.scopes.contains(where: { $0.kind == .type }) {
+      for (number, file) in files.enumerated() where file.syntax.scopes.contains(where: { $0.kind == .type })
+      {
         let known = recorded[number] ?? ListContext.scopes(in: file, wrappers: listWrappers)
         let now = ListContext.scopes(in: file, wrappers: listWrappers) { type in
           file.name(of: type).map { createsPhotoView($0) } ?? false
