@@ -77,6 +77,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case UIViewControllerRepresentable, onAppear, onDisappear, task, Button, onChange, onReceive
   case dataTask, IBAction, addObserver, sink, receive, queue, OperationQueue, RunLoop
   case addOperation, DispatchWorkItem, BlockOperation, downloadTask, uploadTask, makeUIView, dismantleUIView
+  case makeUIViewController, dismantleUIViewController
   case loadTracks, loadMetadata, loadMediaSelectionGroup, generateCGImageAsynchronously, performChanges
   case finishWriting, setSampleBufferDelegate, setMetadataObjectsDelegate, setDelegate, URLSession
 

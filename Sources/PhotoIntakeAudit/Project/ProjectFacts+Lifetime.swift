@@ -59,3 +59,45 @@ extension ProjectFacts {
     return roots
   }
 }
+
+extension ProjectFacts {
+  /// Records the representables (``rootRepresentables``) that the project makes only in the bodies of its
+  /// SwiftUI root views (``swiftUIRoots(_:)``), outside any `if` or `switch`: SwiftUI makes such a view once
+  /// for the scene, and its `makeUIView` or `makeUIViewController` once with it, so what they create is not
+  /// created again. One pass over the files' tokens.
+  mutating func addRootRepresentables(_ files: [SourceFile], roots: Set<String>) {
+    var owners: Set<String> = []
+    for made in representableOwners.values { owners.formUnion(made) }
+    owners.remove("")
+    guard !owners.isEmpty, !roots.isEmpty else { return }
+    var inRoot: Set<String> = []
+    var elsewhere: Set<String> = []
+    for file in files {
+      for token in 0..<file.count
+      where file.kind(token) == .identifier && !file.isMember(token)
+        && (file.kind(token + 1) == .leftParen || file.kind(token + 1) == .leftBrace)
+        && owners.contains(file.text(token))
+      {
+        let name = file.text(token)
+        // The declaration itself (`struct CameraView: UIViewRepresentable {`) makes nothing.
+        if file.word(token - 1) == .struct || file.word(token - 1) == .class { continue }
+        var unconditional = true
+        var type: Int?
+        for scope in file.syntax.enclosingScopes(of: token) {
+          switch file.scope(scope).kind {
+          case .block: unconditional = false
+          case .type: if type == nil { type = scope }
+          default: break
+          }
+          if type != nil { break }
+        }
+        if unconditional, let type, let owner = file.name(of: type), roots.contains(owner) {
+          inRoot.insert(name)
+        } else {
+          elsewhere.insert(name)
+        }
+      }
+    }
+    rootRepresentables = inRoot.subtracting(elsewhere)
+  }
+}

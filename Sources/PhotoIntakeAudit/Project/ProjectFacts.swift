@@ -48,9 +48,16 @@ struct ProjectFacts: Sendable {
   /// `var feed: AVCaptureSession?`), whatever they are called: `manager.capture.startRunning()` in
   /// another file is a session's.
   var sessionNames: Set<String> = []
-  /// Types a representable's `makeUIView` makes (its return type, and types it initializes), when that
-  /// representable has no `dismantleUIView`: what such a view creates is created again with the view.
+  /// Types a representable's `makeUIView` or `makeUIViewController` makes (its return type, and types it
+  /// initializes), when that representable has no `dismantleUIView` (`dismantleUIViewController`): what such
+  /// a view or controller creates is created again with it.
   var representableViews: Set<String> = []
+  /// For each of ``representableViews``, the representables that make it (see
+  /// ``removeRepresentablesOfRootViews(_:roots:)``).
+  var representableOwners: [String: Set<String>] = [:]
+  /// Representables made only once per scene: unconditionally in the body of the app's root views
+  /// (``removeRepresentablesOfRootViews(_:roots:)``).
+  var rootRepresentables: Set<String> = []
   /// Default `.photoLibrary` values that every call of their function or type overrides by label
   /// (``addUnreachedSourceDefaults(_:)``).
   var unreachedSourceDefaults: Set<SourceDefault> = []
@@ -168,7 +175,7 @@ struct ProjectFacts: Sendable {
         }
       }
     }
-    if file.source.words.contains(.makeUIView) { addRepresentableViews(file) }
+    if file.source.words.containsAny([.makeUIView, .makeUIViewController]) { addRepresentableViews(file) }
     if file.source.words.containsAny([.PHFetchResult, .fetchAssets]) { addFetchResultNames(file) }
     if file.source.words.containsAny([.PHAuthorizationStatus, .PHPhotoLibrary]) { addPhotoStatusNames(file) }
     if file.source.words.containsAny([.assetIdentifier, .localIdentifier, .itemIdentifier]) {
@@ -195,23 +202,36 @@ struct ProjectFacts: Sendable {
   }
 
   /// Records the types each `makeUIView` of a representable without `dismantleUIView` makes (see
-  /// ``representableViews``).
+  /// ``representableViews``), and each `makeUIViewController` without `dismantleUIViewController`: SwiftUI
+  /// makes a controller again just as it makes a view again.
   private mutating func addRepresentableViews(_ file: SourceFile) {
     for (index, scope) in file.syntax.scopes.enumerated()
-    where scope.kind == .function && file.word(scope.name) == .makeUIView {
+    where scope.kind == .function
+      && (file.word(scope.name) == .makeUIView || file.word(scope.name) == .makeUIViewController)
+    {
+      let dismantle: Word =
+        file.word(scope.name) == .makeUIView ? .dismantleUIView : .dismantleUIViewController
       guard let owner = file.enclosingType(of: scope.head),
-        !file.contains([.dismantleUIView], in: file.body(of: owner))
+        !file.contains([dismantle], in: file.body(of: owner))
       else { continue }
       var made: [Int] = []
-      if let arrow = (scope.head..<scope.open).first(where: { file.word($0) == .opArrow }) {
+      // A view's return type is the view it makes; a controller may be one a model keeps and hands out
+      // (`return viewModel.viewController`), so only controllers it initializes count.
+      if dismantle == .dismantleUIView,
+        let arrow = (scope.head..<scope.open).first(where: { file.word($0) == .opArrow })
+      {
         made += (arrow..<scope.open).filter { file.kind($0) == .identifier }
       }
       made += file.body(of: index).filter {
         file.kind($0) == .identifier && !file.isMember($0) && file.kind($0 + 1) == .leftParen
       }
+      let ownerName = file.name(of: owner) ?? ""
       for token in made {
         let name = file.text(token)
-        if name.first?.isUppercase == true { representableViews.insert(name) }
+        if name.first?.isUppercase == true {
+          representableViews.insert(name)
+          representableOwners[name, default: []].insert(ownerName)
+        }
       }
     }
   }

@@ -143,21 +143,36 @@ struct PickerLegacyRule: AuditRule {
   }
 
   /// Whether the picker created at `index` never has its `sourceType` set: the variable it is bound to
-  /// (`let picker = UIImagePickerController()`) gets no `picker.sourceType =` in the file, or, when it is
-  /// not bound to a name, the file never mentions `sourceType`.
+  /// (`let picker = UIImagePickerController()`) gets no `picker.sourceType =` in the file — in the same
+  /// function when it is a local of that function, since each function's `picker` is another instance — or,
+  /// when it is not bound to a name, the file never mentions `sourceType`.
   private func keepsDefaultSource(_ index: Int, in file: SourceFile, sourceSet: inout Set<String>?) -> Bool {
     guard file.source.words.contains(.sourceType) else { return true }
     guard let name = Self.boundName(index, in: file) else { return false }
     if sourceSet == nil {
-      // The receivers of every `x.sourceType` in the file, read once.
+      // The receivers of every `x.sourceType` in the file, and each with its function, read once.
       var receivers: Set<String> = []
       for other in 0..<file.count where file.word(other) == .sourceType && file.isMember(other) {
         var receiver = other - 2
         if file.word(receiver) == .opQuestion || file.word(receiver) == .opBang { receiver -= 1 }
-        if file.kind(receiver) == .identifier { receivers.insert(file.text(receiver)) }
+        guard file.kind(receiver) == .identifier else { continue }
+        receivers.insert(file.text(receiver))
+        receivers.insert("\(file.enclosingFunction(of: receiver)) \(file.text(receiver))")
       }
       sourceSet = receivers
     }
-    return !(sourceSet?.contains(file.text(name)) ?? false)
+    // `let picker = UIImagePickerController()`, `var picker: UIImagePickerController = …` in a function.
+    // A local the function returns may be configured by its caller (`let picker = makePicker()`), unless the
+    // function is a representable's `makeUIViewController`, whose controller SwiftUI shows as it is.
+    let function = file.enclosingFunction(of: index)
+    let isLocal =
+      (file.word(name - 1) == .let || file.word(name - 1) == .var) && function > 0
+      && file.scope(function).kind == .function
+      && (file.word(file.scope(function).name) == .makeUIViewController
+        || !file.body(of: function).contains {
+          file.word($0) == .return && file.kind($0 + 1) == .identifier && file.source.sameText($0 + 1, name)
+        })
+    let key = isLocal ? "\(function) \(file.text(name))" : file.text(name)
+    return !(sourceSet?.contains(key) ?? false)
   }
 }

@@ -1,15 +1,16 @@
 /// `session-in-representable`: an `AVCaptureSession` created inside a `UIViewRepresentable` or
 /// `UIViewControllerRepresentable` (in a method or as a stored property's initial value), or by a view of
-/// the project that a representable's `makeUIView` makes (see ``ProjectFacts/representableViews``).
+/// the project that a representable's `makeUIView` or `makeUIViewController` makes (see
+/// ``ProjectFacts/representableViews``).
 struct SessionInRepresentableRule: AuditRule {
   let descriptor = RuleDescriptor(
     id: "session-in-representable", severity: .warning,
     summary:
       "An AVCaptureSession is created inside a SwiftUI representable, which SwiftUI re-creates; the camera restarts and sessions pile up.",
     reports:
-      "An AVCaptureSession created inside a SwiftUI representable, or by a view of the project that a representable's makeUIView makes, which SwiftUI re-creates; the camera restarts and sessions pile up.",
+      "An AVCaptureSession created inside a SwiftUI representable, or by a view or view controller of the project that a representable's makeUIView or makeUIViewController makes, which SwiftUI re-creates; the camera restarts and sessions pile up.",
     leavesAlone:
-      "A session created by a long-lived model and passed into the representable, and one made by a view whose representable stops it in dismantleUIView.",
+      "A session created by a long-lived model and passed into the representable, and one made by a view or controller whose representable stops it in dismantleUIView or dismantleUIViewController.",
     fix: """
       Create and configure the session once, in a long-lived model (an actor, or an object held in @State \
       or @StateObject), and pass it to the representable, which should only attach an \
@@ -30,21 +31,26 @@ struct SessionInRepresentableRule: AuditRule {
       && (file.kind(index + 1) == .leftParen
         || (file.kind(index + 1) == .dot && file.word(index + 2) == .initKeyword))
     {
+      // Representables the app's root view makes once for the scene make their session once.
       let inRepresentable = file.syntax.enclosingScopes(of: index).contains { scope in
         file.scope(scope).kind == .type
           && project.typeInherits(file, scope: scope, anyOf: Self.representables)
+          && !(file.name(of: scope).map(project.rootRepresentables.contains) ?? false)
       }
-      // A view of the project that a representable's `makeUIView` makes (`let view = PreviewView()`) and
+      // A view or controller of the project that a representable's `makeUIView` or `makeUIViewController`
+      // makes (`let view = PreviewView()`, `ScannerVC(scannerDelegate: context.coordinator)`) and
       // that creates the session itself, in a property or a method: each new view makes a new session.
       let view = file.enclosingType(of: index).flatMap { file.name(of: $0) }
       if inRepresentable {
         findings.append(file.finding(descriptor, at: index))
-      } else if let view, project.representableViews.contains(view), project.isMainActorType(view) {
+      } else if let view, project.representableViews.contains(view), project.isMainActorType(view),
+        !(project.representableOwners[view] ?? []).isSubset(of: project.rootRepresentables)
+      {
         findings.append(
           file.finding(
             descriptor, at: index,
             message:
-              "An AVCaptureSession is created by \(view), a view a SwiftUI representable's makeUIView makes; SwiftUI re-creates it, so the camera restarts and sessions pile up."
+              "An AVCaptureSession is created by \(view), which a SwiftUI representable's makeUIView or makeUIViewController makes; SwiftUI re-creates it, so the camera restarts and sessions pile up."
           ))
       }
     }
