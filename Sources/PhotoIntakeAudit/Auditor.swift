@@ -124,13 +124,10 @@ public struct Auditor: Sendable {
       facts.addCallsOfListHelpers(files)
     }
     if facts.words.containsAny([.cellForItemAt, .cellForRowAt]) { facts.addCellLoaders(files) }
-    let swiftUIRoots =
-      facts.words.containsAny([.register, .AVCaptureSession, .AVCaptureMultiCamSession])
-      ? ProjectFacts.swiftUIRoots(files) : []
     if facts.words.contains(.register) {
-      facts.addAppLifetimeTypes(files, roots: interface.lifetimeClasses.union(swiftUIRoots))
+      facts.addAppLifetimeTypes(
+        files, roots: interface.lifetimeClasses.union(ProjectFacts.swiftUIRoots(files)))
     }
-    if !facts.representableOwners.isEmpty { facts.addRootRepresentables(files, roots: swiftUIRoots) }
     if facts.words.containsAny([.UIImage, .copyCGImage, .CGImageSourceCreateImageAtIndex]) {
       facts.decodeFlows = DecodeFlows(files: files, listDataNames: facts.listDataNames)
     }

@@ -60,6 +60,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case byPreparingThumbnail, prepareThumbnail, prepareForDisplay, kCGImageSourceThumbnailMaxPixelSize
   case CGImageSourceCreateImageAtIndex, kCGImageSourceSubsampleFactor, maximumSize
   case UICollectionViewCell, UITableViewCell, UICollectionViewListCell, cellForItemAt, cellForRowAt
+  case willDisplay
   case CellRegistration, UICollectionViewDiffableDataSource, UITableViewDiffableDataSource
   case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid, AsyncImage, TabView
   case PHImageManagerMaximumSize, NavigationLink, sheet, fullScreenCover, navigationDestination, popover

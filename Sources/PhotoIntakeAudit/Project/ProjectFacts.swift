@@ -52,12 +52,10 @@ struct ProjectFacts: Sendable {
   /// initializes), when that representable has no `dismantleUIView` (`dismantleUIViewController`): what such
   /// a view or controller creates is created again with it.
   var representableViews: Set<String> = []
-  /// For each of ``representableViews``, the representables that make it (see
-  /// ``removeRepresentablesOfRootViews(_:roots:)``).
-  var representableOwners: [String: Set<String>] = [:]
-  /// Representables made only once per scene: unconditionally in the body of the app's root views
-  /// (``removeRepresentablesOfRootViews(_:roots:)``).
-  var rootRepresentables: Set<String> = []
+  /// Whether the project's string literals name a small or a large Flickr size key (see
+  /// ``flickrRenditionsOnly``).
+  var flickrSmallSizes = false
+  var flickrLargeSizes = false
   /// Default `.photoLibrary` values that every call of their function or type overrides by label
   /// (``addUnreachedSourceDefaults(_:)``).
   var unreachedSourceDefaults: Set<SourceDefault> = []
@@ -113,6 +111,7 @@ struct ProjectFacts: Sendable {
 
   mutating func add(_ file: SourceFile) {
     words.formUnion(file.source.words)
+    addFlickrSizes(file)
     let keywords = StoredProperty.keywordsByScope(in: file)
     for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
       guard let name = file.name(of: index) else { continue }
@@ -225,13 +224,9 @@ struct ProjectFacts: Sendable {
       made += file.body(of: index).filter {
         file.kind($0) == .identifier && !file.isMember($0) && file.kind($0 + 1) == .leftParen
       }
-      let ownerName = file.name(of: owner) ?? ""
       for token in made {
         let name = file.text(token)
-        if name.first?.isUppercase == true {
-          representableViews.insert(name)
-          representableOwners[name, default: []].insert(ownerName)
-        }
+        if name.first?.isUppercase == true { representableViews.insert(name) }
       }
     }
   }

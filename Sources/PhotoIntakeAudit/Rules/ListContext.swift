@@ -2,7 +2,8 @@
 ///
 /// A scope is a list context when it is a `ForEach`/`List`/`LazyVGrid`/`LazyHGrid`/`LazyVStack`/
 /// `LazyHStack`/`Grid` content closure, a cell registration or diffable data source cell provider, a
-/// `cellForItemAt`/`cellForRowAt` method, or a type that is (or is named like) a cell, row, tile or
+/// `cellForItemAt`/`cellForRowAt` method or a `willDisplay` delegate method (which UIKit calls for each cell
+/// as it appears), or a type that is (or is named like) a cell, row, tile or
 /// thumbnail — or lies inside one. Navigation destinations, sheets and popovers shown from a list are not
 /// cells: a full-size image there is what the user asked to see.
 enum ListContext {
@@ -13,7 +14,8 @@ enum ListContext {
   /// Words without which a file has no list context.
   static let words: [Word] =
     Array(containers) + [
-      .cellForItemAt, .cellForRowAt, .UICollectionViewCell, .UITableViewCell, .UICollectionViewListCell,
+      .cellForItemAt, .cellForRowAt, .willDisplay, .UICollectionViewCell, .UITableViewCell,
+      .UICollectionViewListCell,
     ]
   static let cellBases: Set<String> = [
     "UICollectionViewCell", "UITableViewCell", "UICollectionViewListCell",
@@ -57,6 +59,7 @@ enum ListContext {
         inList[index] =
           parent
           || file.contains([.cellForItemAt, .cellForRowAt], in: scope.head..<max(scope.head, scope.open))
+          || isWillDisplayCell(file, scope)
       case .type:
         let name = file.name(of: index) ?? ""
         inList[index] =
@@ -68,6 +71,15 @@ enum ListContext {
       }
     }
     return inList
+  }
+
+  /// Whether the function `scope` is `collectionView(_:willDisplay:forItemAt:)` or
+  /// `tableView(_:willDisplay:forRowAt:)`: UIKit calls it for each cell as it appears, as it calls
+  /// `cellForItemAt` (`willDisplayHeaderView` and the like are other words).
+  private static func isWillDisplayCell(_ file: SourceFile, _ scope: Scope) -> Bool {
+    guard file.word(scope.head) == .func, scope.open > scope.head else { return false }
+    let head = scope.head..<min(scope.open, scope.head + 16)
+    return head.contains { file.word($0) == .willDisplay && file.kind($0 + 1) == .identifier }
   }
 
   /// Whether the closure `scope` lies directly in a `TabView`'s content closure: a `ForEach` there makes

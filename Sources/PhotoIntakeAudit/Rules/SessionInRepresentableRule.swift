@@ -31,11 +31,9 @@ struct SessionInRepresentableRule: AuditRule {
       && (file.kind(index + 1) == .leftParen
         || (file.kind(index + 1) == .dot && file.word(index + 2) == .initKeyword))
     {
-      // Representables the app's root view makes once for the scene make their session once.
       let inRepresentable = file.syntax.enclosingScopes(of: index).contains { scope in
         file.scope(scope).kind == .type
           && project.typeInherits(file, scope: scope, anyOf: Self.representables)
-          && !(file.name(of: scope).map(project.rootRepresentables.contains) ?? false)
       }
       // A view or controller of the project that a representable's `makeUIView` or `makeUIViewController`
       // makes (`let view = PreviewView()`, `ScannerVC(scannerDelegate: context.coordinator)`) and
@@ -43,9 +41,7 @@ struct SessionInRepresentableRule: AuditRule {
       let view = file.enclosingType(of: index).flatMap { file.name(of: $0) }
       if inRepresentable {
         findings.append(file.finding(descriptor, at: index))
-      } else if let view, project.representableViews.contains(view), project.isMainActorType(view),
-        !(project.representableOwners[view] ?? []).isSubset(of: project.rootRepresentables)
-      {
+      } else if let view, project.representableViews.contains(view), project.isMainActorType(view) {
         findings.append(
           file.finding(
             descriptor, at: index,
