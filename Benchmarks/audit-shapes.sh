@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # audit-shapes.sh [N]   (run from anywhere; default N=4000)
 # Measures how `intake audit` (release build) scales on one core (taskset -c 0) on generated files that
-# repeat one hostile shape (38 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
+# repeat one hostile shape (42 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
 # seconds of both and their ratio. A linear pass gives a ratio near 4; a pass that walks every earlier
 # copy for each copy gives 16. Shapes (each once made the audit quadratic, found by reviews):
 #   outside-assets   thousands of top-level assets, each read by its own member of one type
@@ -44,6 +44,10 @@
 #   picker-names     thousands of pickers of distinct names in one function, each configured and never shown
 #   strip-types      types nested N/4 deep, each copying frames in a loop beside image views made in a loop
 #   singleton-types  types nested N/4 deep, each keeping a shared instance of itself and registering an observer
+#   default-pickers  thousands of local pickers in one function, each shown at its default source, one set to .camera
+#   full-requests    thousands of full-size PhotoKit requests in one function, each appending into a grid's array
+#   created-views    N/4 SwiftUI views, each making the next in its body, the first made by a ForEach
+#   main-queue-lets  thousands of `let qK = DispatchQueue.main` in one function, each running a session start
 # INTAKE= audits with that binary instead of the release build; BASELINE= also measures another `intake`
 # (an earlier build) on the same files, printing its ratio beside ours. A ratio above 8 is marked.
 set -euo pipefail
@@ -291,6 +295,35 @@ def picker_names(k):
     lines = "".join(f"    let p{i} = UIImagePickerController(); p{i}.sourceType = .photoLibrary\n" for i in range(k))
     return header + "final class V: UIViewController {\n  func f() {\n" + lines + "  }\n}\n"
 
+def default_pickers(k):
+    # Whether a local picker's function returns it is read once per function, not once per picker.
+    lines = "".join(f"    let p{i} = UIImagePickerController()\n    present(p{i}, animated: true)\n" for i in range(k))
+    return (header + "final class V: UIViewController {\n  func f() {\n    p0.sourceType = .camera\n" + lines
+            + "  }\n}\n")
+
+def full_requests(k):
+    # Full-size requests outside cells are followed into list data a bounded number of times per file.
+    lines = "".join("    PHImageManager.default().requestImage(for: a, targetSize: PHImageManagerMaximumSize, "
+                    "contentMode: .aspectFit, options: nil) { image, _ in self.images.append(image!) }\n"
+                    for _ in range(k))
+    return (header + "import SwiftUI\nfinal class M: ObservableObject {\n  @Published var images: [UIImage] = []\n"
+            "  func load(a: PHAsset) {\n" + lines + "  }\n}\n"
+            "struct G: View {\n  @StateObject var m = M()\n  var body: some View {\n"
+            "    List { ForEach(m.images, id: \\.self) { Image(uiImage: $0) } }\n  }\n}\n")
+
+def created_views(k):
+    # Views that views in a list make are followed a bounded number of rounds, each over every file once.
+    k = max(2, k // 4)
+    views = "".join(f"struct V{i}: View {{\n  var body: some View {{ V{i + 1}() }}\n}}\n" for i in range(k))
+    return (header + "import SwiftUI\nstruct G: View {\n  let xs = [1]\n  var body: some View {\n"
+            "    List { ForEach(xs, id: \\.self) { _ in V0() } }\n  }\n}\n" + views
+            + f"struct V{k}: View {{\n  var body: some View {{ Image(uiImage: UIImage(data: Data())!) }}\n}}\n")
+
+def main_queue_lets(k):
+    # The names given the main queue are read in one pass over the project.
+    lines = "".join(f"    let q{i} = DispatchQueue.main\n    q{i}.async {{ self.s.startRunning() }}\n" for i in range(k))
+    return header + "final class V: UIViewController {\n  let s = AVCaptureSession()\n  func f() {\n" + lines + "  }\n}\n"
+
 def nested_types_each(k, body):
     # Types nested k/4 deep, each with the same members (`body`, a type's opening and members).
     k = max(1, k // 4)
@@ -324,6 +357,8 @@ shapes = {
     "limited-guard": limited_guard, "foreach-grid": foreach_grid, "level-params": level_params,
     "asset-bindings": asset_bindings, "work-items": work_items,
     "picker-names": picker_names, "strip-types": strip_types, "singleton-types": singleton_types,
+    "default-pickers": default_pickers, "full-requests": full_requests, "created-views": created_views,
+    "main-queue-lets": main_queue_lets,
 }
 for name, make in shapes.items():
     for size in (n, 4 * n):
@@ -350,7 +385,7 @@ for shape in outside-assets private-assets one-line-type call-labels nested-help
   overloads nested-closures nested-blocks nested-lets comparisons nested-types nested-ifs nested-foreach \
   sync-options unknown-options temp-deep temp-aliases id-flow source-defaults try-list list-data \
   limited-guard foreach-grid level-params asset-bindings work-items picker-names strip-types \
-  singleton-types; do
+  singleton-types default-pickers full-requests created-views main-queue-lets; do
   small=$(cpu "$INTAKE" "$WORK/$shape-$N")
   large=$(cpu "$INTAKE" "$WORK/$shape-$((4 * N))")
   ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')

@@ -34,6 +34,8 @@ struct PickerLegacyRule: AuditRule {
     var names: PickerNames?
     // The names whose `sourceType` the file sets, read once when a default-source picker is first asked about.
     var sourceSet: Set<String>?
+    // Per function, the names it returns (`return picker`), read once when first asked about.
+    var returned: [Int: Set<String>] = [:]
     for index in 0..<file.count
     where (file.word(index) == .photoLibrary || file.word(index) == .savedPhotosAlbum) && file.isMember(index)
     {
@@ -66,7 +68,7 @@ struct PickerLegacyRule: AuditRule {
     for index in 0..<file.count
     where file.word(index) == .UIImagePickerController && file.kind(index + 1) == .leftParen
       && file.kind(index + 2) == .rightParen && !file.isMember(index)
-      && keepsDefaultSource(index, in: file, sourceSet: &sourceSet)
+      && keepsDefaultSource(index, in: file, sourceSet: &sourceSet, returned: &returned)
     {
       if let name = Self.boundName(index, in: file), Self.neverShown(name, in: file, names: &names) {
         continue
@@ -146,7 +148,9 @@ struct PickerLegacyRule: AuditRule {
   /// (`let picker = UIImagePickerController()`) gets no `picker.sourceType =` in the file — in the same
   /// function when it is a local of that function, since each function's `picker` is another instance — or,
   /// when it is not bound to a name, the file never mentions `sourceType`.
-  private func keepsDefaultSource(_ index: Int, in file: SourceFile, sourceSet: inout Set<String>?) -> Bool {
+  private func keepsDefaultSource(
+    _ index: Int, in file: SourceFile, sourceSet: inout Set<String>?, returned: inout [Int: Set<String>]
+  ) -> Bool {
     guard file.source.words.contains(.sourceType) else { return true }
     guard let name = Self.boundName(index, in: file) else { return false }
     if sourceSet == nil {
@@ -169,10 +173,22 @@ struct PickerLegacyRule: AuditRule {
       (file.word(name - 1) == .let || file.word(name - 1) == .var) && function > 0
       && file.scope(function).kind == .function
       && (file.word(file.scope(function).name) == .makeUIViewController
-        || !file.body(of: function).contains {
-          file.word($0) == .return && file.kind($0 + 1) == .identifier && file.source.sameText($0 + 1, name)
-        })
+        || !Self.returnedNames(of: function, in: file, memo: &returned).contains(file.text(name)))
     let key = isLocal ? "\(function) \(file.text(name))" : file.text(name)
     return !(sourceSet?.contains(key) ?? false)
+  }
+
+  /// The names the function scope `function` returns (`return picker`), read once per function.
+  private static func returnedNames(of function: Int, in file: SourceFile, memo: inout [Int: Set<String>])
+    -> Set<String>
+  {
+    if let known = memo[function] { return known }
+    var names: Set<String> = []
+    for token in file.body(of: function)
+    where file.word(token) == .return && file.kind(token + 1) == .identifier {
+      names.insert(file.text(token + 1))
+    }
+    memo[function] = names
+    return names
   }
 }
