@@ -10,8 +10,10 @@ extension ProjectFacts {
   static let largeFlickrSizes: Set<String> = ["c", "l", "b", "h", "k", "3k", "4k", "5k", "6k", "o"]
 
   /// Records the Flickr size keys (`url_z`) the file's string literals name, small and large, in one pass
-  /// over its string tokens (see ``flickrRenditionsOnly``).
+  /// over its string tokens (see ``flickrRenditionsOnly``). A file whose bytes never spell `url_` (nearly
+  /// every file) is passed over with one byte search, without reading its literals as text.
   mutating func addFlickrSizes(_ file: SourceFile) {
+    guard ASCII.contains(file.source.bytes, "url_") else { return }
     for token in 0..<file.count where file.kind(token) == .string {
       let bytes = Array(file.text(token).utf8)
       var index = 0

@@ -86,7 +86,7 @@ extension FullDecodeThumbnailRule {
     }
     guard !localSinks.isEmpty, lookups > 0, let name = file.name(of: function) else { return nil }
     lookups -= 1
-    guard Self.returnsAny(Set(localSinks), in: file, body: body) else { return nil }
+    guard !file.returnedNames(inBodyOf: function).isDisjoint(with: localSinks) else { return nil }
     if let finding = helperCalledFromList(file, callee, function: function, project: project) {
       return finding
     }
@@ -117,11 +117,4 @@ extension FullDecodeThumbnailRule {
   /// How many full-size requests outside cells a file's result handlers are followed for: each costs up to
   /// its function's length, so a file of thousands of them stays linear.
   static let requestsFollowed = 64
-
-  /// Whether the function body returns one of the locals `names` (`return thumbnail`).
-  private static func returnsAny(_ names: Set<String>, in file: SourceFile, body: Range<Int>) -> Bool {
-    body.contains {
-      file.word($0) == .return && file.kind($0 + 1) == .identifier && names.contains(file.text($0 + 1))
-    }
-  }
 }

@@ -173,21 +173,17 @@ struct PickerLegacyRule: AuditRule {
       (file.word(name - 1) == .let || file.word(name - 1) == .var) && function > 0
       && file.scope(function).kind == .function
       && (file.word(file.scope(function).name) == .makeUIViewController
-        || !Self.returnedNames(of: function, in: file, memo: &returned).contains(file.text(name)))
+        || !Self.returned(by: function, in: file, memo: &returned).contains(file.text(name)))
     let key = isLocal ? "\(function) \(file.text(name))" : file.text(name)
     return !(sourceSet?.contains(key) ?? false)
   }
 
-  /// The names the function scope `function` returns (`return picker`), read once per function.
-  private static func returnedNames(of function: Int, in file: SourceFile, memo: inout [Int: Set<String>])
+  /// ``SourceFile/returnedNames(inBodyOf:)`` of `function`, read once per function.
+  private static func returned(by function: Int, in file: SourceFile, memo: inout [Int: Set<String>])
     -> Set<String>
   {
     if let known = memo[function] { return known }
-    var names: Set<String> = []
-    for token in file.body(of: function)
-    where file.word(token) == .return && file.kind(token + 1) == .identifier {
-      names.insert(file.text(token + 1))
-    }
+    let names = file.returnedNames(inBodyOf: function)
     memo[function] = names
     return names
   }

@@ -228,6 +228,16 @@ struct SourceFile: Sendable {
     return (scope.open + 1)..<max(scope.open + 1, scope.close)
   }
 
+  /// The names the body of function scope `function` returns (`return picker`, `return thumbnail`): one
+  /// pass over the body.
+  func returnedNames(inBodyOf function: Int) -> Set<String> {
+    var names: Set<String> = []
+    for token in body(of: function) where word(token) == .return && kind(token + 1) == .identifier {
+      names.insert(text(token + 1))
+    }
+    return names
+  }
+
   /// The innermost function, accessor or file scope around `index` (closures and blocks are looked
   /// through, since they run as part of that function).
   func enclosingFunction(of index: Int) -> Int {
