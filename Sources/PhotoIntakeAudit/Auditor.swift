@@ -58,8 +58,8 @@ public struct Auditor: Sendable {
       }
     }
     for path in inventory.interfaceFiles {
-      if let data = FileManager.default.contents(atPath: root + "/" + path) {
-        interface.add([UInt8](data), path: path)
+      if let bytes = FolderReader.bytes(atPath: root + "/" + path) {
+        interface.add(bytes, path: path)
       }
     }
     var conditions = CompilationConditions()
@@ -102,8 +102,8 @@ public struct Auditor: Sendable {
           ))
         continue
       }
-      guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
-      let file = SourceFile(path: path, bytes: [UInt8](data), conditions: conditions)
+      guard let bytes = FolderReader.bytes(atPath: root + "/" + path) else { continue }
+      let file = SourceFile(path: path, bytes: bytes, conditions: conditions)
       if file.source.tooDeep {
         skipped.append(
           SkippedFile(

@@ -5,7 +5,7 @@ import Foundation
 /// models and Objective-C files that name Swift types, skipping build products and dependencies.
 struct ProjectScanner {
   struct Inventory: Sendable {
-    /// Paths relative to the root, sorted, with `/` separators.
+    /// Paths relative to the root, each list sorted, with `/` separators.
     var swiftFiles: [String] = []
     var propertyLists: [String] = []
     var buildSettings: [String] = []
@@ -25,13 +25,9 @@ struct ProjectScanner {
     guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue
     else { throw .notAFolder(root) }
     var inventory = Inventory()
-    guard let enumerator = FileManager.default.enumerator(atPath: root) else { return inventory }
-    while let next = enumerator.nextObject() as? String {
-      let name = next.lastIndex(of: "/").map { String(next[next.index(after: $0)...]) } ?? next
-      if skippedFolders.contains(name) {
-        enumerator.skipDescendants()
-        continue
-      }
+    FolderReader.walk(root, descend: { !skippedFolders.contains($0) }) { next in
+      let name = ProjectPath.lastComponent(next)
+      if skippedFolders.contains(name) { return }
       if name.hasSuffix(".swift") {
         inventory.swiftFiles.append(next)
       } else if name == "Info.plist" || name.hasSuffix("-Info.plist") {
@@ -50,6 +46,8 @@ struct ProjectScanner {
     inventory.swiftFiles.sort()
     inventory.propertyLists.sort()
     inventory.buildSettings.sort()
+    inventory.podspecs.sort()
+    inventory.interfaceFiles.sort()
     return inventory
   }
 }

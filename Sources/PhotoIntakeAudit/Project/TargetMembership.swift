@@ -44,6 +44,9 @@ struct TargetMembership: Sendable {
   }
 
   private var projects: [Project] = []
+  /// Per folder, the indices in `projects` of the projects that sit in it: a file asks the folders above it,
+  /// so a folder of hundreds of projects costs each file its depth, not the projects.
+  private var projectsInFolder: [String: [Int]] = [:]
   /// Folders of `Package.swift` manifests and podspecs: their sources are built without any project file.
   private var manifestFolders: Set<String> = []
   /// Projects and packages with a target whose code is main-actor by default.
@@ -84,6 +87,7 @@ struct TargetMembership: Sendable {
     } else {
       project.excluded = Self.excludedPatterns(objects)
     }
+    projectsInFolder[folder, default: []].append(projects.count)
     projects.append(project)
     return compiled
   }
@@ -148,7 +152,14 @@ struct TargetMembership: Sendable {
   /// The project that holds the Swift file at `path` but compiles it in no target, or nil when a target
   /// compiles it or nothing says.
   func excludingProject(of path: String) -> String? {
-    let governing = projects.filter { Self.isInside(path, $0.folder) }
+    var indices: [Int] = []
+    var folder = Self.folder(of: path)
+    while true {
+      indices += projectsInFolder[folder] ?? []
+      if folder.isEmpty { break }
+      folder = Self.folder(of: folder)
+    }
+    let governing = indices.sorted().map { projects[$0] }
     guard let first = governing.first,
       !isUnderManifest(path)
     else { return nil }
