@@ -64,7 +64,7 @@ enum Word: UInt16, CaseIterable, Sendable {
   case CellRegistration, UICollectionViewDiffableDataSource, UITableViewDiffableDataSource
   case List, ForEach, LazyVGrid, LazyHGrid, LazyVStack, LazyHStack, Grid, AsyncImage, TabView
   case PHImageManagerMaximumSize, NavigationLink, sheet, fullScreenCover, navigationDestination, popover
-  case label, CGImage, jpegData, pngData, heicData
+  case label, CGImage, jpegData, pngData, heicData, UIImageJPEGRepresentation, UIImagePNGRepresentation
 
   // MARK: Camera
   case AVCaptureSession, AVCaptureMultiCamSession, startRunning, stopRunning, AVCaptureDevice

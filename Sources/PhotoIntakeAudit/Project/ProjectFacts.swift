@@ -56,6 +56,10 @@ struct ProjectFacts: Sendable {
   /// ``flickrRenditionsOnly``).
   var flickrSmallSizes = false
   var flickrLargeSizes = false
+  /// Whether the project encodes an image it drew smaller first, or one it did not (see
+  /// ``storesOnlyDownscaledImages``).
+  var encodesDownscaledImages = false
+  var encodesFullImages = false
   /// Default `.photoLibrary` values that every call of their function or type overrides by label
   /// (``addUnreachedSourceDefaults(_:)``).
   var unreachedSourceDefaults: Set<SourceDefault> = []
@@ -112,6 +116,7 @@ struct ProjectFacts: Sendable {
   mutating func add(_ file: SourceFile) {
     words.formUnion(file.source.words)
     addFlickrSizes(file)
+    addImageEncodes(file)
     let keywords = StoredProperty.keywordsByScope(in: file)
     for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
       guard let name = file.name(of: index) else { continue }

@@ -481,6 +481,14 @@ struct Reachability: Sendable {
     "@preconcurrency", "@Sendable", "@nonobjc", "@inline", "@warn_unqualified_access", "@_disfavoredOverload",
   ]
 
+  /// Requirements of dependency-injection packages' protocols, which the package calls: Swinject's
+  /// `Assembly` (`assemble(container:)` and `loaded(resolver:)`, called by the `Assembler` that registers
+  /// the app's services) and Resolver's `ResolverRegistering` (`registerAllServices()`). A class that
+  /// conforms to `Assembly` lists it first, where a superclass would stand.
+  private static let containerRequirements: [String: String] = [
+    "assemble": "Assembly", "loaded": "Assembly", "registerAllServices": "ResolverRegistering",
+  ]
+
   /// Names of requirements of the SDK's protocols that take no unlabeled first parameter.
   private static let requirementNames: Set<String> = [
     "body", "previews", "makeUIView", "updateUIView", "makeUIViewController", "updateUIViewController",
@@ -538,6 +546,11 @@ struct Reachability: Sendable {
     }
     guard let type = file.syntax.enclosing(scope.head, [.type]) else { return false }
     if conformances.isEntryType(file, type) || isPublicExtension(file, type) { return true }
+    if let container = containerRequirements[file.text(scope.name)], let typeName = file.name(of: type),
+      conformances.facts.types[typeName]?.inherits.contains(container) == true
+    {
+      return true
+    }
     guard !isPrivate, let typeName = file.name(of: type), conformances.hasProtocols(typeName) else {
       return false
     }

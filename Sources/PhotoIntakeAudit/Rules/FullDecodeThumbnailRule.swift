@@ -17,7 +17,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     reports:
       "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:) (also spelled UIImage.init(data:), or UIImage(named:) of a file's path), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image, builds the row's view (-> some View, @ViewBuilder) or draws the image into the view it is called on (an image view extension that sets self.image, called on a cell's outlet), or an Image or UIImage initializer of the app's (Image(data:)), that each cell or row calls, directly, through a model or through a function the cell calls (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own, and the views a row's view makes, up to 4 levels deep, with their @StateObject loaders), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), or frames an image generator copies in a loop in a file that makes image views in a loop (a trimmer's thumbnail strip), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests the full-size photo from PhotoKit (PHImageManagerMaximumSize, or the asset's own pixelWidth x pixelHeight) in a cell, or stores such a request's image into an array that a ForEach or List iterates (in its result handler, or through a helper that returns it); or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
-      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body, the pages a ForEach makes in a TabView), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, frames of a generator its type gives a maximumSize elsewhere (set in configure, copied in loadImage), frames copied in a loop for anything but image views made in a loop (a GIF's frames, an export), decodes of thumbnails and small images (an argument named for a thumbnail, or reading a property or dictionary key named for an avatar, icon or logo, people[row].avatarImg, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL, or downloaded from a URL bound just before from a key or property naming an image a service sizes, a profile_image_url key), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), PhotoKit requests scaled down from the asset's pixel size (pixelWidth / 4) or sized for the cell, AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, decodes in a Flickr client that asks only for renditions of 640 pixels or less (url_z, url_m) and has no photos of its own, views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)), and helpers drawing into the view they are called on that cells call only with such an image (cell.avatarView.load(member.profileImageURL), or a name bound just before from one, if let url = photo.thumbImageURL()), and a cell's own methods that lists call only with such an image (cell.setImage(from: show.icon), a tvg-logo key).",
+      "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body, the pages a ForEach makes in a TabView), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, frames of a generator its type gives a maximumSize elsewhere (set in configure, copied in loadImage), frames copied in a loop for anything but image views made in a loop (a GIF's frames, an export), decodes of thumbnails and small images (an argument named for a thumbnail, or reading a property or dictionary key named for an avatar, icon or logo, people[row].avatarImg, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL, or downloaded from a URL bound just before from a key or property naming an image a service sizes, a profile_image_url key), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), PhotoKit requests scaled down from the asset's pixel size (pixelWidth / 4) or sized for the cell, AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, decodes of a stored photo's data (UIImage(data: entry.imageData)) in a project whose every image encode (jpegData, pngData) is of a copy it drew smaller first (image.resizeImage(to:height:), a photo journal's screen-sized copy), decodes in a Flickr client that asks only for renditions of 640 pixels or less (url_z, url_m) and has no photos of its own, views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)), and helpers drawing into the view they are called on that cells call only with such an image (cell.avatarView.load(member.profileImageURL), or a name bound just before from one, if let url = photo.thumbImageURL()), and a cell's own methods that lists call only with such an image (cell.setImage(from: show.icon), a tvg-logo key).",
     fix: """
       Make the thumbnail with ImageIO (CGImageSourceCreateThumbnailAtIndex with \
       kCGImageSourceThumbnailMaxPixelSize set to the cell's pixel size) or UIImage.preparingThumbnail(of:). \
@@ -98,6 +98,22 @@ struct FullDecodeThumbnailRule: AuditRule {
       return index + 4
     }
     return nil
+  }
+
+  /// Whether the decode at `index` is `UIImage(data:)` of a stored property (`entry.imageData`,
+  /// `photo?.imageData`): data the project kept, not a download or a file.
+  static func decodesStoredData(_ file: SourceFile, _ index: Int) -> Bool {
+    guard file.word(index) == .UIImage, let label = imageLabel(file, index), file.word(label) == .data,
+      file.kind(label + 1) == .colon, let close = file.match(label - 1)
+    else { return false }
+    let end = file.endOfArgument(from: label + 2, close: close)
+    var last = end - 1
+    if file.word(last) == .opBang { last -= 1 }
+    guard last > label + 2, file.kind(last) == .identifier, file.kind(last - 1) == .dot else { return false }
+    return (label + 2...last).allSatisfy { token in
+      file.kind(token) == .identifier || file.kind(token) == .dot || file.word(token) == .opQuestion
+        || file.word(token) == .opBang
+    }
   }
 
   /// Whether the argument starting at `start` names a thumbnail (`thumbnailData`,
@@ -205,11 +221,14 @@ struct FullDecodeThumbnailRule: AuditRule {
     var stripViewMakers: Set<Int>?
     // A Flickr client that asks only for small renditions decodes no original.
     let renditionsOnly = project.flickrRenditionsOnly
+    // A project that keeps only copies it drew smaller decodes small images from its stored data.
+    let storesSmallCopies = project.storesOnlyDownscaledImages
     for index in 0..<file.count where !renditionsOnly && Self.isFullDecode(file, index) {
       let function = file.enclosingFunction(of: index)
       let downsampled = downsamples[function] ?? file.contains(Self.downsampling, in: file.body(of: function))
       downsamples[function] = downsampled
       guard !downsampled, !Self.sizedGenerator(file, index, memo: &sizedGenerators) else { continue }
+      if storesSmallCopies, Self.decodesStoredData(file, index) { continue }
       guard isListContext(index) else {
         if let finding = helperCalledFromList(file, index, function: function, project: project)
           ?? decodedIntoListData(file, index, function: function, project: project, locals: locals)

@@ -1,0 +1,89 @@
+/// What size the images a project stores are: the data it keeps of a photo is what it encodes
+/// (`jpegData(compressionQuality:)`, `pngData()`, `UIImageJPEGRepresentation`), and an image drawn smaller
+/// first (`let small = image.resizeImage(to: rect.size.width, height: rect.size.height)`, the screen-sized
+/// copy a photo journal keeps) decodes small again. A project that encodes only such copies never decodes
+/// a full-size photo from its own stored data.
+extension ProjectFacts {
+  /// Words of a call that makes a smaller image: a function whose name says it resizes, scales down or
+  /// makes a thumbnail (`resizeImage`, `resized(to:)`, `scaledImage`, `makeThumbnail`), or UIKit's
+  /// `preparingThumbnail(of:)`.
+  static let downscalingNameParts = ["resiz", "scaled", "scaledown", "thumbnail", "downsampl", "shrink"]
+
+  /// Records whether each image encode of the file (outside comparisons such as `a.pngData() ==
+  /// b.pngData()`) is of an image made smaller first: the receiver is a call of a downscaling function
+  /// (`image.resized(to: size).jpegData(…)`), or a name the function bound to one.
+  mutating func addImageEncodes(_ file: SourceFile) {
+    guard
+      file.source.words.containsAny([.jpegData, .pngData, .heicData, .UIImageJPEGRepresentation, .UIImagePNGRepresentation])
+    else { return }
+    for index in 0..<file.count where file.isActive(index) {
+      let receiverEnd: Int
+      let callEnd: Int?
+      switch file.word(index) {
+      case .jpegData, .pngData, .heicData:
+        guard file.kind(index - 1) == .dot, file.kind(index + 1) == .leftParen else { continue }
+        var end = index - 2
+        if file.word(end) == .opQuestion || file.word(end) == .opBang { end -= 1 }
+        receiverEnd = end
+        callEnd = file.match(index + 1)
+      case .UIImageJPEGRepresentation, .UIImagePNGRepresentation:
+        guard file.kind(index + 1) == .leftParen, let close = file.match(index + 1) else { continue }
+        var end = file.endOfArgument(from: index + 2, close: close) - 1
+        if file.word(end) == .opBang { end -= 1 }
+        receiverEnd = end
+        callEnd = close
+      default: continue
+      }
+      // `a.pngData() == b.pngData()`: an equality test, not a stored copy.
+      let start = file.postfixStart(endingAt: receiverEnd)
+      if let callEnd, file.word(callEnd + 1) == .opEqual || file.word(callEnd + 1) == .opNotEqual { continue }
+      if file.word(start - 1) == .opEqual || file.word(start - 1) == .opNotEqual { continue }
+      if Self.isDownscaled(file, receiverEnd: receiverEnd, start: start) {
+        encodesDownscaledImages = true
+      } else {
+        encodesFullImages = true
+      }
+    }
+  }
+
+  /// Whether the image ending at `receiverEnd` (its expression starting at `start`) was made smaller:
+  /// a downscaling call, or a plain name bound earlier in the same function to an expression that makes
+  /// one.
+  private static func isDownscaled(_ file: SourceFile, receiverEnd: Int, start: Int) -> Bool {
+    if file.kind(receiverEnd) == .rightParen, let open = file.match(receiverEnd) {
+      return file.kind(open - 1) == .identifier && isDownscalingCall(file, open - 1)
+    }
+    guard start == receiverEnd, file.kind(receiverEnd) == .identifier, file.kind(receiverEnd - 1) != .dot
+    else { return false }
+    let name = file.text(receiverEnd)
+    let body = file.body(of: file.enclosingFunction(of: receiverEnd))
+    var cursor = receiverEnd - 1
+    while cursor > body.lowerBound {
+      defer { cursor -= 1 }
+      guard file.word(cursor) == .let || file.word(cursor) == .var, file.kind(cursor + 1) == .identifier,
+        file.text(cursor + 1) == name
+      else { continue }
+      var equals = cursor + 2
+      // `let small: UIImage = …`
+      while equals < receiverEnd, file.word(equals) != .opAssign, !(file.tokens[equals].startsLine) {
+        equals += 1
+      }
+      guard file.word(equals) == .opAssign else { return false }
+      let value = file.statement(from: equals + 1)
+      return value.contains { file.kind($0) == .identifier && isDownscalingCall(file, $0) }
+    }
+    return false
+  }
+
+  /// Whether the identifier at `index` calls a function that makes a smaller image.
+  private static func isDownscalingCall(_ file: SourceFile, _ index: Int) -> Bool {
+    guard file.kind(index + 1) == .leftParen || file.kind(index + 1) == .leftBrace else { return false }
+    if file.word(index) == .preparingThumbnail || file.word(index) == .byPreparingThumbnail { return true }
+    let name = file.text(index).lowercased()
+    return downscalingNameParts.contains { name.contains($0) }
+  }
+
+  /// Whether every image the project encodes for keeping was drawn smaller first, and it encodes at least
+  /// one: its stored photo data (`entry.imageData`) decodes to a screen-sized image, not the original.
+  var storesOnlyDownscaledImages: Bool { encodesDownscaledImages && !encodesFullImages }
+}
