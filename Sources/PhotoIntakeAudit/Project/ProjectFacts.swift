@@ -60,6 +60,8 @@ struct ProjectFacts: Sendable {
   /// ``storesOnlyDownscaledImages``).
   var encodesDownscaledImages = false
   var encodesFullImages = false
+  /// Whether the project assigns larger photo dimensions (see ``addPhotoDimensionSettings(_:)``).
+  var setsPhotoDimensions = false
   /// Default `.photoLibrary` values that every call of their function or type overrides by label
   /// (``addUnreachedSourceDefaults(_:)``).
   var unreachedSourceDefaults: Set<SourceDefault> = []
@@ -117,6 +119,7 @@ struct ProjectFacts: Sendable {
     words.formUnion(file.source.words)
     addFlickrSizes(file)
     addImageEncodes(file)
+    addPhotoDimensionSettings(file)
     let keywords = StoredProperty.keywordsByScope(in: file)
     for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
       guard let name = file.name(of: index) else { continue }

@@ -16,6 +16,11 @@ struct AssetFacts {
   private var uses: [String: [Int]]?
   /// Per type scope: the keys some function of the type loads.
   private var loadedInType: [Int: Set<String>] = [:]
+  /// Per type scope: the stored properties its methods set to a new asset (``reassignedKeys(in:)``).
+  private var reassignedInType: [Int: Set<String>] = [:]
+  /// Per `type name:key`: the names of the type's methods in the file that read or load the key
+  /// (``calledReader(before:key:type:)``).
+  private var readers: [String: Set<String>] = [:]
   /// Per function scope and key: whether the key names a property (not a parameter or local).
   private var properties: [Int: [String: Bool]] = [:]
   /// Per function scope and receiver text: whether the asset or generator is remote.
@@ -81,7 +86,82 @@ struct AssetFacts {
     let key = Self.key(file, end: end)
     let function = file.enclosingFunction(of: index)
     guard isProperty(key, in: function), let type = file.enclosingType(of: index) else { return true }
+    // A property a member sets to a new asset (`videoAsset = AVURLAsset(url: exportURL)` after each edit)
+    // holds an unloaded asset again, and the type's actions run in any order: each function's first read
+    // may be the first.
+    if reassignedKeys(in: type).contains(key) {
+      let claim = "\(type):\(key):\(function)"
+      guard !reportedProperties.contains(claim) else { return false }
+      reportedProperties.insert(claim)
+      return !calledReader(before: index, key: key, type: type)
+    }
     return reportedProperties.insert("\(type):\(key)").inserted
+  }
+
+  /// Whether the function around `index` called, before it, a method of its own type that reads or loads
+  /// `key` itself (`let composition = getVideoComposition()`, then `videoAsset.tracks(…)`): that read came
+  /// first, and the asset is loaded by now.
+  private mutating func calledReader(before index: Int, key: String, type: Int) -> Bool {
+    let typeName = file.name(of: type) ?? ""
+    let memoKey = typeName + ":" + key
+    if readers[memoKey] == nil {
+      var names: Set<String> = []
+      for use in usesOf(key) ?? [] {
+        let function = file.enclosingFunction(of: use)
+        guard function > 0, file.scope(function).kind == .function,
+          let owner = file.enclosingType(of: use), file.name(of: owner) == typeName,
+          let name = file.name(of: function)
+        else { continue }
+        names.insert(name)
+      }
+      readers[memoKey] = names
+    }
+    guard let names = readers[memoKey], !names.isEmpty else { return false }
+    let function = file.enclosingFunction(of: index)
+    let own = file.name(of: function)
+    for token in file.body(of: function).lowerBound..<index
+    where file.kind(token) == .identifier && file.kind(token + 1) == .leftParen {
+      let name = file.text(token)
+      guard name != own, names.contains(name) else { continue }
+      if file.kind(token - 1) == .dot, file.word(token - 2) != .selfKeyword { continue }
+      return true
+    }
+    return false
+  }
+
+  /// The stored properties of the type at scope `type` that one of its methods (not an initializer) sets
+  /// to a new asset (`videoAsset = AVURLAsset(url: url)`, `self.asset = AVAsset(url: url)`), in the type's
+  /// declaration or any extension of it in the file, found in one pass over the file per type name.
+  private mutating func reassignedKeys(in type: Int) -> Set<String> {
+    if let known = reassignedInType[type] { return known }
+    let name = file.name(of: type)
+    let scopes = file.syntax.scopes.indices.filter { scope in
+      scope == type || (file.scope(scope).kind == .type && name != nil && file.name(of: scope) == name)
+    }
+    var keys: Set<String> = []
+    for scope in scopes {
+      keys.formUnion(reassignedKeys(inBodyOf: scope))
+    }
+    for scope in scopes { reassignedInType[scope] = keys }
+    return keys
+  }
+
+  /// ``reassignedKeys(in:)`` for one type or extension scope.
+  private func reassignedKeys(inBodyOf type: Int) -> Set<String> {
+    var keys: Set<String> = []
+    for token in file.body(of: type) where file.word(token) == .opAssign && file.kind(token - 1) == .identifier {
+      let name = token - 1
+      let isOwn = file.kind(name - 1) != .dot || (file.word(name - 2) == .selfKeyword && name - 2 >= 0)
+      guard isOwn, file.word(name - 1) != .let, file.word(name - 1) != .var else { continue }
+      let function = file.enclosingFunction(of: token)
+      guard function > 0, file.scope(function).kind == .function,
+        file.word(file.scope(function).head) != .initKeyword
+      else { continue }
+      let value = file.statement(from: token + 1)
+      guard value.contains(where: { file.word($0) == .AVURLAsset || file.word($0) == .AVAsset }) else { continue }
+      keys.insert(file.text(name))
+    }
+    return keys
   }
 
   /// ``isRemote(assetAt:)`` or ``isRemote(generatorAt:)``, remembered per function and name.
