@@ -505,15 +505,28 @@ struct FullDecodeThumbnailRule: AuditRule {
   /// call named for images (`setImage`, `Image(uiImage:)`, `UIImageView(image:)`).
   private func isDrawn(_ file: SourceFile, _ index: Int, in closure: Int, within limit: Int? = nil) -> Bool {
     if isImageSink(file, at: index) { return true }
-    guard file.word(index - 1) == .opAssign, file.kind(index - 2) == .identifier,
-      file.word(index - 3) == .let || file.word(index - 3) == .var
+    // The whole expression: `generator.copyCGImage(…)` starts at its receiver, after any `try`.
+    var start = file.isMember(index) ? file.postfixStart(endingAt: index) : index
+    if file.word(start - 1) == .try { start -= 1 }
+    if file.word(start - 1) == .opQuestion || file.word(start - 1) == .opBang, file.word(start - 2) == .try {
+      start -= 2
+    }
+    guard file.word(start - 1) == .opAssign, file.kind(start - 2) == .identifier,
+      file.word(start - 3) == .let || file.word(start - 3) == .var
     else { return false }
-    let name = index - 2
+    let name = start - 2
     let body = file.body(of: closure)
     let end = limit.map { min(body.upperBound, index + 1 + $0) } ?? body.upperBound
     for use in (index + 1)..<max(index + 1, end)
-    where file.kind(use) == .identifier && file.source.sameText(use, name) && isImageSink(file, at: use) {
-      return true
+    where file.kind(use) == .identifier && file.source.sameText(use, name) {
+      if isImageSink(file, at: use) { return true }
+      // A frame wrapped for the view: `imageView.image = UIImage(cgImage: frame)`.
+      if file.text(use - 2) == "cgImage", file.kind(use - 1) == .colon,
+        let paren = file.enclosingParen(of: use), file.word(paren - 1) == .UIImage,
+        isImageSink(file, at: paren - 1)
+      {
+        return true
+      }
     }
     return false
   }

@@ -10,7 +10,7 @@ struct SessionInRepresentableRule: AuditRule {
     reports:
       "An AVCaptureSession created inside a SwiftUI representable, or by a view or view controller of the project that a representable's makeUIView or makeUIViewController makes, which SwiftUI re-creates; the camera restarts and sessions pile up.",
     leavesAlone:
-      "A session created by a long-lived model and passed into the representable, and one made by a view or controller whose representable stops it in dismantleUIView or dismantleUIViewController.",
+      "A session created by a long-lived model and passed into the representable, one made by a view or controller whose representable stops it in dismantleUIView or dismantleUIViewController, and one made by a view controller that stops it in viewWillDisappear or viewDidDisappear (which UIKit sends it when SwiftUI removes the representable).",
     fix: """
       Create and configure the session once, in a long-lived model (an actor, or an object held in @State \
       or @StateObject), and pass it to the representable, which should only attach an \
@@ -41,7 +41,9 @@ struct SessionInRepresentableRule: AuditRule {
       let view = file.enclosingType(of: index).flatMap { file.name(of: $0) }
       if inRepresentable {
         findings.append(file.finding(descriptor, at: index))
-      } else if let view, project.representableViews.contains(view), project.isMainActorType(view) {
+      } else if let view, project.representableViews.contains(view), project.isMainActorType(view),
+        !Self.stopsOnDisappearance(file, type: file.enclosingType(of: index))
+      {
         findings.append(
           file.finding(
             descriptor, at: index,
@@ -51,5 +53,21 @@ struct SessionInRepresentableRule: AuditRule {
       }
     }
     return findings
+  }
+
+  /// Whether the view controller at scope `type` stops a session when it leaves the screen
+  /// (`viewWillDisappear` or `viewDidDisappear` calls `stopRunning()`, also inside a queue block): UIKit
+  /// sends those to a representable's controller when SwiftUI removes it, so no session outlives it.
+  static func stopsOnDisappearance(_ file: SourceFile, type: Int?) -> Bool {
+    guard let type else { return false }
+    let body = file.body(of: type)
+    for scopeIndex in file.syntax.scopes.indices where file.scope(scopeIndex).kind == .function {
+      let scope = file.scope(scopeIndex)
+      guard body.contains(scope.head), file.enclosingType(of: scope.head) == type,
+        let name = file.name(of: scopeIndex), name == "viewWillDisappear" || name == "viewDidDisappear"
+      else { continue }
+      if file.contains([.stopRunning], in: file.body(of: scopeIndex)) { return true }
+    }
+    return false
   }
 }
