@@ -14,7 +14,9 @@ extension ProjectFacts {
   /// (`image.resized(to: size).jpegData(…)`), or a name the function bound to one.
   mutating func addImageEncodes(_ file: SourceFile) {
     guard
-      file.source.words.containsAny([.jpegData, .pngData, .heicData, .UIImageJPEGRepresentation, .UIImagePNGRepresentation])
+      file.source.words.containsAny([
+        .jpegData, .pngData, .heicData, .UIImageJPEGRepresentation, .UIImagePNGRepresentation,
+      ])
     else { return }
     for index in 0..<file.count where file.isActive(index) {
       let receiverEnd: Int

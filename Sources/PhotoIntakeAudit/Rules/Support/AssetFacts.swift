@@ -149,7 +149,8 @@ struct AssetFacts {
   /// ``reassignedKeys(in:)`` for one type or extension scope.
   private func reassignedKeys(inBodyOf type: Int) -> Set<String> {
     var keys: Set<String> = []
-    for token in file.body(of: type) where file.word(token) == .opAssign && file.kind(token - 1) == .identifier {
+    for token in file.body(of: type)
+    where file.word(token) == .opAssign && file.kind(token - 1) == .identifier {
       let name = token - 1
       let isOwn = file.kind(name - 1) != .dot || (file.word(name - 2) == .selfKeyword && name - 2 >= 0)
       guard isOwn, file.word(name - 1) != .let, file.word(name - 1) != .var else { continue }
@@ -158,7 +159,9 @@ struct AssetFacts {
         file.word(file.scope(function).head) != .initKeyword
       else { continue }
       let value = file.statement(from: token + 1)
-      guard value.contains(where: { file.word($0) == .AVURLAsset || file.word($0) == .AVAsset }) else { continue }
+      guard value.contains(where: { file.word($0) == .AVURLAsset || file.word($0) == .AVAsset }) else {
+        continue
+      }
       keys.insert(file.text(name))
     }
     return keys
