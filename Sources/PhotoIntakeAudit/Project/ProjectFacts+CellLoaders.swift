@@ -114,7 +114,41 @@ extension ProjectFacts {
         }
       }
     }
-    return arrays
+    // `dataSource = temp` after `result.enumerateObjects { … temp.append(MediaAsset(asset: asset)) }`: the
+    // array a local was copied into is a copy too (one step).
+    var assigned: Set<String> = []
+    for file in files where file.source.words.contains(.enumerateObjects) {
+      for index in 0..<file.count
+      where file.word(index) == .opAssign && file.kind(index - 1) == .identifier
+        && file.kind(index + 1) == .identifier && arrays.contains(file.text(index + 1))
+        && !file.isMember(index + 1) && file.kind(index + 2) != .dot && file.kind(index + 2) != .leftParen
+        && file.kind(index + 2) != .leftBracket
+      {
+        assigned.insert(file.text(index - 1))
+      }
+    }
+    return arrays.union(assigned)
+  }
+
+  /// Records where the file cancels image requests (`cancelImageRequest`): in a cell class (a type
+  /// inheriting a cell base in this file, or named like a cell), which covers that class's own requests,
+  /// or anywhere else (a controller's `didEndDisplaying`, a loader), which may cover any cell.
+  mutating func addImageRequestCancels(_ file: SourceFile) {
+    guard file.source.words.contains(.cancelImageRequest) else { return }
+    for index in 0..<file.count where file.word(index) == .cancelImageRequest && file.isActive(index) {
+      let type = file.enclosingType(of: index)
+      let name = type.flatMap { file.name(of: $0) } ?? ""
+      let inheritsCell = type.map { type in
+        file.scope(type).inheritance.clamped(to: 0..<file.count).contains { token in
+          ListContext.cellBases.contains(file.text(token))
+        }
+      }
+      if name.hasSuffix("Cell") || inheritsCell == true {
+        cellTypesCancellingRequests.insert(name)
+      } else {
+        cancelsImageRequestsOutsideCells = true
+      }
+    }
   }
 
   /// Whether function scope `scope` is a `willDisplay` delegate method of a collection or table view

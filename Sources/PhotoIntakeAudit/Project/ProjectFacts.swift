@@ -62,6 +62,10 @@ struct ProjectFacts: Sendable {
   var encodesFullImages = false
   /// Whether the project assigns larger photo dimensions (see ``addPhotoDimensionSettings(_:)``).
   var setsPhotoDimensions = false
+  /// Whether the project cancels image requests outside any cell class, and the cell classes that cancel
+  /// their own (see ``addImageRequestCancels(_:)``).
+  var cancelsImageRequestsOutsideCells = false
+  var cellTypesCancellingRequests: Set<String> = []
   /// Default `.photoLibrary` values that every call of their function or type overrides by label
   /// (``addUnreachedSourceDefaults(_:)``).
   var unreachedSourceDefaults: Set<SourceDefault> = []
@@ -120,6 +124,7 @@ struct ProjectFacts: Sendable {
     addFlickrSizes(file)
     addImageEncodes(file)
     addPhotoDimensionSettings(file)
+    addImageRequestCancels(file)
     let keywords = StoredProperty.keywordsByScope(in: file)
     for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
       guard let name = file.name(of: index) else { continue }

@@ -25,7 +25,7 @@ struct GridKeyedByIndexRule: AuditRule {
     summary:
       "Grid cells over a PHFetchResult are keyed by index; a library change or a reused cell shows or imports another photo.",
     leavesAlone:
-      "Cells keyed or checked by localIdentifier, requests made in a helper outside the cell or in a cell method that checks which asset it shows, requests whose result handler checks which request the cell still shows (if cell.tag == tag), projects that cancel image requests, SwiftUI index loops over arrays (also an array that shares its name with a fetch result elsewhere in the project), and UIKit cells over arrays not copied from a fetch result (the app's own picked assets).",
+      "Cells keyed or checked by localIdentifier, requests made in a helper outside the cell or in a cell method that checks which asset it shows when the image arrives (a comparison in the result handler), requests whose result handler checks which request the cell still shows (if cell.tag == tag), projects that cancel image requests (for a request in a cell's own method: outside cell classes, or in that cell class), SwiftUI index loops over arrays (also an array that shares its name with a fetch result elsewhere in the project), and UIKit cells over arrays not copied from a fetch result (the app's own picked assets).",
     fix: """
       Key cells by PHAsset.localIdentifier (ForEach(assets, id: \\.localIdentifier), a diffable data source \
       of identifiers), remember the identifier a cell shows (cell.representedAssetIdentifier = \
@@ -81,7 +81,7 @@ struct GridKeyedByIndexRule: AuditRule {
   /// when the method never checks which asset the cell shows by the time the image arrives.
   private func requestsInCellLoaders(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     guard !project.cellLoaders.isEmpty || !project.cellLoaderProperties.isEmpty,
-      !project.words.contains(.cancelImageRequest)
+      !project.cancelsImageRequestsOutsideCells
     else { return [] }
     var findings: [Finding] = []
     for (scopeIndex, scope) in file.syntax.scopes.enumerated() where scope.kind == .function {
@@ -94,14 +94,25 @@ struct GridKeyedByIndexRule: AuditRule {
           casts.contains("") || file.name(of: type).map(casts.contains) == true
         } == true
       guard project.cellLoaders.contains(name) || setProperty,
-        project.typeInherits(file, scope: type, anyOf: ListContext.cellBases)
+        project.typeInherits(file, scope: type, anyOf: ListContext.cellBases),
+        // A cell class that cancels its own requests (in `prepareForReuse`) covers itself, not others.
+        !(file.name(of: type).map { project.cellTypesCancellingRequests.contains($0) } ?? false)
       else { continue }
       let body = file.body(of: scopeIndex)
-      let checks = body.contains {
-        file.word($0) == .localIdentifier || file.word($0) == .opEqual || file.text($0) == "==="
-      }
-      guard !checks else { continue }
+      guard !file.contains([.localIdentifier], in: body) else { continue }
       for request in body where file.word(request) == .requestImage && file.isMember(request) {
+        // What the cell shows is checked when the image arrives: a comparison in the result handler
+        // (`if self.asset == asset`, `if self.tag == tag`). One before the request (`if
+        // mediaAsset.asset.mediaType == .video`) checks nothing about the arriving image.
+        let handler = file.resultHandler(ofCallAt: request)
+        let checks =
+          handler.map { handler in
+            file.body(of: handler).contains {
+              file.word($0) == .opEqual || file.word($0) == .opNotEqual || file.text($0) == "==="
+                || file.text($0) == "!=="
+            }
+          } ?? body.contains { file.word($0) == .opEqual || file.text($0) == "===" }
+        guard !checks else { continue }
         findings.append(file.finding(descriptor, at: request))
       }
     }
