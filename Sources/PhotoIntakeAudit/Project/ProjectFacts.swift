@@ -66,6 +66,10 @@ struct ProjectFacts: Sendable {
   /// their own (see ``addImageRequestCancels(_:)``).
   var cancelsImageRequestsOutsideCells = false
   var cellTypesCancellingRequests: Set<String> = []
+  /// App subclasses of `UIImagePickerController` that never set `sourceType` themselves
+  /// (`class CustomImagePickerController: UIImagePickerController { var imageButton: UIButton? }`): made
+  /// with `()`, they keep the default source, the photo library.
+  var defaultSourcePickerSubclasses: Set<String> = []
   /// Default `.photoLibrary` values that every call of their function or type overrides by label
   /// (``addUnreachedSourceDefaults(_:)``).
   var unreachedSourceDefaults: Set<SourceDefault> = []
@@ -133,6 +137,12 @@ struct ProjectFacts: Sendable {
       for token in scope.inheritance.clamped(to: 0..<file.count)
       where file.kind(token) == .identifier && file.kind(token + 1) != .dot {
         info.inherits.insert(file.text(token))
+      }
+      if file.word(scope.head) == .class,
+        scope.inheritance.clamped(to: 0..<file.count).contains(where: { file.word($0) == .UIImagePickerController }),
+        !file.contains([.sourceType], in: file.body(of: index))
+      {
+        defaultSourcePickerSubclasses.insert(name)
       }
       if scope.kind == .type, file.word(scope.head) != .protocol {
         for property in StoredProperty.all(in: file, type: index, keywords: keywords) {

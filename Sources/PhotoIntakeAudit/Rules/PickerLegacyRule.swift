@@ -65,8 +65,14 @@ struct PickerLegacyRule: AuditRule {
       if qualified, !passed, Self.asksAboutSource(index, in: file) { continue }
       if qualified || assigned || passed { findings.append(file.finding(descriptor, at: index)) }
     }
+    // `UIImagePickerController()`, or `ImagePicker()` of an app subclass that never sets its own source: it
+    // inherits the default source, the photo library.
+    let subclasses = project.defaultSourcePickerSubclasses
     for index in 0..<file.count
-    where file.word(index) == .UIImagePickerController && file.kind(index + 1) == .leftParen
+    where (file.word(index) == .UIImagePickerController
+      || (!subclasses.isEmpty && file.kind(index) == .identifier && file.word(index) == .none
+        && subclasses.contains(file.text(index))))
+      && file.kind(index + 1) == .leftParen
       && file.kind(index + 2) == .rightParen && !file.isMember(index)
       && keepsDefaultSource(index, in: file, sourceSet: &sourceSet, returned: &returned)
     {
@@ -77,7 +83,9 @@ struct PickerLegacyRule: AuditRule {
         file.finding(
           descriptor, at: index,
           message:
-            "UIImagePickerController() keeps its default source type, the photo library; use PHPickerViewController or PhotosPicker."
+            file.word(index) == .UIImagePickerController
+              ? "UIImagePickerController() keeps its default source type, the photo library; use PHPickerViewController or PhotosPicker."
+              : "\(file.text(index))() is a UIImagePickerController that keeps its default source type, the photo library; use PHPickerViewController or PhotosPicker."
         ))
     }
     return findings
