@@ -135,6 +135,15 @@ extension SyncLoadRule {
         }
         severity = { $0.isRemote(receiver, generator: false) ? .error : .warning }
         message = "AVAsset.tracks(withMediaType:) loads synchronously on the main thread; use load(.tracks)."
+      } else if Self.assetProperties.contains(word), !calls, file.kind(receiver) == .rightParen,
+        let open = file.match(receiver), file.word(open - 1) == .AVURLAsset || file.word(open - 1) == .AVAsset,
+        !file.isMember(open - 1)
+      {
+        // `AVURLAsset(url: url).duration`: the first read of an asset made right there.
+        let constructor = open - 1
+        severity = { $0.isRemote(constructorAt: constructor) ? .error : .warning }
+        message =
+          "Synchronous AVAsset property read on the main thread blocks until the asset is loaded; use load(_:)."
       } else if Self.assetProperties.contains(word), !calls, let assets, file.kind(receiver) == .identifier,
         assets.refers(receiver)
       {
@@ -160,7 +169,11 @@ extension SyncLoadRule {
         continue
       }
       guard let path = mainThreadPath(index, through: through) else { continue }
-      if word == .tracks || Self.assetProperties.contains(word), through == nil, !facts.claim(readAt: index) {
+      // An asset read straight off its initializer (`AVURLAsset(url: url).duration`) is a new one each time.
+      let fresh = file.kind(receiver) == .rightParen
+      if word == .tracks || Self.assetProperties.contains(word), through == nil, !fresh,
+        !facts.claim(readAt: index)
+      {
         continue
       }
       // Loops over the same stored array of assets read the same assets: only the first is reported.

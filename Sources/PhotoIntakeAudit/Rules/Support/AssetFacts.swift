@@ -185,6 +185,15 @@ struct AssetFacts {
     return isRemote(url: url, depth: 2)
   }
 
+  /// Whether the asset made at `constructor` (`AVURLAsset(url: URL(string: "https://…")!)`, read straight
+  /// off its initializer) is of a remote URL.
+  mutating func isRemote(constructorAt constructor: Int) -> Bool {
+    guard let close = file.match(constructor + 1), let url = urlArgument(in: constructor..<(close + 1)) else {
+      return false
+    }
+    return isRemote(url: url, depth: 2)
+  }
+
   /// Whether the image generator named at `receiver` reads a remote asset:
   /// `AVAssetImageGenerator(asset: AVAsset(url: remote))`.
   private mutating func isRemote(generatorAt receiver: Int) -> Bool {
