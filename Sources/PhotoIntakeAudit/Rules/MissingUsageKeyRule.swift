@@ -121,7 +121,13 @@ struct MissingUsageKeyRule: AuditRule {
         }
       case .camera:
         // `picker.sourceType = .camera`, `ImagePicker(sourceType: .camera)`
-        if file.isMember(index), Self.isCameraSourceType(index, file) {
+        // `presentPicker(.camera)` where `presentPicker` takes a `UIImagePickerController.SourceType`.
+        let passed =
+          file.isMember(index) && file.kind(index - 2) != .identifier
+          && (file.enclosingParen(of: index).map { paren in
+            file.kind(paren - 1) == .identifier && project.sourceTypeFunctions.contains(file.text(paren - 1))
+          } ?? false)
+        if file.isMember(index), Self.isCameraSourceType(index, file) || passed {
           uses.append((index, .key(Self.camera)))
         }
       case .requestRecordPermission, .AVAudioRecorder:
