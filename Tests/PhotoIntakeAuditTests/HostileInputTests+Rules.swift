@@ -111,7 +111,8 @@ extension HostileInputTests {
       """
     let plist = """
       <?xml version="1.0" encoding="UTF-8"?>
-      <plist version="1.0"><dict><key>NSPhotoLibraryUsageDescription</key><string>x</string></dict></plist>
+      <plist version="1.0"><dict><key>NSPhotoLibraryUsageDescription</key><string>x</string>
+      <key>NSCameraUsageDescription</key><string>x</string></dict></plist>
 
       """
     let report = try await Self.audit(["V.swift": source, "Info.plist": plist])

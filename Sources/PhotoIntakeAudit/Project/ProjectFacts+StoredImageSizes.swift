@@ -7,6 +7,9 @@ extension ProjectFacts {
   /// Words of a call that makes a smaller image: a function whose name says it resizes, scales down or
   /// makes a thumbnail (`resizeImage`, `resized(to:)`, `scaledImage`, `makeThumbnail`), or UIKit's
   /// `preparingThumbnail(of:)`.
+  /// How many tokens before an encode its receiver's binding is looked for.
+  static let bindingWindow = 256
+
   static let downscalingNameParts = ["resiz", "scaled", "scaledown", "thumbnail", "downsampl", "shrink"]
 
   /// Records whether each image encode of the file (outside comparisons such as `a.pngData() ==
@@ -60,7 +63,9 @@ extension ProjectFacts {
     let name = file.text(receiverEnd)
     let body = file.body(of: file.enclosingFunction(of: receiverEnd))
     var cursor = receiverEnd - 1
-    while cursor > body.lowerBound {
+    // A bounded look back, so a function of thousands of encodes stays linear.
+    let floor = max(body.lowerBound, receiverEnd - bindingWindow)
+    while cursor > floor {
       defer { cursor -= 1 }
       guard file.word(cursor) == .let || file.word(cursor) == .var, file.kind(cursor + 1) == .identifier,
         file.text(cursor + 1) == name

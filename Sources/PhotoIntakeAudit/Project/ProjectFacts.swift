@@ -139,7 +139,9 @@ struct ProjectFacts: Sendable {
         info.inherits.insert(file.text(token))
       }
       if file.word(scope.head) == .class,
-        scope.inheritance.clamped(to: 0..<file.count).contains(where: { file.word($0) == .UIImagePickerController }),
+        scope.inheritance.clamped(to: 0..<file.count).contains(where: {
+          file.word($0) == .UIImagePickerController
+        }),
         !file.contains([.sourceType], in: file.body(of: index))
       {
         defaultSourcePickerSubclasses.insert(name)

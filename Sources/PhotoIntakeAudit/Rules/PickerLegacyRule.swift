@@ -69,7 +69,8 @@ struct PickerLegacyRule: AuditRule {
     // inherits the default source, the photo library.
     let subclasses = project.defaultSourcePickerSubclasses
     for index in 0..<file.count
-    where (file.word(index) == .UIImagePickerController
+    where
+      (file.word(index) == .UIImagePickerController
       || (!subclasses.isEmpty && file.kind(index) == .identifier && file.word(index) == .none
         && subclasses.contains(file.text(index))))
       && file.kind(index + 1) == .leftParen
@@ -84,8 +85,8 @@ struct PickerLegacyRule: AuditRule {
           descriptor, at: index,
           message:
             file.word(index) == .UIImagePickerController
-              ? "UIImagePickerController() keeps its default source type, the photo library; use PHPickerViewController or PhotosPicker."
-              : "\(file.text(index))() is a UIImagePickerController that keeps its default source type, the photo library; use PHPickerViewController or PhotosPicker."
+            ? "UIImagePickerController() keeps its default source type, the photo library; use PHPickerViewController or PhotosPicker."
+            : "\(file.text(index))() is a UIImagePickerController that keeps its default source type, the photo library; use PHPickerViewController or PhotosPicker."
         ))
     }
     return findings

@@ -25,6 +25,8 @@ struct SessionInRepresentableRule: AuditRule {
 
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
     var findings: [Finding] = []
+    // The type scopes that stop a session on disappearance, found once when first asked.
+    var stopping: Set<Int>?
     for index in 0..<file.count
     where (file.word(index) == .AVCaptureSession || file.word(index) == .AVCaptureMultiCamSession)
       && !file.isMember(index)
@@ -42,7 +44,11 @@ struct SessionInRepresentableRule: AuditRule {
       if inRepresentable {
         findings.append(file.finding(descriptor, at: index))
       } else if let view, project.representableViews.contains(view), project.isMainActorType(view),
-        !Self.stopsOnDisappearance(file, type: file.enclosingType(of: index))
+        !{
+          guard let type = file.enclosingType(of: index) else { return false }
+          if stopping == nil { stopping = Self.typesStoppingOnDisappearance(file) }
+          return stopping?.contains(type) ?? false
+        }()
       {
         findings.append(
           file.finding(
@@ -55,19 +61,18 @@ struct SessionInRepresentableRule: AuditRule {
     return findings
   }
 
-  /// Whether the view controller at scope `type` stops a session when it leaves the screen
-  /// (`viewWillDisappear` or `viewDidDisappear` calls `stopRunning()`, also inside a queue block): UIKit
-  /// sends those to a representable's controller when SwiftUI removes it, so no session outlives it.
-  static func stopsOnDisappearance(_ file: SourceFile, type: Int?) -> Bool {
-    guard let type else { return false }
-    let body = file.body(of: type)
+  /// The type scopes whose `viewWillDisappear` or `viewDidDisappear` calls `stopRunning()` (also inside a
+  /// queue block), in one pass over the file's functions: UIKit sends those to a representable's controller
+  /// when SwiftUI removes it, so no session of theirs outlives it.
+  static func typesStoppingOnDisappearance(_ file: SourceFile) -> Set<Int> {
+    var types: Set<Int> = []
     for scopeIndex in file.syntax.scopes.indices where file.scope(scopeIndex).kind == .function {
-      let scope = file.scope(scopeIndex)
-      guard body.contains(scope.head), file.enclosingType(of: scope.head) == type,
-        let name = file.name(of: scopeIndex), name == "viewWillDisappear" || name == "viewDidDisappear"
+      guard let name = file.name(of: scopeIndex), name == "viewWillDisappear" || name == "viewDidDisappear",
+        let type = file.enclosingType(of: file.scope(scopeIndex).head),
+        file.contains([.stopRunning], in: file.body(of: scopeIndex))
       else { continue }
-      if file.contains([.stopRunning], in: file.body(of: scopeIndex)) { return true }
+      types.insert(type)
     }
-    return false
+    return types
   }
 }

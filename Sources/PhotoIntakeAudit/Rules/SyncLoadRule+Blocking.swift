@@ -136,7 +136,8 @@ extension SyncLoadRule {
         severity = { $0.isRemote(receiver, generator: false) ? .error : .warning }
         message = "AVAsset.tracks(withMediaType:) loads synchronously on the main thread; use load(.tracks)."
       } else if Self.assetProperties.contains(word), !calls, file.kind(receiver) == .rightParen,
-        let open = file.match(receiver), file.word(open - 1) == .AVURLAsset || file.word(open - 1) == .AVAsset,
+        let open = file.match(receiver),
+        file.word(open - 1) == .AVURLAsset || file.word(open - 1) == .AVAsset,
         !file.isMember(open - 1)
       {
         // `AVURLAsset(url: url).duration`: the first read of an asset made right there.

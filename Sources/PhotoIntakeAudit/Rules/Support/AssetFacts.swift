@@ -18,6 +18,8 @@ struct AssetFacts {
   private var loadedInType: [Int: Set<String>] = [:]
   /// Per type scope: the stored properties its methods set to a new asset (``reassignedKeys(in:)``).
   private var reassignedInType: [Int: Set<String>] = [:]
+  /// The file's type and extension scopes by name, built once (``reassignedKeys(in:)``).
+  private var typeScopesByName: [String: [Int]]?
   /// Per `type name:key`: the names of the type's methods in the file that read or load the key
   /// (``calledReader(before:key:type:)``).
   private var readers: [String: Set<String>] = [:]
@@ -134,10 +136,14 @@ struct AssetFacts {
   /// declaration or any extension of it in the file, found in one pass over the file per type name.
   private mutating func reassignedKeys(in type: Int) -> Set<String> {
     if let known = reassignedInType[type] { return known }
-    let name = file.name(of: type)
-    let scopes = file.syntax.scopes.indices.filter { scope in
-      scope == type || (file.scope(scope).kind == .type && name != nil && file.name(of: scope) == name)
+    if typeScopesByName == nil {
+      var byName: [String: [Int]] = [:]
+      for scope in file.syntax.scopes.indices where file.scope(scope).kind == .type {
+        if let name = file.name(of: scope) { byName[name, default: []].append(scope) }
+      }
+      typeScopesByName = byName
     }
+    let scopes = file.name(of: type).flatMap { typeScopesByName?[$0] } ?? [type]
     var keys: Set<String> = []
     for scope in scopes {
       keys.formUnion(reassignedKeys(inBodyOf: scope))
