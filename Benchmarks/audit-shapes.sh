@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # audit-shapes.sh [N]   (run from anywhere; default N=4000)
 # Measures how `intake audit` (release build) scales on one core (taskset -c 0) on generated files that
-# repeat one hostile shape (42 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
+# repeat one hostile shape (45 of them): each shape is audited at N and at 4N copies, and the script prints the CPU
 # seconds of both and their ratio. A linear pass gives a ratio near 4; a pass that walks every earlier
 # copy for each copy gives 16. Shapes (each once made the audit quadratic, found by reviews):
 #   outside-assets   thousands of top-level assets, each read by its own member of one type
@@ -48,6 +48,10 @@
 #   full-requests    thousands of full-size PhotoKit requests in one function, each appending into a grid's array
 #   created-views    N/4 SwiftUI views, each making the next in its body, the first made by a ForEach
 #   main-queue-lets  thousands of `let qK = DispatchQueue.main` in one function, each running a session start
+#   replaced-assets  thousands of extensions of one controller, each reading its stored asset and replacing it
+#   image-encodes    thousands of screen-sized copies encoded in one function, beside a cell decoding stored data
+#   picker-subclasses thousands of UIImagePickerController subclasses, each made in one function
+# SHAPES="a b" runs only those shapes.
 # INTAKE= audits with that binary instead of the release build; BASELINE= also measures another `intake`
 # (an earlier build) on the same files, printing its ratio beside ours. A ratio above 8 is marked.
 set -euo pipefail
@@ -324,6 +328,28 @@ def main_queue_lets(k):
     lines = "".join(f"    let q{i} = DispatchQueue.main\n    q{i}.async {{ self.s.startRunning() }}\n" for i in range(k))
     return header + "final class V: UIViewController {\n  let s = AVCaptureSession()\n  func f() {\n" + lines + "  }\n}\n"
 
+def replaced_assets(k):
+    # Each extension of V asks for the stored assets V replaces: the file's type scopes are grouped once.
+    exts = "".join(f"extension V {{\n  @objc func r{i}() {{ let c = prep(); print(c, asset.duration) }}\n"
+                   f"  func n{i}(_ u: URL) {{ self.asset = AVURLAsset(url: u) }}\n}}\n" for i in range(k))
+    return (header + "final class V: UIViewController {\n  var asset: AVAsset!\n"
+            "  func prep() -> Int { print(asset.tracks(withMediaType: .video)); return 1 }\n}\n" + exts)
+
+def image_encodes(k):
+    # Each encode looks back a bounded number of tokens for its receiver's binding.
+    lines = "".join(f"    let s{i} = image.resizeImage(to: 10)\n    store(s{i}.jpegData(compressionQuality: 1))\n"
+                    for i in range(k))
+    return (header + "final class C: UICollectionViewCell {\n  let v = UIImageView()\n"
+            "  func show(_ e: E) { v.image = UIImage(data: e.imageData) }\n}\n"
+            "struct E { var imageData: Data }\n"
+            "final class S {\n  func store(_ d: Data?) {}\n  func save(image: UIImage) {\n" + lines + "  }\n}\n")
+
+def picker_subclasses(k):
+    # Subclasses of the picker are collected once per project; each `()` is one lookup.
+    classes = "".join(f"final class P{i}: UIImagePickerController {{ var tag{i} = 0 }}\n" for i in range(k))
+    lines = "".join(f"    present(P{i}(), animated: true)\n" for i in range(k))
+    return (header + classes + "final class V: UIViewController {\n  func f() {\n" + lines + "  }\n}\n")
+
 def nested_types_each(k, body):
     # Types nested k/4 deep, each with the same members (`body`, a type's opening and members).
     k = max(1, k // 4)
@@ -358,7 +384,8 @@ shapes = {
     "asset-bindings": asset_bindings, "work-items": work_items,
     "picker-names": picker_names, "strip-types": strip_types, "singleton-types": singleton_types,
     "default-pickers": default_pickers, "full-requests": full_requests, "created-views": created_views,
-    "main-queue-lets": main_queue_lets,
+    "main-queue-lets": main_queue_lets, "replaced-assets": replaced_assets, "image-encodes": image_encodes,
+    "picker-subclasses": picker_subclasses,
 }
 for name, make in shapes.items():
     for size in (n, 4 * n):
@@ -385,7 +412,9 @@ for shape in outside-assets private-assets one-line-type call-labels nested-help
   overloads nested-closures nested-blocks nested-lets comparisons nested-types nested-ifs nested-foreach \
   sync-options unknown-options temp-deep temp-aliases id-flow source-defaults try-list list-data \
   limited-guard foreach-grid level-params asset-bindings work-items picker-names strip-types \
-  singleton-types default-pickers full-requests created-views main-queue-lets; do
+  singleton-types default-pickers full-requests created-views main-queue-lets replaced-assets image-encodes \
+  picker-subclasses; do
+  if [ -n "${SHAPES:-}" ] && [[ " $SHAPES " != *" $shape "* ]]; then continue; fi
   small=$(cpu "$INTAKE" "$WORK/$shape-$N")
   large=$(cpu "$INTAKE" "$WORK/$shape-$((4 * N))")
   ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.1f", b / (a > 0.01 ? a : 0.01) }')
