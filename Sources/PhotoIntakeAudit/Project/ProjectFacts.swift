@@ -505,8 +505,9 @@ struct ProjectFacts: Sendable {
     return false
   }
 
-  /// Whether code in the type named `name` runs on the main actor: marked `@MainActor`, or a UIKit or
-  /// SwiftUI type that is.
+  /// Whether code in the type named `name` runs on the main actor: marked `@MainActor`, a UIKit or
+  /// SwiftUI type that is, or a type that inherits from or conforms to a `@MainActor` type or protocol of
+  /// the project (isolation is inferred from them, SE-0316).
   func isMainActorType(_ name: String) -> Bool {
     if types[name]?.isMainActor == true { return true }
     if inherits(name, anyOf: Self.mainActorBases) { return true }
@@ -517,7 +518,8 @@ struct ProjectFacts: Sendable {
     while let next = queue.popLast(), seen.insert(next).inserted {
       guard let info = types[next] else { continue }
       for base in info.inherits {
-        if Self.isInterfaceFramework(base) { return true }
+        // A `@MainActor` superclass or protocol the type conforms to makes it main-actor too (SE-0316).
+        if Self.isInterfaceFramework(base) || types[base]?.isMainActor == true { return true }
         queue.append(base)
       }
     }
