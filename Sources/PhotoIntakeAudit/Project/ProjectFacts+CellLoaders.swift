@@ -138,12 +138,8 @@ extension ProjectFacts {
     for index in 0..<file.count where file.word(index) == .cancelImageRequest && file.isActive(index) {
       let type = file.enclosingType(of: index)
       let name = type.flatMap { file.name(of: $0) } ?? ""
-      let inheritsCell = type.map { type in
-        file.scope(type).inheritance.clamped(to: 0..<file.count).contains { token in
-          ListContext.cellBases.contains(file.text(token))
-        }
-      }
-      if name.hasSuffix("Cell") || inheritsCell == true {
+      let inheritsCell = type.map { ListContext.declaresCellBase(file, file.scope($0)) } ?? false
+      if name.hasSuffix("Cell") || inheritsCell {
         cellTypesCancellingRequests.insert(name)
       } else {
         cancelsImageRequestsOutsideCells = true

@@ -4,12 +4,12 @@
 /// copy a photo journal keeps) decodes small again. A project that encodes only such copies never decodes
 /// a full-size photo from its own stored data.
 extension ProjectFacts {
-  /// Words of a call that makes a smaller image: a function whose name says it resizes, scales down or
-  /// makes a thumbnail (`resizeImage`, `resized(to:)`, `scaledImage`, `makeThumbnail`), or UIKit's
-  /// `preparingThumbnail(of:)`.
   /// How many tokens before an encode its receiver's binding is looked for.
   static let bindingWindow = 256
 
+  /// Words of a call that makes a smaller image: a function whose name says it resizes, scales down or
+  /// makes a thumbnail (`resizeImage`, `resized(to:)`, `scaledImage`, `makeThumbnail`), or UIKit's
+  /// `preparingThumbnail(of:)`.
   static let downscalingNameParts = ["resiz", "scaled", "scaledown", "thumbnail", "downsampl", "shrink"]
 
   /// Records whether each image encode of the file (outside comparisons such as `a.pngData() ==

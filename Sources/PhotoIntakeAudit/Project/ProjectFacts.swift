@@ -44,6 +44,14 @@ struct ProjectFacts: Sendable {
   /// (`func pickImage(_ source: UIImagePickerController.SourceType)`), by name: a `.photoLibrary`
   /// passed to one picks from the library.
   var sourceTypeFunctions: Set<String> = []
+
+  /// Whether the token at `index` lies in the arguments of a call of one of ``sourceTypeFunctions``
+  /// (`pickImage(.photoLibrary)`, `presentPicker(.camera)`).
+  func isSourceTypeArgument(_ index: Int, in file: SourceFile) -> Bool {
+    file.enclosingParen(of: index).map { paren in
+      file.kind(paren - 1) == .identifier && sourceTypeFunctions.contains(file.text(paren - 1))
+    } ?? false
+  }
   /// Names declared anywhere in the project as capture sessions (`let capture = AVCaptureSession()`,
   /// `var feed: AVCaptureSession?`), whatever they are called: `manager.capture.startRunning()` in
   /// another file is a session's.

@@ -123,9 +123,16 @@ struct TargetMembership: Sendable {
   /// a folder of thousands of packages costs each file its depth, not the packages.
   private func isUnderManifest(_ path: String) -> Bool {
     guard !manifestFolders.isEmpty else { return false }
+    return Self.forEachFolder(above: path) { manifestFolders.contains($0) }
+  }
+
+  /// Calls `body` with each folder holding `path`, innermost first, up to the audit root (`""`), until it
+  /// returns true; returns whether it did.
+  @discardableResult
+  private static func forEachFolder(above path: String, _ body: (String) -> Bool) -> Bool {
     var folder = Self.folder(of: path)
     while true {
-      if manifestFolders.contains(folder) { return true }
+      if body(folder) { return true }
       if folder.isEmpty { return false }
       folder = Self.folder(of: folder)
     }
@@ -153,11 +160,9 @@ struct TargetMembership: Sendable {
   /// compiles it or nothing says.
   func excludingProject(of path: String) -> String? {
     var indices: [Int] = []
-    var folder = Self.folder(of: path)
-    while true {
+    Self.forEachFolder(above: path) { folder in
       indices += projectsInFolder[folder] ?? []
-      if folder.isEmpty { break }
-      folder = Self.folder(of: folder)
+      return false
     }
     let governing = indices.sorted().map { projects[$0] }
     guard let first = governing.first,

@@ -64,9 +64,7 @@ struct GridKeyedByIndexRule: AuditRule {
         // `var tag = cell.tag + 1; cell.tag = tag; … { image, _ in if cell.tag == tag { … } }`: the result
         // handler checks which request the cell still shows, as a cell method that compares does.
         if let handler = file.resultHandler(ofCallAt: request),
-          file.body(of: handler).contains(where: {
-            file.word($0) == .opEqual || file.text($0) == "==="
-          })
+          Self.compares(file, in: file.body(of: handler), inequality: false)
         {
           continue
         }
@@ -104,19 +102,24 @@ struct GridKeyedByIndexRule: AuditRule {
         // What the cell shows is checked when the image arrives: a comparison in the result handler
         // (`if self.asset == asset`, `if self.tag == tag`). One before the request (`if
         // mediaAsset.asset.mediaType == .video`) checks nothing about the arriving image.
-        let handler = file.resultHandler(ofCallAt: request)
         let checks =
-          handler.map { handler in
-            file.body(of: handler).contains {
-              file.word($0) == .opEqual || file.word($0) == .opNotEqual || file.text($0) == "==="
-                || file.text($0) == "!=="
-            }
-          } ?? body.contains { file.word($0) == .opEqual || file.text($0) == "===" }
+          file.resultHandler(ofCallAt: request).map { handler in
+            Self.compares(file, in: file.body(of: handler), inequality: true)
+          } ?? Self.compares(file, in: body, inequality: false)
         guard !checks else { continue }
         findings.append(file.finding(descriptor, at: request))
       }
     }
     return findings
+  }
+
+  /// Whether `range` holds an equality test (`==`, `===`), or also an inequality (`!=`, `!==`) when
+  /// `inequality`: a check of which asset or request a cell still shows.
+  private static func compares(_ file: SourceFile, in range: Range<Int>, inequality: Bool) -> Bool {
+    range.contains { token in
+      file.word(token) == .opEqual || file.text(token) == "==="
+        || (inequality && (file.word(token) == .opNotEqual || file.text(token) == "!=="))
+    }
   }
 
   /// Whether the first argument of a `ForEach` (tokens `start..<end`) is `0..<name.count` with `name` a

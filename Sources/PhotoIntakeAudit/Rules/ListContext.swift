@@ -64,13 +64,18 @@ enum ListContext {
         let name = file.name(of: index) ?? ""
         inList[index] =
           parent || cellSuffixes.contains(where: { name.hasSuffix($0) })
-          || scope.inheritance.clamped(to: 0..<file.count).contains { cellBases.contains(file.text($0)) }
+          || declaresCellBase(file, scope)
           || isCellType(index)
       default:
         inList[index] = parent
       }
     }
     return inList
+  }
+
+  /// Whether the type `scope`'s own inheritance clause names a UIKit cell class (`: UICollectionViewCell`).
+  static func declaresCellBase(_ file: SourceFile, _ scope: Scope) -> Bool {
+    scope.inheritance.clamped(to: 0..<file.count).contains { cellBases.contains(file.text($0)) }
   }
 
   /// Whether the function `scope` is `collectionView(_:willDisplay:forItemAt:)` or

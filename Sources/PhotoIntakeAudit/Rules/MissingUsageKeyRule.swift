@@ -124,9 +124,7 @@ struct MissingUsageKeyRule: AuditRule {
         // `presentPicker(.camera)` where `presentPicker` takes a `UIImagePickerController.SourceType`.
         let passed =
           file.isMember(index) && file.kind(index - 2) != .identifier
-          && (file.enclosingParen(of: index).map { paren in
-            file.kind(paren - 1) == .identifier && project.sourceTypeFunctions.contains(file.text(paren - 1))
-          } ?? false)
+          && project.isSourceTypeArgument(index, in: file)
         if file.isMember(index), Self.isCameraSourceType(index, file) || passed {
           uses.append((index, .key(Self.camera)))
         }

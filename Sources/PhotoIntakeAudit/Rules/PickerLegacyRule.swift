@@ -48,10 +48,7 @@ struct PickerLegacyRule: AuditRule {
         (file.word(before) == .opAssign || file.kind(before) == .colon)
         && (file.word(before - 1) == .sourceType || file.word(before - 1) == .SourceType)
       // `pickImage(.photoLibrary)` where `pickImage` takes a `UIImagePickerController.SourceType`.
-      let passed =
-        file.enclosingParen(of: index).map { paren in
-          file.kind(paren - 1) == .identifier && project.sourceTypeFunctions.contains(file.text(paren - 1))
-        } ?? false
+      let passed = project.isSourceTypeArgument(index, in: file)
       // A picker this file declares and only configures, never shows: it picks nothing.
       if assigned, file.word(before) == .opAssign, file.kind(before - 2) == .dot,
         file.kind(before - 3) == .identifier, file.word(before - 3) != .selfKeyword,
