@@ -5,8 +5,14 @@
 /// Every identifier-like word of those files is kept (linear in their bytes, one set of words): a word that
 /// happens to equal a type's name only keeps more code running, never less.
 struct InterfaceNames: Sendable {
-  /// Identifier-like words of every interface, property list, model and Objective-C file read.
-  private(set) var words: Set<String> = []
+  /// Identifier-like words of every interface, property list, model and Objective-C file read, by their
+  /// ``WordTable/hash(_:)``: kept as numbers, so the thousands of words of a storyboard make no strings.
+  private var words: Set<UInt64> = []
+
+  /// Whether some interface, property list, model or Objective-C file read spells the word `name`.
+  func mentions(_ name: String) -> Bool {
+    words.contains(WordTable.hash(Array(name.utf8)[...]))
+  }
   /// Storyboard, xib and `INFOPLIST_FILE` property list names the Xcode projects list.
   private var listed: Set<String> = []
   /// Storyboard, xib and property list names found in the folder.
@@ -42,7 +48,7 @@ struct InterfaceNames: Sendable {
     Self.forEachWord(Array(name.utf8), dots: true) { word in
       if Self.isListedKind(word) { found.insert(word) }
     }
-    Self.forEachWord(bytes) { words.insert($0) }
+    Self.forEachWordRange(bytes) { words.insert(WordTable.hash(bytes[$0])) }
   }
 
   /// The values of `UIMainStoryboardFile` (and `UIMainStoryboardFile~ipad`) in a property list's bytes: the
@@ -91,7 +97,7 @@ struct InterfaceNames: Sendable {
           }
         }
       } else if ASCII.contains(line, "INFOPLIST_KEY_") {
-        Self.forEachWord(line) { words.insert($0) }
+        Self.forEachWordRange(line) { words.insert(WordTable.hash(line[$0])) }
       } else if ASCII.containsAny(line, [".storyboard", ".xib"]) {
         Self.forEachWord(line, dots: true) { word in
           // `lastKnownFileType = file.storyboard;` names a kind, not a file.
@@ -106,6 +112,11 @@ struct InterfaceNames: Sendable {
   /// Calls `body` with each run of ASCII letters, digits and `_` (and `.`, `/`, `-` when `dots`) that starts
   /// with a letter or `_`.
   private static func forEachWord(_ bytes: [UInt8], dots: Bool = false, _ body: (String) -> Void) {
+    forEachWordRange(bytes, dots: dots) { body(String(decoding: bytes[$0], as: UTF8.self)) }
+  }
+
+  /// ``forEachWord(_:dots:_:)``, giving each word's byte range.
+  private static func forEachWordRange(_ bytes: [UInt8], dots: Bool = false, _ body: (Range<Int>) -> Void) {
     var start = -1
     for index in 0...bytes.count {
       let byte = index < bytes.count ? bytes[index] : 0
@@ -118,9 +129,7 @@ struct InterfaceNames: Sendable {
       if start < 0 {
         if isLetter { start = index }
       } else if !isPart {
-        if index - start >= 2, index - start <= 200 {
-          body(String(decoding: bytes[start..<index], as: UTF8.self))
-        }
+        if index - start >= 2, index - start <= 200 { body(start..<index) }
         start = -1
       }
     }

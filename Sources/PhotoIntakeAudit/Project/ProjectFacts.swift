@@ -489,8 +489,11 @@ struct ProjectFacts: Sendable {
 
   /// Whether `name` (or a type it inherits, transitively within the project) is one of `bases`.
   func inherits(_ name: String, anyOf bases: Set<String>) -> Bool {
-    var seen: Set<String> = []
-    var queue = [name]
+    if bases.contains(name) { return true }
+    // Most names are not the project's, or inherit nothing: answered without a walk.
+    guard let first = types[name], !first.inherits.isEmpty else { return false }
+    var seen: Set<String> = [name]
+    var queue = Array(first.inherits)
     while let next = queue.popLast() {
       if bases.contains(next) { return true }
       guard seen.insert(next).inserted, let info = types[next] else { continue }

@@ -54,12 +54,7 @@ extension ProjectModel {
     var storedKinds: [String: [String: StoredKind]] = [:]
     /// Per type name: for each name, the members that assign it.
     var assignerIndex: [String: [String: [Int]]] = [:]
-    /// Members by type name (``memberIndex``), built once.
-    var memberIndex: [String: [Int]]?
-
-    /// Initializers by type name, and calls in stored properties' initial values by callee: built once,
-    /// on first use.
-    var initializerIndex: [String: [Int]]?
+    /// Calls in stored properties' initial values by callee: built once, on first use.
     var initialValueIndex: [Int: [Int]]?
 
     init(_ model: ProjectModel) { self.model = model }

@@ -268,9 +268,18 @@ extension ProjectModel {
     // on a protocol or base class may run any of their implementations): those types' candidates only,
     // looked up by type, in the candidates' order.
     let type = receiverType ?? ""
-    var types = Set(ancestors(of: type, facts: facts).filter { match.byTypeName[$0] != nil })
-    types.formUnion(descendants(of: type, facts: facts).filter { match.byTypeName[$0] != nil })
-    return types.flatMap { match.byTypeName[$0] ?? [] }.sorted()
+    let ancestors = ancestors(of: type, facts: facts)
+    let descendants = descendants(of: type, facts: facts)
+    // Whichever side is smaller is walked: a name few types declare, or a receiver of few relatives.
+    var result: [Int] = []
+    if match.byTypeName.count < ancestors.count + descendants.count {
+      for (name, candidates) in match.byTypeName where ancestors.contains(name) || descendants.contains(name) {
+        result += candidates
+      }
+    } else {
+      for name in ancestors.union(descendants) { result += match.byTypeName[name] ?? [] }
+    }
+    return result.sorted()
   }
 
   // MARK: Where closures run

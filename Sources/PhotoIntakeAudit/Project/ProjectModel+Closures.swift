@@ -110,10 +110,12 @@ extension ProjectModel {
   private func storedClosureSites(_ name: String, typeName: String?) -> [Local] {
     guard let typeName else { return [] }
     var sites: [Local] = []
-    for (id, function) in functions.enumerated() where function.typeName == typeName {
+    let nameHash = WordTable.hash(Array(name.utf8)[...])
+    for id in membersByType[typeName] ?? [] {
+      let function = functions[id]
       let file = files[function.file]
       for index in file.body(of: function.scope)
-      where file.kind(index) == .identifier && file.text(index) == name
+      where file.kind(index) == .identifier && Self.hash(file, index) == nameHash && file.text(index) == name
         && (!file.isMember(index) || file.word(index - 2) == .selfKeyword)
       {
         guard Self.invocationParen(file, index) != nil else { continue }

@@ -315,28 +315,14 @@ extension ProjectModel.AssetLoads {
     return false
   }
 
-  /// The initializers of `type`, by name (``initializerIndex``).
-  private mutating func initializers(of type: String) -> [Int] {
-    if initializerIndex == nil {
-      var index: [String: [Int]] = [:]
-      for (id, function) in model.functions.enumerated() where function.isInitializer {
-        if let name = function.typeName { index[name, default: []].append(id) }
-      }
-      initializerIndex = index
-    }
-    return initializerIndex?[type] ?? []
+  /// The initializers of `type` (``ProjectModel/membersByType``).
+  private func initializers(of type: String) -> [Int] {
+    members(of: type).filter { model.functions[$0].isInitializer }
   }
 
-  /// The members of `type`, by name (``memberIndex``).
-  private mutating func members(of type: String) -> [Int] {
-    if memberIndex == nil {
-      var index: [String: [Int]] = [:]
-      for (id, function) in model.functions.enumerated() {
-        if let name = function.typeName { index[name, default: []].append(id) }
-      }
-      memberIndex = index
-    }
-    return memberIndex?[type] ?? []
+  /// The members of `type` (``ProjectModel/membersByType``).
+  private func members(of type: String) -> [Int] {
+    model.membersByType[type] ?? []
   }
 
   /// The initial-value calls of function `id` (``initialValueIndex``).

@@ -54,6 +54,9 @@ struct ProjectModel: Sendable {
   let files: [SourceFile]
   private(set) var fileIndex: [String: Int] = [:]
   private(set) var functions: [Function] = []
+  /// The functions declared in each type (by ``Function/typeName``, extensions included), in order:
+  /// built once, so questions about a type's members do not walk every function of the project.
+  private(set) var membersByType: [String: [Int]] = [:]
   /// Per file, per scope: the function it belongs to (accessors belong to their property), or -1.
   private(set) var functionOfScope: [[Int32]] = []
   var calls: [Call] = []
@@ -129,6 +132,7 @@ struct ProjectModel: Sendable {
             key = WordTable.hash(Array(typeName.utf8)[...])
           }
           byName[key, default: []].append(functions.count)
+          if let typeName = function.typeName { membersByType[typeName, default: []].append(functions.count) }
           functions.append(function)
         case .accessor:
           owners[scopeIndex] = scope.parent >= 0 ? owners[scope.parent] : -1
@@ -232,8 +236,11 @@ struct ProjectModel: Sendable {
       } else {
         continue
       }
+      // An ASCII first letter is read from the byte; only other letters need a `Character`.
+      let first = file.source.bytes[Int(file.tokens[type].start)]
+      guard first >= 0x80 || (first >= 0x41 && first <= 0x5A) else { continue }
       let typeName = file.text(type)
-      guard typeName.first?.isUppercase == true else { continue }
+      guard first < 0x80 || typeName.first?.isUppercase == true else { continue }
       let name = file.text(index)
       let container = file.syntax.scope(of: index)
       guard file.scope(container).kind == .type, let owner = file.name(of: container) else {

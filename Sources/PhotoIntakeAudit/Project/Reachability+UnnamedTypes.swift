@@ -65,7 +65,7 @@ extension Reachability {
       for scope in file.syntax.scopes where scope.kind == .type && scope.name >= 0 && scope.name < file.count
       {
         let hash = ProjectModel.hash(file, scope.name)
-        if unnamed.contains(hash), interface.words.contains(file.text(scope.name)) { unnamed.remove(hash) }
+        if unnamed.contains(hash), interface.mentions(file.text(scope.name)) { unnamed.remove(hash) }
       }
     }
     return unnamed

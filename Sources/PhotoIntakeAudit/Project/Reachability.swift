@@ -89,6 +89,8 @@ struct Reachability: Sendable {
       }
       idOfScope.append(ids)
     }
+    // Per function, the names its type declares: looked up once per function, not once per mention.
+    let namesOfOwnType = typeOf.map { type in type.flatMap { declaredNames[$0] } }
     // Names each function mentions, and names mentioned where no function encloses the code.
     var mentions = Array(repeating: [Mention](), count: functions.count)
     var roots: [UInt64] = []
@@ -127,7 +129,7 @@ struct Reachability: Sendable {
         // `load()` or `self.load()` in a method of a type that declares `load` calls that type's `load` (or
         // an override), never another type's.
         var scoped = false
-        if let type = typeOf[owner], declaredNames[type]?.contains(hash) == true {
+        if namesOfOwnType[owner]?.contains(hash) == true {
           let previous = index - 1
           scoped =
             previous < 0 || file.kind(previous) != .dot
@@ -274,12 +276,20 @@ struct Reachability: Sendable {
     var made: Set<UInt64> = []
     var api: Set<UInt64> = []
     var previews: Set<UInt64> = []
+    // Per type name: whether it is a preview provider, and whether code makes it; a type and its
+    // extensions ask once.
+    var kinds: [UInt64: (isPreview: Bool, isCodeMade: Bool)] = [:]
+    let previewBases: Set<String> = ["PreviewProvider"]
     for file in files {
       for (index, scope) in file.syntax.scopes.enumerated() where scope.kind == .type {
         guard scope.name >= 0, scope.name < file.count, let name = file.name(of: index) else { continue }
         let hash = ProjectModel.hash(file, scope.name)
-        if facts.inherits(name, anyOf: ["PreviewProvider"]) { previews.insert(hash) }
-        guard file.word(scope.head) != .protocol, facts.inherits(name, anyOf: codeMadeBases) else { continue }
+        let kind =
+          kinds[hash]
+          ?? (facts.inherits(name, anyOf: previewBases), facts.inherits(name, anyOf: codeMadeBases))
+        kinds[hash] = kind
+        if kind.isPreview { previews.insert(hash) }
+        guard file.word(scope.head) != .protocol, kind.isCodeMade else { continue }
         if file.isPublicOrOpen(declarationAt: scope.head) { api.insert(hash) }
         made.insert(hash)
       }
@@ -368,7 +378,7 @@ struct Reachability: Sendable {
           !conformances.isEntryType(file, index), !file.isPublicOrOpen(declarationAt: scope.head)
         else { continue }
         let hash = ProjectModel.hash(file, scope.name)
-        guard !views.contains(hash), !interface.words.contains(name),
+        guard !views.contains(hash), !interface.mentions(name),
           !Self.hasSystemAttribute(file, scope.head), !facts.inherits(name, anyOf: systemMadeBases)
         else { continue }
         candidates[name] = hash

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Case-insensitive ASCII matching of identifier names on UTF-8 bytes.
 ///
 /// Rules compare identifier names with a handful of fragments (`asset`, `identifier`) for every stored
@@ -26,14 +34,31 @@ enum ASCII {
 
   static func contains(_ bytes: [UInt8], _ fragment: StaticString) -> Bool {
     fragment.withUTF8Buffer { needle in
-      guard needle.count <= bytes.count, let first = needle.first else { return needle.isEmpty }
-      var start = 0
-      while start + needle.count <= bytes.count {
-        if bytes[start] == first, bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
-        start += 1
-      }
-      return false
+      guard !needle.isEmpty else { return true }
+      return bytes.withUnsafeBufferPointer { offset(of: needle, in: $0, from: 0) != nil }
     }
+  }
+
+  /// The first offset at or after `start` where `needle` (not empty) occurs in `haystack`: a byte loop on
+  /// buffers, which project files of megabytes are searched with many times.
+  private static func offset(
+    of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int
+  ) -> Int? {
+    guard let first = needle.first, let rest = needle.baseAddress, let base = haystack.baseAddress,
+      needle.count <= haystack.count
+    else { return nil }
+    let last = haystack.count - needle.count
+    var index = start
+    // `memchr` finds each candidate first byte (vectorised in the C library), `memcmp` checks the rest.
+    while index <= last {
+      guard let found = memchr(base + index, Int32(first), last - index + 1) else { return nil }
+      let candidate = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+      if needle.count == 1 || memcmp(base + candidate + 1, rest + 1, needle.count - 1) == 0 {
+        return candidate
+      }
+      index = candidate + 1
+    }
+    return nil
   }
 
   static func containsAny(_ bytes: [UInt8], _ fragments: [StaticString]) -> Bool {
@@ -45,19 +70,16 @@ enum ASCII {
   /// `project.pbxproj` files.
   static func ends(of needle: StaticString, in bytes: [UInt8]) -> [Int] {
     needle.withUTF8Buffer { needle in
-      guard let first = needle.first, needle.count <= bytes.count else { return [] }
-      var found: [Int] = []
-      var start = 0
-      let last = bytes.count - needle.count
-      while start <= last {
-        if bytes[start] == first, bytes[start..<(start + needle.count)].elementsEqual(needle) {
-          found.append(start + needle.count)
-          start += needle.count
-        } else {
-          start += 1
+      guard !needle.isEmpty else { return [] }
+      return bytes.withUnsafeBufferPointer { haystack in
+        var found: [Int] = []
+        var start = 0
+        while let match = offset(of: needle, in: haystack, from: start) {
+          found.append(match + needle.count)
+          start = match + needle.count
         }
+        return found
       }
-      return found
     }
   }
 }

@@ -2,6 +2,20 @@
 /// control-flow block. The rules ask questions like "which function encloses this call", "is this closure
 /// the trailing closure of `DispatchQueue.main.async`" and "does this type inherit `UIViewController`".
 struct Scope: Sendable {
+  /// A set of ``Kind``s, as bits: asked on almost every token (`enclosing(index, [.function, .accessor])`),
+  /// so it allocates nothing.
+  struct Kinds: OptionSet, Sendable {
+    let rawValue: UInt8
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+    init(_ kind: Kind) { rawValue = 1 << kind.rawValue }
+    static let file = Kinds(.file)
+    static let type = Kinds(.type)
+    static let function = Kinds(.function)
+    static let accessor = Kinds(.accessor)
+    static let closure = Kinds(.closure)
+    static let block = Kinds(.block)
+  }
+
   enum Kind: UInt8, Sendable, CaseIterable {
     /// The whole file (scope 0).
     case file

@@ -1,5 +1,5 @@
 /// One Swift file, lexed and structured, with the questions rules ask of tokens.
-struct SourceFile: Sendable {
+final class SourceFile: Sendable {
   /// Path relative to the audited folder, with `/` separators.
   let path: String
   let source: LexedSource

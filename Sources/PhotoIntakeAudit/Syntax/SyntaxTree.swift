@@ -49,16 +49,18 @@ struct SyntaxTree: Sendable {
   /// The innermost enclosing scope of one of `kinds`, or nil. Ancestors come before their descendants
   /// in ``scopes``, so the innermost is the latest of each kind's nearest: a few looks, however deep the
   /// nesting.
-  func enclosing(_ token: Int, _ kinds: Set<Scope.Kind>) -> Int? {
+  func enclosing(_ token: Int, _ kinds: Scope.Kinds) -> Int? {
     enclosing(scope: scope(of: token), kinds)
   }
 
   /// The innermost scope of one of `kinds` around scope `scope`, itself included: one look per kind, so
   /// functions nested thousands deep each find their type without walking every scope between.
-  func enclosing(scope: Int, _ kinds: Set<Scope.Kind>) -> Int? {
+  func enclosing(scope: Int, _ kinds: Scope.Kinds) -> Int? {
     let stride = Scope.Kind.allCases.count
     var innermost: Int32 = -1
-    for kind in kinds { innermost = max(innermost, nearestOfKind[scope * stride + Int(kind.rawValue)]) }
+    for kind in Scope.Kind.allCases where kinds.contains(Scope.Kinds(kind)) {
+      innermost = max(innermost, nearestOfKind[scope * stride + Int(kind.rawValue)])
+    }
     return innermost >= 0 ? Int(innermost) : nil
   }
 }
