@@ -46,10 +46,6 @@ extension ProjectFacts {
   /// Whether every photo the project shows is a small Flickr rendition: it names a size key of 640 pixels
   /// or less and no larger one, and has no photos of its own (no picker, camera or photo library).
   var flickrRenditionsOnly: Bool {
-    flickrSmallSizes && !flickrLargeSizes
-      && !words.containsAny([
-        .UIImagePickerController, .PHPickerViewController, .PhotosPicker, .photosPicker, .fetchAssets,
-        .AVCaptureSession, .AVCapturePhotoOutput,
-      ])
+    flickrSmallSizes && !flickrLargeSizes && !hasOwnPhotos
   }
 }

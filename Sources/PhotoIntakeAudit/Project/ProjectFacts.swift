@@ -64,6 +64,10 @@ struct ProjectFacts: Sendable {
   /// ``flickrRenditionsOnly``).
   var flickrSmallSizes = false
   var flickrLargeSizes = false
+  /// The photo services (``photoServices``, by position) whose host the project's string literals name, and
+  /// the names of their large renditions it reads (see ``serviceRenditionsOnly``).
+  var photoServicesNamed: Set<Int> = []
+  var largeRenditionsRead: Set<String> = []
   /// Whether the project encodes an image it drew smaller first, or one it did not (see
   /// ``storesOnlyDownscaledImages``).
   var encodesDownscaledImages = false
@@ -134,6 +138,7 @@ struct ProjectFacts: Sendable {
   mutating func add(_ file: SourceFile) {
     words.formUnion(file.source.words)
     addFlickrSizes(file)
+    addServiceRenditions(file)
     addImageEncodes(file)
     addPhotoDimensionSettings(file)
     addImageRequestCancels(file)

@@ -1,0 +1,74 @@
+/// Photo services that size what they send: an Unsplash photo comes as `urls.raw`, `full`, `regular` (1,080
+/// pixels wide), `small` (400) and `thumb` (200); a Pexels photo as `src.original`, `large2x`, `large` (940 high),
+/// `medium`, `small`, `portrait`, `landscape` and `tiny`; a Pixabay hit as `imageURL`, `fullHDURL`,
+/// `largeImageURL` (1,280), `webformatURL` (640) and `previewURL` (150). A client that never asks for the large
+/// ones decodes no original, like a Flickr client that asks only for small size keys (``flickrRenditionsOnly``).
+extension ProjectFacts {
+  /// Each service: a host its API or image URLs name, and the names of its renditions of more than about
+  /// 1,000 pixels (the original among them).
+  static let photoServices: [(host: StaticString, large: Set<String>)] = [
+    ("unsplash.com", ["raw", "full", "regular"]),
+    ("pexels.com", ["original", "large2x"]),
+    ("pixabay.com", ["imageURL", "fullHDURL", "largeImageURL", "vectorURL"]),
+  ]
+
+  /// Records which services the file's string literals name by host, and which large rendition names it
+  /// reads: a member (`urls.full`, `photo.src?.original`, `.regular`) or a string literal
+  /// (`urls["raw"]`). A declaration (`let full: String`, `case regular`) asks for nothing.
+  mutating func addServiceRenditions(_ file: SourceFile) {
+    let bytes = file.source.bytes
+    for (number, service) in Self.photoServices.enumerated() where ASCII.contains(bytes, service.host) {
+      if (0..<file.count).contains(where: { file.kind($0) == .string && Self.names(file, $0, service.host) }) {
+        photoServicesNamed.insert(number)
+      }
+    }
+    guard Self.largeRenditionWords.contains(where: { ASCII.contains(bytes, $0) }) else { return }
+    for token in 0..<file.count {
+      switch file.kind(token) {
+      case .identifier where file.kind(token - 1) == .dot:
+        // By the name's hash first: no string is made for the thousands of other members.
+        if let name = Self.largeRenditionHashes[ProjectModel.hash(file, token)], file.text(token) == name {
+          largeRenditionsRead.insert(name)
+        }
+      case .string where file.tokens[token].end - file.tokens[token].start <= 16:
+        var text = Substring(file.text(token))
+        while text.first == "\"" { text = text.dropFirst() }
+        while text.last == "\"" { text = text.dropLast() }
+        if Self.allLargeRenditions.contains(String(text)) { largeRenditionsRead.insert(String(text)) }
+      default: break
+      }
+    }
+  }
+
+  /// Whether the string literal at `token` spells `host`.
+  private static func names(_ file: SourceFile, _ token: Int, _ host: StaticString) -> Bool {
+    let range = Int(file.tokens[token].start)..<Int(file.tokens[token].end)
+    return ASCII.contains(Array(file.source.bytes[range]), host)
+  }
+
+  private static let allLargeRenditions = photoServices.reduce(into: Set<String>()) { $0.formUnion($1.large) }
+  private static let largeRenditionHashes = Dictionary(
+    uniqueKeysWithValues: allLargeRenditions.map { (WordTable.hash(Array($0.utf8)[...]), $0) })
+  /// Byte fragments of ``allLargeRenditions``, so a file that spells none of them is passed over with a
+  /// few byte searches.
+  private static let largeRenditionWords: [StaticString] = [
+    "raw", "full", "regular", "original", "large2x", "imageURL", "fullHDURL", "largeImageURL", "vectorURL",
+  ]
+
+  /// Whether every photo the project shows comes from photo services that size it: it names Unsplash,
+  /// Pexels or Pixabay, never reads their large renditions, asks Flickr for no large size key, and has no
+  /// photos of its own (no picker, camera or photo library).
+  var serviceRenditionsOnly: Bool {
+    !photoServicesNamed.isEmpty && !flickrLargeSizes
+      && photoServicesNamed.allSatisfy { Self.photoServices[$0].large.isDisjoint(with: largeRenditionsRead) }
+      && !hasOwnPhotos
+  }
+
+  /// Whether the project shows photos of its own: it uses a picker, the camera or the photo library.
+  var hasOwnPhotos: Bool {
+    words.containsAny([
+      .UIImagePickerController, .PHPickerViewController, .PhotosPicker, .photosPicker, .fetchAssets,
+      .AVCaptureSession, .AVCapturePhotoOutput,
+    ])
+  }
+}
