@@ -92,8 +92,10 @@ struct DecodeFlows: Sendable {
         for (name, producer) in frontier where producers[name] == nil { producers[name] = producer }
         var next: [String: Producer] = [:]
         callsLeft = DecodeFlows.callsPerRound
+        // The frontier's names by hash: a call of another name is passed over without making its text.
+        let names = Set(frontier.keys.map { WordTable.hash(Array($0.utf8)[...]) })
         for (number, file) in files.enumerated() where callsLeft > 0 {
-          follow(file, number, frontier: frontier, into: &next)
+          follow(file, number, frontier: frontier, names: names, into: &next)
         }
         frontier = next.filter { producers[$0.key] == nil }
         depth += 1
@@ -209,14 +211,17 @@ struct DecodeFlows: Sendable {
     // MARK: Following calls of producers
 
     private mutating func follow(
-      _ file: SourceFile, _ number: Int, frontier: [String: Producer], into next: inout [String: Producer]
+      _ file: SourceFile, _ number: Int, frontier: [String: Producer], names: Set<UInt64>,
+      into next: inout [String: Producer]
     ) {
       for index in 0..<file.count
       where file.kind(index) == .identifier
         && (file.kind(index + 1) == .leftParen || file.kind(index + 1) == .leftBrace)
         && file.word(index - 1) != .func
       {
-        guard let producer = frontier[file.text(index)] else { continue }
+        guard names.contains(ProjectModel.hash(file, index)), let producer = frontier[file.text(index)] else {
+          continue
+        }
         let origins = producer.origins(
           for: file.kind(index + 1) == .leftParen ? ListCall.labels(file, paren: index + 1) : [])
         guard !origins.isEmpty, callsLeft > 0 else { continue }

@@ -401,9 +401,14 @@ struct Reachability: Sendable {
         guard text.utf8.count <= 4096 else { continue }
         var word = ""
         for character in text.unicodeScalars {
-          if character.properties.isAlphabetic || character == "_"
-            || (!word.isEmpty && character.properties.numericType != nil)
-          {
+          // ASCII letters and digits by range; only other scalars ask Unicode's properties.
+          let value = character.value
+          let isLetter =
+            value < 0x80
+            ? (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A)
+            : character.properties.isAlphabetic
+          let isDigit = value < 0x80 ? value >= 0x30 && value <= 0x39 : character.properties.numericType != nil
+          if isLetter || character == "_" || (!word.isEmpty && isDigit) {
             word.unicodeScalars.append(character)
           } else {
             if !word.isEmpty { body(word) }
