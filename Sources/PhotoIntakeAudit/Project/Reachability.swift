@@ -93,7 +93,9 @@ struct Reachability: Sendable {
     let namesOfOwnType = typeOf.map { type in type.flatMap { declaredNames[$0] } }
     // Names each function mentions, and names mentioned where no function encloses the code.
     var mentions = Array(repeating: [Mention](), count: functions.count)
-    var roots: [UInt64] = []
+    // With each, the name hash of the type around it, if any: a stored property's initial value
+    // (`lazy var list = PhotoListView()`) is computed only once the type is made.
+    var roots: [(hash: UInt64, type: UInt64?)] = []
     // Names mentioned inside `#Preview { … }` blocks: the canvas's code, never the app's.
     var previewRoots: [UInt64] = []
     for (fileNumber, file) in files.enumerated() {
@@ -123,7 +125,11 @@ struct Reachability: Sendable {
         let hash = ProjectModel.hash(file, index)
         let owner = Int(owners[file.syntax.scope(of: index)])
         guard owner >= 0 else {
-          roots.append(hash)
+          let type = file.syntax.enclosing(index, [.type]).flatMap { scope -> UInt64? in
+            let name = file.scope(scope).name
+            return name >= 0 && name < file.count ? ProjectModel.hash(file, name) : nil
+          }
+          roots.append((hash, type))
           continue
         }
         // `load()` or `self.load()` in a method of a type that declares `load` calls that type's `load` (or
@@ -197,9 +203,13 @@ struct Reachability: Sendable {
     var markedAll: Set<UInt64> = []
     var markedWithin: Set<ScopedName> = []
     var relatedTypes: [TypePair: Bool] = [:]
+    // Names in the stored properties' initial values of types made only where named, per type: marked
+    // once the type is named.
+    var waitingRoots: [UInt64: [UInt64]] = [:]
     func mark(_ hash: UInt64, from caller: Int = -1) {
       if madeByCode.contains(hash), !unnamedViews.contains(hash), named.insert(hash).inserted {
         for id in waiting.removeValue(forKey: hash) ?? [] { run(id) }
+        for root in waitingRoots.removeValue(forKey: hash) ?? [] { mark(root) }
       }
       let callees = byName[hash] ?? []
       if caller >= 0, callees.count <= 32, let type = typeOf[caller] {
@@ -221,7 +231,12 @@ struct Reachability: Sendable {
         for id in callees { run(id) }
       }
     }
-    for hash in roots { mark(hash) }
+    for root in roots {
+      if let type = root.type, madeByCode.contains(type) {
+        waitingRoots[type, default: []].append(root.hash)
+      }
+    }
+    for root in roots where root.type.map({ !madeByCode.contains($0) }) ?? true { mark(root.hash) }
     var head = 0
     while head < queue.count {
       let id = queue[head]
