@@ -16,7 +16,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
     id: "identifier-only-persistence", severity: .warning,
     summary: "A photo or picker identifier is persisted as the only reference to a picked photo.",
     leavesAlone:
-      "Identifiers stored beside the photo itself (data, a file name or path, a content hash, a PHCloudIdentifier, or an app type holding one), album and collection identifiers, counts of identifiers, and identifiers in a project that fetches the library itself (fetchAssets) and uses no system picker (PHPickerViewController, PhotosPicker, UIImagePickerController): a library browser or cleaner picks no photo.",
+      "Identifiers stored beside the photo itself (data, a file name or path, a content hash, a PHCloudIdentifier, or an app type holding one), album and collection identifiers, and counts of identifiers.",
     fix: """
       Copy the picked bytes into the app's container and persist that file's name or content hash. If you \
       also need the library asset, store a PHCloudIdentifier (cloudIdentifierMappings(forLocalIdentifiers:)) \
@@ -40,17 +40,7 @@ struct IdentifierOnlyPersistenceRule: AuditRule {
       && ["asset", "photo", "picker", "image", "localidentifier"].contains { ASCII.contains(lower, $0) }
   }
 
-  /// Words of the system pickers, whose results are the picked photos this rule is about.
-  static let pickerWords: [Word] = [
-    .PHPickerViewController, .PHPickerConfiguration, .PHPickerResult, .PhotosPicker, .PhotosPickerItem,
-    .photosPicker, .assetIdentifier, .itemIdentifier, .UIImagePickerController,
-  ]
-
   func check(_ file: SourceFile, project: ProjectFacts) -> [Finding] {
-    // A project that fetches the library itself and has no system picker is its own library browser (a
-    // cleaner, a swiper): its identifiers name assets it fetches again with library access, not picked
-    // photos. (A project with neither may pick through a picker library, whose code is not audited.)
-    guard project.words.containsAny(Self.pickerWords) || !project.words.contains(.fetchAssets) else { return [] }
     var findings: [Finding] = []
     let flows = ValueFlow.Cache()
     let flow = flows.flow(for: file)
