@@ -85,7 +85,8 @@ struct ReachabilityInitialValuesTests {
 
   /// The app makes the controller whose property makes the view: the view's `startRunning()` is reported.
   @Test func aMadeControllersPropertyRuns() throws {
-    #expect(try Self.audit(root: "LegacyEditViewController") == ["App/CameraListView.swift:7 session-main-thread"])
+    #expect(
+      try Self.audit(root: "LegacyEditViewController") == ["App/CameraListView.swift:7 session-main-thread"])
   }
 
   /// Nothing makes the controller: its property's initial value, and the view it makes, never run.

@@ -24,7 +24,8 @@ extension ProjectFacts {
   mutating func addServiceRenditions(_ file: SourceFile) {
     let bytes = file.source.bytes
     for (number, service) in Self.photoServices.enumerated() where ASCII.contains(bytes, service.host) {
-      if (0..<file.count).contains(where: { file.kind($0) == .string && Self.names(file, $0, service.host) }) {
+      if (0..<file.count).contains(where: { file.kind($0) == .string && Self.names(file, $0, service.host) })
+      {
         photoServicesNamed.insert(number)
       }
     }

@@ -273,7 +273,8 @@ extension ProjectModel {
     // Whichever side is smaller is walked: a name few types declare, or a receiver of few relatives.
     var result: [Int] = []
     if match.byTypeName.count < ancestors.count + descendants.count {
-      for (name, candidates) in match.byTypeName where ancestors.contains(name) || descendants.contains(name) {
+      for (name, candidates) in match.byTypeName where ancestors.contains(name) || descendants.contains(name)
+      {
         result += candidates
       }
     } else {

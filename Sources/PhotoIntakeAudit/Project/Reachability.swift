@@ -422,7 +422,8 @@ struct Reachability: Sendable {
             value < 0x80
             ? (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A)
             : character.properties.isAlphabetic
-          let isDigit = value < 0x80 ? value >= 0x30 && value <= 0x39 : character.properties.numericType != nil
+          let isDigit =
+            value < 0x80 ? value >= 0x30 && value <= 0x39 : character.properties.numericType != nil
           if isLetter || character == "_" || (!word.isEmpty && isDigit) {
             word.unicodeScalars.append(character)
           } else {
