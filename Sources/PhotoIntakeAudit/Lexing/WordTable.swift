@@ -103,6 +103,13 @@ struct WordTable: Sendable {
     return hash
   }
 
+  /// The hash of a string's UTF-8 bytes, as the byte-slice `hash` gives, without copying them into an array.
+  static func hash(_ text: String) -> UInt64 {
+    var hash = seed
+    for byte in text.utf8 { hash = step(hash, byte) }
+    return hash
+  }
+
   /// The word spelled by `bytes[start..<end]`, given its precomputed hash; `isMember` says whether a `.`
   /// comes before it (``olderMemberSpellings`` count only then).
   func lookup(

@@ -93,7 +93,7 @@ struct DecodeFlows: Sendable {
         var next: [String: Producer] = [:]
         callsLeft = DecodeFlows.callsPerRound
         // The frontier's names by hash: a call of another name is passed over without making its text.
-        let names = Set(frontier.keys.map { WordTable.hash(Array($0.utf8)[...]) })
+        let names = Set(frontier.keys.map { WordTable.hash($0) })
         for (number, file) in files.enumerated() where callsLeft > 0 {
           follow(file, number, frontier: frontier, names: names, into: &next)
         }

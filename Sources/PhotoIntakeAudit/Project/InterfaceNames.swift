@@ -11,7 +11,7 @@ struct InterfaceNames: Sendable {
 
   /// Whether some interface, property list, model or Objective-C file read spells the word `name`.
   func mentions(_ name: String) -> Bool {
-    words.contains(WordTable.hash(Array(name.utf8)[...]))
+    words.contains(WordTable.hash(name))
   }
   /// Storyboard, xib and `INFOPLIST_FILE` property list names the Xcode projects list.
   private var listed: Set<String> = []

@@ -42,7 +42,7 @@ struct CallArguments: Sendable {
 
 extension Parameter {
   /// The hash of `_`, the label of an unlabeled argument or parameter.
-  static let unlabeled = WordTable.hash(Array("_".utf8)[...])
+  static let unlabeled = WordTable.hash("_")
 
   /// The hash of the label token at `token`.
   static func hash(_ file: SourceFile, _ token: Int) -> UInt64 {

@@ -62,7 +62,7 @@ extension ProjectFacts {
 
   private static let allLargeRenditions = photoServices.reduce(into: Set<String>()) { $0.formUnion($1.large) }
   private static let largeRenditionHashes = Dictionary(
-    uniqueKeysWithValues: allLargeRenditions.map { (WordTable.hash(Array($0.utf8)[...]), $0) })
+    uniqueKeysWithValues: allLargeRenditions.map { (WordTable.hash($0), $0) })
   /// Byte fragments of ``allLargeRenditions``, so a file that spells none of them is passed over with a
   /// few byte searches.
   private static let largeRenditionWords: [StaticString] = [

@@ -110,7 +110,7 @@ extension ProjectModel {
   private func storedClosureSites(_ name: String, typeName: String?) -> [Local] {
     guard let typeName else { return [] }
     var sites: [Local] = []
-    let nameHash = WordTable.hash(Array(name.utf8)[...])
+    let nameHash = WordTable.hash(name)
     for id in membersByType[typeName] ?? [] {
       let function = functions[id]
       let file = files[function.file]
@@ -186,7 +186,7 @@ extension ProjectModel {
     return result
   }
 
-  private static let delegateLabel = WordTable.hash(Array("delegate".utf8)[...])
+  private static let delegateLabel = WordTable.hash("delegate")
 
   /// The type of a delegate argument: `self` (the type around the call), a variable or property of a
   /// declared type, or `Type()`.

@@ -129,7 +129,7 @@ struct ProjectModel: Sendable {
           owners[scopeIndex] = Int32(functions.count)
           var key = Self.hash(file, scope.name)
           if file.word(scope.head) == .initKeyword, let typeName = function.typeName {
-            key = WordTable.hash(Array(typeName.utf8)[...])
+            key = WordTable.hash(typeName)
           }
           byName[key, default: []].append(functions.count)
           if let typeName = function.typeName { membersByType[typeName, default: []].append(functions.count) }

@@ -219,7 +219,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     var sizedGenerators: [Int: Set<String>] = [:]
     let locals = ListDataLocals()
     var stripViewMakers: Set<Int>?
-    // A Flickr, Unsplash, Pexels or Pixabay client that asks only for small renditions decodes no original.
+    // A client of Flickr or another photo service that asks only for small renditions decodes no original.
     let renditionsOnly = project.flickrRenditionsOnly || project.serviceRenditionsOnly
     // A project that keeps only copies it drew smaller decodes small images from its stored data.
     let storesSmallCopies = project.storesOnlyDownscaledImages
