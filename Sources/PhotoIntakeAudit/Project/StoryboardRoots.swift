@@ -22,7 +22,14 @@ enum StoryboardRoots {
       }
       // No `>` after this `<`: no tag is left to read.
       guard let end = bytes[index...].firstIndex(of: 0x3E) else { break }
-      let attributes = Self.attributes(bytes[(index + 1)..<end])
+      let tag = bytes[(index + 1)..<end]
+      // Only three kinds of tag matter; the thousands of others (views, constraints, colours) are passed
+      // over without reading their attributes.
+      guard Self.relevantFragments.contains(where: { ASCII.contains(tag, $0) }) else {
+        index = end + 1
+        continue
+      }
+      let attributes = Self.attributes(tag)
       if let start = attributes["initialViewController"] { initial = start }
       if attributes["sceneMemberID"] == "viewController", let id = attributes["id"] {
         current = id
@@ -46,6 +53,12 @@ enum StoryboardRoots {
     }
     return names
   }
+
+  /// What a tag ``classes(in:)`` reads spells: the document's `initialViewController`, a scene member's
+  /// `sceneMemberID`, or a segue's `relationship` kind.
+  private static let relevantFragments: [StaticString] = [
+    "sceneMemberID", "initialViewController", "relationship",
+  ]
 
   /// The `name="value"` pairs of one tag's bytes (between `<` and `>`).
   private static func attributes(_ tag: ArraySlice<UInt8>) -> [String: String] {
