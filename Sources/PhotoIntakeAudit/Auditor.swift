@@ -119,6 +119,7 @@ public struct Auditor: Sendable {
     // Before any file is added: list contexts in one file may be closures given to a view of another.
     facts.listWrappers = ListWrappers.names(in: files)
     for file in files { facts.add(file) }
+    facts.addLargeRenditionReads(files)
     if facts.words.containsAny(ListContext.words) {
       facts.addCallsOfCreatedViews(files)
       facts.addCallsOfListHelpers(files)

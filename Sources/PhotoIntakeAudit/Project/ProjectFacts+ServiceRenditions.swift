@@ -17,10 +17,8 @@ extension ProjectFacts {
     ("picsum.photos", ["download_url", "downloadUrl", "downloadURL"]),
   ]
 
-  /// Records which services the file's string literals name by host, and which large rendition names it
-  /// reads: a member (`urls.full`, `photo.src?.original`, `.regular`), a string literal (`urls["raw"]`) or a
-  /// path segment of one (`"https://image.tmdb.org/t/p/original"`). A declaration (`let full: String`,
-  /// `case regular`, a coding key's `"download_url"`) asks for nothing.
+  /// Records which services the file's string literals name by host (see ``addLargeRenditionReads(_:)``
+  /// for what the project reads of them).
   mutating func addServiceRenditions(_ file: SourceFile) {
     let bytes = file.source.bytes
     for (number, service) in Self.photoServices.enumerated() where ASCII.contains(bytes, service.host) {
@@ -29,27 +27,38 @@ extension ProjectFacts {
         photoServicesNamed.insert(number)
       }
     }
-    guard Self.largeRenditionWords.contains(where: { ASCII.contains(bytes, $0) }) else { return }
-    for token in 0..<file.count {
-      switch file.kind(token) {
-      case .identifier where file.kind(token - 1) == .dot:
-        // By the name's hash first: no string is made for the thousands of other members.
-        if let name = Self.largeRenditionHashes[ProjectModel.hash(file, token)], file.text(token) == name {
-          largeRenditionsRead.insert(name)
+  }
+
+  /// Records the large rendition names the project reads: a member (`urls.full`, `photo.src?.original`,
+  /// `.regular`), a string literal (`urls["raw"]`) or a path segment of one
+  /// (`"https://image.tmdb.org/t/p/original"`). A declaration (`let full: String`, `case regular`, a coding
+  /// key's `"download_url"`) asks for nothing. Read only in a project that names a service
+  /// (``photoServicesNamed``), the only one ``serviceRenditionsOnly`` asks about.
+  mutating func addLargeRenditionReads(_ files: [SourceFile]) {
+    guard !photoServicesNamed.isEmpty else { return }
+    for file in files
+    where Self.largeRenditionWords.contains(where: { ASCII.contains(file.source.bytes, $0) }) {
+      for token in 0..<file.count {
+        switch file.kind(token) {
+        case .identifier where file.kind(token - 1) == .dot:
+          // By the name's hash first: no string is made for the thousands of other members.
+          if let name = Self.largeRenditionHashes[ProjectModel.hash(file, token)], file.text(token) == name {
+            largeRenditionsRead.insert(name)
+          }
+        case .string where file.tokens[token].end - file.tokens[token].start <= 4096:
+          // A coding key's raw value (`case downloadURL = "download_url"`) names a field; it reads nothing.
+          if file.word(token - 1) == .opAssign, file.word(token - 3) == .case { continue }
+          var text = Substring(file.text(token))
+          while text.first == "\"" { text = text.dropFirst() }
+          while text.last == "\"" { text = text.dropLast() }
+          if Self.allLargeRenditions.contains(String(text)) { largeRenditionsRead.insert(String(text)) }
+          guard text.contains("/") else { continue }
+          for segment in text.split(separator: "/") {
+            let name = String(segment.prefix { $0 != "?" })
+            if Self.allLargeRenditions.contains(name) { largeRenditionsRead.insert(name) }
+          }
+        default: break
         }
-      case .string where file.tokens[token].end - file.tokens[token].start <= 4096:
-        // A coding key's raw value (`case downloadURL = "download_url"`) names a field; it reads nothing.
-        if file.word(token - 1) == .opAssign, file.word(token - 3) == .case { continue }
-        var text = Substring(file.text(token))
-        while text.first == "\"" { text = text.dropFirst() }
-        while text.last == "\"" { text = text.dropLast() }
-        if Self.allLargeRenditions.contains(String(text)) { largeRenditionsRead.insert(String(text)) }
-        guard text.contains("/") else { continue }
-        for segment in text.split(separator: "/") {
-          let name = String(segment.prefix { $0 != "?" })
-          if Self.allLargeRenditions.contains(name) { largeRenditionsRead.insert(name) }
-        }
-      default: break
       }
     }
   }
