@@ -439,16 +439,26 @@ struct ProjectFacts: Sendable {
   /// `AsyncPicsImageView(url:)`, whose `@StateObject` loader decodes): the files are read again, each time
   /// recording only the calls of the views found in the round before, for up to ``createdViewRounds`` rounds.
   mutating func addCallsOfCreatedViews(_ files: [SourceFile]) {
-    // Per file, the scopes whose calls are recorded already.
+    // Per file, the scopes whose calls are recorded already, and the type scopes list contexts were found
+    // to create when they were. A file whose created types did not change has the same list contexts, so
+    // they are not worked out again (``ListContext/scopes(in:wrappers:isCellType:)`` reads every scope).
     var recorded: [Int: [Bool]] = [:]
+    var created: [Int: [Int]] = [:]
+    var typeScopes: [Int: [Int]] = [:]
     for _ in 0..<Self.createdViewRounds {
       var grew = false
       for (number, file) in files.enumerated() where file.syntax.scopes.contains(where: { $0.kind == .type })
       {
+        let types =
+          typeScopes[number] ?? file.syntax.scopes.indices.filter { file.syntax.scopes[$0].kind == .type }
+        typeScopes[number] = types
+        let nowCreated = types.filter { file.name(of: $0).map { createsPhotoView($0) } ?? false }
+        // Unchanged: the list contexts are those recorded (or, with none created yet, the plain ones).
+        guard nowCreated != created[number] ?? [] else { continue }
         let known = recorded[number] ?? ListContext.scopes(in: file, wrappers: listWrappers)
-        let now = ListContext.scopes(in: file, wrappers: listWrappers) { type in
-          file.name(of: type).map { createsPhotoView($0) } ?? false
-        }
+        let createdSet = Set(nowCreated)
+        let now = ListContext.scopes(in: file, wrappers: listWrappers) { createdSet.contains($0) }
+        created[number] = nowCreated
         guard now.indices.contains(where: { now[$0] && !known[$0] }) else {
           recorded[number] = known
           continue
