@@ -73,14 +73,14 @@ struct LexedSource: Sendable {
 
 /// A set of ``Word``s as a bit field.
 struct WordSet: Sendable, Equatable {
-  private var bits: [UInt64] = Array(repeating: 0, count: (Word.allCases.count + 63) / 64)
+  private var bits: [UInt64] = Array(repeating: 0, count: (Word.caseCount + 63) / 64)
 
   mutating func insert(_ word: Word) {
-    bits[Int(word.rawValue) >> 6] |= 1 << UInt64(word.rawValue & 63)
+    bits[Int(word.number) >> 6] |= 1 << UInt64(word.number & 63)
   }
 
   func contains(_ word: Word) -> Bool {
-    bits[Int(word.rawValue) >> 6] & (1 << UInt64(word.rawValue & 63)) != 0
+    bits[Int(word.number) >> 6] & (1 << UInt64(word.number & 63)) != 0
   }
 
   func containsAny(_ words: [Word]) -> Bool { words.contains { contains($0) } }

@@ -2,20 +2,25 @@
 ///
 /// Rules compare small integers instead of bytes: the lexer looks each identifier up once in
 /// ``WordTable`` and stores the result in ``Token/word``. Anything not listed here is ``none``.
-/// A case's spelling is its name (see ``WordTable``), so keywords are written with backticks; the few
-/// names Swift reserves as members (`init`, `self`, `Self`, `some`, `any`) and the operators are spelled in
-/// `WordTable.spellingOverrides`.
-enum Word: UInt16, CaseIterable, Sendable {
-  case none = 0
+/// A case's spelling is its raw value: its name, so keywords are written with backticks, or for the few
+/// names Swift reserves as members (`init`, `self`, `Self`, `some`, `any`) and the operators, the raw value
+/// written out. A raw value is a string literal the compiler returns from a `switch`, so ``WordTable`` gets
+/// every spelling without reflection (`String(describing:)` of each case cost a millisecond at every start).
+enum Word: String, CaseIterable, Sendable {
+  case none = ""
 
   // MARK: Operators
-  case opAssign, opEqual, opNotEqual, opBang, opQuestion, opArrow, opAmpersand
+  case opAssign = "=", opEqual = "==", opNotEqual = "!=", opBang = "!", opQuestion = "?", opArrow = "->"
+  case opAmpersand = "&"
 
   // MARK: Keywords and contextual keywords
-  case `func`, initKeyword, `deinit`, `subscript`, `class`, `struct`, `enum`, `actor`, `extension`, `protocol`
+  case `func`, initKeyword = "init", `deinit`, `subscript`, `class`, `struct`, `enum`, `actor`, `extension`,
+    `protocol`
   case `var`, `let`, `if`, `guard`, `else`, `for`, `while`, `repeat`, `do`, `catch`, `defer`, `switch`
-  case `case`, `default`, `return`, `in`, `try`, await, selfKeyword, selfType, `where`, `throws`, `rethrows`
-  case async, nonisolated, `static`, get, set, willSet, didSet, `import`, `typealias`, someKeyword, anyKeyword
+  case `case`, `default`, `return`, `in`, `try`, await, selfKeyword = "self", selfType = "Self", `where`,
+    `throws`, `rethrows`
+  case async, nonisolated, `static`, get, set, willSet, didSet, `import`, `typealias`, someKeyword = "some"
+  case anyKeyword = "any"
   case `inout`, `throw`, `break`, `continue`, `fallthrough`, `is`, `as`, `nil`, `true`, `false`
   case `private`, `fileprivate`, `public`, `open`, `internal`, package, final, override, mutating
   case nonmutating, convenience, required, lazy, weak, unowned, dynamic, indirect, consuming, borrowing
@@ -73,7 +78,7 @@ enum Word: UInt16, CaseIterable, Sendable {
 
   // MARK: Threads and isolation
   case DispatchQueue, main, asyncAfter, sync, Task, detached, run, concurrentPerform
-  case dispatchAsync, dispatchSync, dispatchAfter
+  case dispatchAsync = "dispatch_async", dispatchSync = "dispatch_sync", dispatchAfter = "dispatch_after"
   case UIViewController, UIView, View, App, Scene, UIResponder, UIViewRepresentable
   case UIViewControllerRepresentable, onAppear, onDisappear, task, Button, onChange, onReceive
   case dataTask, IBAction, addObserver, sink, receive, queue, OperationQueue, RunLoop
@@ -126,4 +131,17 @@ extension Word {
     default: false
     }
   }
+
+  /// The case's place among ``allCases`` (``none`` is 0): what ``WordTable`` and ``WordSet`` store. A case
+  /// without a payload is stored as that number, so it is read, not looked up (`WordTests` checks both).
+  var number: UInt16 { unsafeBitCast(self, to: UInt16.self) }
+
+  /// The word numbered `number` (see ``number``); `nil` past the last case.
+  init?(number: UInt16) {
+    guard Int(number) < Self.caseCount else { return nil }
+    self = unsafeBitCast(number, to: Word.self)
+  }
+
+  /// How many cases there are.
+  static let caseCount = allCases.count
 }

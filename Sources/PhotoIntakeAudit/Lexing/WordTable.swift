@@ -6,14 +6,6 @@
 struct WordTable: Sendable {
   static let shared = WordTable()
 
-  /// Spellings that are not the case name: operators, and names Swift reserves as members.
-  static let spellingOverrides: [Word: String] = [
-    .opAssign: "=", .opEqual: "==", .opNotEqual: "!=", .opBang: "!", .opQuestion: "?", .opArrow: "->",
-    .opAmpersand: "&", .initKeyword: "init", .selfKeyword: "self", .selfType: "Self",
-    .someKeyword: "some", .anyKeyword: "any", .dispatchAsync: "dispatch_async",
-    .dispatchSync: "dispatch_sync", .dispatchAfter: "dispatch_after",
-  ]
-
   /// Older spellings of the APIs the rules know, read as today's word: real projects still hold Swift 2–4
   /// code (`requestImageForAsset(_:targetSize:…)`, `tableView(_:cellForRowAtIndexPath:)`,
   /// `dispatch_async(dispatch_get_main_queue())`). The Swift 3 renaming ("Grand Renaming", SE-0005) moved
@@ -65,10 +57,10 @@ struct WordTable: Sendable {
   private static let memberOnly: UInt16 = 0x8000
 
   private init() {
-    var entries = Word.allCases.filter { $0 != .none }.map { (Self.spelling(of: $0), $0.rawValue) }
-    entries += Self.olderSpellings.sorted { $0.key < $1.key }.map { ($0.key, $0.value.rawValue) }
+    var entries = Word.allCases.filter { $0 != .none }.map { ($0.rawValue, $0.number) }
+    entries += Self.olderSpellings.sorted { $0.key < $1.key }.map { ($0.key, $0.value.number) }
     entries += Self.olderMemberSpellings.sorted { $0.key < $1.key }.map {
-      ($0.key, $0.value.rawValue | Self.memberOnly)
+      ($0.key, $0.value.number | Self.memberOnly)
     }
     var capacity = 1
     while capacity < entries.count * 4 { capacity <<= 1 }
@@ -85,10 +77,6 @@ struct WordTable: Sendable {
       hashes[slot] = hash
       spellings[slot] = bytes
     }
-  }
-
-  static func spelling(of word: Word) -> String {
-    spellingOverrides[word] ?? String(describing: word)
   }
 
   /// FNV-1a, 64 bit: the lexer computes the same value incrementally with ``step(_:_:)``.
@@ -133,9 +121,9 @@ struct WordTable: Sendable {
           }
           if equal {
             if raw & Self.memberOnly != 0 {
-              return isMember ? Word(rawValue: raw & ~Self.memberOnly) ?? .none : .none
+              return isMember ? Word(number: raw & ~Self.memberOnly) ?? .none : .none
             }
-            return Word(rawValue: raw) ?? .none
+            return Word(number: raw) ?? .none
           }
         }
       }

@@ -108,7 +108,7 @@ struct Reachability: Sendable {
       }
       Self.markPreviewMacros(file, &declared) { index in
         guard file.kind(index) == .identifier, file.isActive(index),
-          file.word(index).rawValue == 0 || file.word(index).isMentionable
+          file.word(index) == .none || file.word(index).isMentionable
         else { return }
         previewRoots.append(ProjectModel.hash(file, index))
       }
@@ -120,7 +120,7 @@ struct Reachability: Sendable {
         if parent >= 0, parent < scopeIndex { owners[scopeIndex] = owners[parent] }
       }
       for index in 0..<file.count where file.kind(index) == .identifier && file.isActive(index) {
-        guard !declared[index], file.word(index).rawValue == 0 || file.word(index).isMentionable
+        guard !declared[index], file.word(index) == .none || file.word(index).isMentionable
         else { continue }
         let hash = ProjectModel.hash(file, index)
         let owner = Int(owners[file.syntax.scope(of: index)])

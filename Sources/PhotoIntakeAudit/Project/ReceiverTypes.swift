@@ -173,6 +173,6 @@ struct ReceiverTypes {
 extension Word {
   /// Keywords and modifiers, which are never a variable's name.
   fileprivate var isKeywordLike: Bool {
-    rawValue >= Word.func.rawValue && rawValue <= Word.borrowing.rawValue
+    number >= Word.func.number && number <= Word.borrowing.number
   }
 }
