@@ -108,6 +108,18 @@ final class SourceFile: Sendable {
     range.clamped(to: 0..<count).first { words.contains(source.tokens[$0].word) }
   }
 
+  /// Whether a token in `range` is one of a few `words`, written as a literal (`[.async]`): compared one
+  /// by one, without building and hashing into a `Set` at each call.
+  func contains(_ words: [Word], in range: Range<Int>) -> Bool {
+    let clamped = range.clamped(to: 0..<count)
+    for index in clamped where words.contains(source.tokens[index].word) { return true }
+    return false
+  }
+
+  func first(_ words: [Word], in range: Range<Int>) -> Int? {
+    range.clamped(to: 0..<count).first { words.contains(source.tokens[$0].word) }
+  }
+
   /// Whether the statement begun at `index` continues onto the token `next` on a new line.
   func continuesStatement(at next: Int) -> Bool {
     switch kind(next - 1) {
