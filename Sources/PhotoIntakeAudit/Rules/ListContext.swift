@@ -51,7 +51,7 @@ enum ListContext {
           inList[index] = false
         } else {
           inList[index] =
-            parent || containers.contains(callee)
+            parent || (containers.contains(callee) && !isStaticContent(file, scope, callee))
             || (callee == .none && !wrappers.isEmpty && scope.callee >= 0
               && wrappers.contains(file.text(scope.callee)))
         }
@@ -71,6 +71,24 @@ enum ListContext {
       }
     }
     return inList
+  }
+
+  /// Whether the closure `scope` given to the container `callee` holds fixed views, not one per item: a
+  /// stack's or grid's content (`LazyVGrid(columns:) { … }`, whose items a `ForEach` inside makes), or a
+  /// `List` given no data (`List { Section { ProfilePhoto() } }`, a form). Views written there are made once,
+  /// like any screen's; a `List(photos) { photo in … }` makes one row per item.
+  private static func isStaticContent(_ file: SourceFile, _ scope: Scope, _ callee: Word) -> Bool {
+    switch callee {
+    case .LazyVGrid, .LazyHGrid, .LazyVStack, .LazyHStack, .Grid: return true
+    case .List:
+      // `List(items)`, `List(items, id: \.self)`: an unlabeled first argument is the data.
+      let paren = scope.callee + 1
+      guard scope.callee >= 0, file.kind(paren) == .leftParen, file.kind(paren + 1) != .rightParen else {
+        return true
+      }
+      return file.kind(paren + 1) == .identifier && file.kind(paren + 2) == .colon
+    default: return false
+    }
   }
 
   /// Whether the type `scope`'s own inheritance clause names a UIKit cell class (`: UICollectionViewCell`).
