@@ -181,7 +181,34 @@ struct PickerLegacyRule: AuditRule {
       && (file.word(file.scope(function).name) == .makeUIViewController
         || !Self.returned(by: function, in: file, memo: &returned).contains(file.text(name)))
     let key = isLocal ? "\(function) \(file.text(name))" : file.text(name)
+    // `lazy var imagePicker: UIImagePickerController = { let picker = UIImagePickerController(); …; return
+    // picker }()`: the closure's picker is the property's, whose source the file sets
+    // (`imagePicker.sourceType = .camera`).
+    if let property = Self.propertyMade(byClosureAround: name, returning: file.text(name), in: file),
+      sourceSet?.contains(file.text(property)) == true
+    {
+      return false
+    }
     return !(sourceSet?.contains(key) ?? false)
+  }
+
+  /// The stored property (`var imagePicker`) whose initial value is the closure around `index`, called
+  /// where it is written (`= { … }()`), when that closure returns `name`.
+  private static func propertyMade(byClosureAround index: Int, returning name: String, in file: SourceFile)
+    -> Int?
+  {
+    let closure = file.syntax.scope(of: index)
+    let scope = file.scope(closure)
+    guard scope.kind == .closure, file.word(scope.open - 1) == .opAssign,
+      let close = file.match(scope.open), file.kind(close + 1) == .leftParen,
+      file.kind(close + 2) == .rightParen, file.returnedNames(inBodyOf: closure).contains(name)
+    else { return nil }
+    // `var imagePicker =` or `var imagePicker: UIImagePickerController =`.
+    var property = scope.open - 2
+    if file.kind(property) == .identifier, file.kind(property - 1) == .colon { property -= 2 }
+    let keyword = file.word(property - 1)
+    guard file.kind(property) == .identifier, keyword == .var || keyword == .let else { return nil }
+    return property
   }
 
   /// ``SourceFile/returnedNames(inBodyOf:)`` of `function`, read once per function.
