@@ -41,6 +41,7 @@ enum Word: String, CaseIterable, Sendable {
   case presentLimitedLibraryPicker, deleteAssets, PHAssetChangeRequest, PHAssetCollectionChangeRequest
   case creationRequestForAsset, creationRequestForAssetFromImage, creationRequestForAssetFromVideo
   case PHAssetCreationRequest, UIImageWriteToSavedPhotosAlbum, UISaveVideoAtPathToSavedPhotosAlbum
+  case UIActivityViewController, saveToCameraRoll
   case ALAssetsLibrary, phAsset, UIImagePickerControllerPHAsset
   case register, unregisterChangeObserver, unregisterAvailabilityObserver, shared
   case cloudIdentifierMappings, PHCloudIdentifier

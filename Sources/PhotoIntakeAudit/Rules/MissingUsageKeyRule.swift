@@ -11,7 +11,7 @@ struct MissingUsageKeyRule: AuditRule {
     summary:
       "An API that needs a privacy usage description is used, but no Info.plist or build setting of the app that builds it declares the key (in a folder of several Xcode projects, each app's own); the app crashes when it asks.",
     leavesAlone:
-      "Keys declared in any Info.plist or INFOPLIST_KEY_ build setting of the file's Xcode project (of the whole folder when no project's folder holds the file or its project names an Info.plist that cannot be found), and packages and Xcode projects with no app target (only frameworks, libraries or bundles).",
+      "Keys declared in any Info.plist or INFOPLIST_KEY_ build setting of the file's Xcode project (of the whole folder when no project's folder holds the file or its project names an Info.plist that cannot be found), packages and Xcode projects with no app target (only frameworks, libraries or bundles), and share sheets (UIActivityViewController) of no image (a link, text, a URL) or that exclude Save Image (.saveToCameraRoll).",
     fix: """
       Add the key with a sentence saying why the app needs access: NSPhotoLibraryUsageDescription (read-write \
       library access), NSPhotoLibraryAddUsageDescription (adding photos), NSCameraUsageDescription, \
@@ -28,6 +28,7 @@ struct MissingUsageKeyRule: AuditRule {
     .creationRequestForAsset, .creationRequestForAssetFromImage, .creationRequestForAssetFromVideo,
     .PHAssetCreationRequest, .requestAccess, .AVCaptureDeviceInput, .camera, .VNDocumentCameraViewController,
     .DataScannerViewController, .requestRecordPermission, .AVAudioRecorder, .ALAssetsLibrary,
+    .UIActivityViewController,
   ]
 
   private enum Need {
@@ -42,6 +43,24 @@ struct MissingUsageKeyRule: AuditRule {
   private static let microphone = "NSMicrophoneUsageDescription"
   /// How many tokens of `AVCaptureDeviceInput(device: …)`'s argument say whether it is the microphone.
   private static let deviceArgumentWindow = 24
+
+  /// Whether the `activityItems:` argument of the `UIActivityViewController(` whose `(` is at `paren` holds
+  /// an image: a `UIImage`, or a name that says image, photo or picture (`[image]`, `[imageView.image!]`,
+  /// `[selectedPhoto]`), not its URL, link or text (`[imageURL]`, a page to open). Only the argument's
+  /// first tokens are read.
+  private static func sharesImage(_ file: SourceFile, paren: Int) -> Bool {
+    guard file.text(paren + 1) == "activityItems", file.kind(paren + 2) == .colon,
+      let close = file.match(paren)
+    else { return false }
+    let end = file.endOfArgument(from: paren + 3, close: close)
+    return ((paren + 3)..<min(end, paren + 3 + deviceArgumentWindow)).contains { token in
+      guard file.kind(token) == .identifier, file.kind(token + 1) != .colon else { return false }
+      if file.word(token) == .UIImage { return true }
+      let name = ASCII.lowercased(file.text(token))
+      return ["image", "photo", "picture"].contains { ASCII.contains(name, $0) }
+        && !["url", "link", "string", "text", "path", "name"].contains { ASCII.hasSuffix(name, $0) }
+    }
+  }
 
   /// Whether a device argument is the microphone: `.audio`, `AVMediaTypeAudio`, or a name saying audio or
   /// microphone (`audioDevice`, `micDevice`).
@@ -84,6 +103,15 @@ struct MissingUsageKeyRule: AuditRule {
         if file.isMember(index) { uses.append((index, .key(Self.library))) }
       case .UIImageWriteToSavedPhotosAlbum, .UISaveVideoAtPathToSavedPhotosAlbum:
         if file.kind(index + 1) == .leftParen { uses.append((index, .key(Self.libraryAdd))) }
+      case .UIActivityViewController:
+        // A share sheet of an image offers Save Image, which adds it to the library as
+        // `UIImageWriteToSavedPhotosAlbum` does, unless the file excludes `.saveToCameraRoll`.
+        if !file.isMember(index), file.kind(index + 1) == .leftParen,
+          Self.sharesImage(file, paren: index + 1),
+          !file.source.words.contains(.saveToCameraRoll)
+        {
+          uses.append((index, .key(Self.libraryAdd)))
+        }
       case .ALAssetsLibrary:
         // The Assets Library (before PhotoKit) reads and writes the library: since iOS 10 it needs the
         // read-write key, for saving too (`ALAssetsLibrary().writeVideoAtPath(toSavedPhotosAlbum:)`).
@@ -137,7 +165,12 @@ struct MissingUsageKeyRule: AuditRule {
     }
     var reported: Set<String> = []
     var findings: [Finding] = []
-    for use in uses.sorted(by: { $0.index < $1.index }) {
+    // A share sheet's Save Image counts only where the file has no direct use of the key: a save the code
+    // makes itself is the place to report.
+    let shareSheets = Set(uses.filter { file.word($0.index) == .UIActivityViewController }.map(\.index))
+    for use in uses.sorted(by: {
+      (shareSheets.contains($0.index) ? 1 : 0, $0.index) < (shareSheets.contains($1.index) ? 1 : 0, $1.index)
+    }) {
       let missing: String
       switch use.need {
       case .key(let key):
