@@ -33,7 +33,9 @@ extension ProjectFacts {
       where file.kind(index) == .identifier && file.word(index) == .none
         && file.kind(index + 1) == .leftParen
       {
-        if Self.helperDeclarationKeywords.contains(file.word(index - 1)) { continue }
+        if Self.helperDeclarationKeywords.contains(file.word(index - 1)) || file.isSelectorReference(index) {
+          continue
+        }
         let name = file.text(index)
         guard decoders.contains(name) else { continue }
         let function = file.enclosingFunction(of: index)

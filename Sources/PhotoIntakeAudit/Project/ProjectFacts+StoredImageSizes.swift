@@ -45,6 +45,14 @@ extension ProjectFacts {
       if file.word(start - 1) == .opEqual || file.word(start - 1) == .opNotEqual { continue }
       if Self.isDownscaled(file, receiverEnd: receiverEnd, start: start) {
         encodesDownscaledImages = true
+      } else if encodedCallResults.count < Self.encodedCallsKept {
+        // Decided once every function is known (``storesOnlyDownscaledImages``): by the calls that make the
+        // image, and by the function around the encode (`compressed(quality:maxWidth:)` encodes the
+        // `UIGraphicsGetImageFromCurrentImageContext()` it drew).
+        var calls = Self.calls(file, receiverEnd: receiverEnd, start: start) ?? []
+        let function = file.enclosingFunction(of: index)
+        if function > 0, let name = file.name(of: function) { calls.append(name) }
+        encodedCallResults.append(calls)
       } else {
         encodesFullImages = true
       }
@@ -82,6 +90,69 @@ extension ProjectFacts {
     return false
   }
 
+  /// The names of the calls that make the image ending at `receiverEnd`: a call of the receiver itself
+  /// (`image.compressed(quality: 0.5)`), or the calls of the value a plain name was bound to just before;
+  /// `nil` when it is neither.
+  private static func calls(_ file: SourceFile, receiverEnd: Int, start: Int) -> [String]? {
+    if file.kind(receiverEnd) == .rightParen, let open = file.match(receiverEnd) {
+      return file.kind(open - 1) == .identifier ? [file.text(open - 1)] : nil
+    }
+    guard start == receiverEnd, file.kind(receiverEnd) == .identifier, file.kind(receiverEnd - 1) != .dot
+    else { return nil }
+    let name = file.text(receiverEnd)
+    let body = file.body(of: file.enclosingFunction(of: receiverEnd))
+    var cursor = receiverEnd - 1
+    let floor = max(body.lowerBound, receiverEnd - bindingWindow)
+    while cursor > floor {
+      defer { cursor -= 1 }
+      guard file.word(cursor) == .let || file.word(cursor) == .var, file.kind(cursor + 1) == .identifier,
+        file.text(cursor + 1) == name
+      else { continue }
+      var equals = cursor + 2
+      while equals < receiverEnd, file.word(equals) != .opAssign, !(file.tokens[equals].startsLine) {
+        equals += 1
+      }
+      guard file.word(equals) == .opAssign else { return nil }
+      return file.statement(from: equals + 1).filter {
+        file.kind($0) == .identifier && file.kind($0 + 1) == .leftParen && file.word($0) == .none
+      }.map { file.text($0) }
+    }
+    return nil
+  }
+
+  /// How many encodes of call results are kept for deciding later; past that, one counts as full size.
+  static let encodedCallsKept = 256
+
+  /// Records the file's functions that draw an image into a context of another size than the image's own
+  /// (`UIGraphicsBeginImageContextWithOptions(newSize, false, 1)` then `draw(in:)`, a
+  /// `UIGraphicsImageRenderer(size: target)`), whatever their names (`compressed(quality:maxWidth:)`): what
+  /// they return is a smaller copy. A context of the image's own size (`self.size`, `image.size`), as an
+  /// orientation fix makes, is not.
+  mutating func addImageRedraws(_ file: SourceFile) {
+    guard Self.contextMakers.contains(where: { ASCII.contains(file.source.bytes, $0) }) else { return }
+    for index in 0..<file.count where file.kind(index) == .identifier && file.kind(index + 1) == .leftParen {
+      let text = file.text(index)
+      guard
+        text == "UIGraphicsBeginImageContextWithOptions" || text == "UIGraphicsBeginImageContext"
+          || text == "UIGraphicsImageRenderer",
+        let close = file.match(index + 1)
+      else { continue }
+      // The size argument's last token: `size` alone or `….size` is the image's own size.
+      var first = index + 2
+      if file.kind(first) == .identifier, file.kind(first + 1) == .colon { first += 2 }
+      let end = file.endOfArgument(from: first, close: close)
+      guard end > first, !(file.kind(end - 1) == .identifier && file.text(end - 1) == "size") else {
+        continue
+      }
+      let function = file.enclosingFunction(of: index)
+      if function > 0, let name = file.name(of: function) { redrawingFunctions.insert(name) }
+    }
+  }
+
+  private static let contextMakers: [StaticString] = [
+    "UIGraphicsBeginImageContext", "UIGraphicsImageRenderer",
+  ]
+
   /// Whether the identifier at `index` calls a function that makes a smaller image.
   private static func isDownscalingCall(_ file: SourceFile, _ index: Int) -> Bool {
     guard file.kind(index + 1) == .leftParen || file.kind(index + 1) == .leftBrace else { return false }
@@ -92,5 +163,13 @@ extension ProjectFacts {
 
   /// Whether every image the project encodes for keeping was drawn smaller first, and it encodes at least
   /// one: its stored photo data (`entry.imageData`) decodes to a screen-sized image, not the original.
-  var storesOnlyDownscaledImages: Bool { encodesDownscaledImages && !encodesFullImages }
+  ///
+  /// Any other encode (`image.compressed(quality: 0.5)`, or one inside `compressed`) counts as a smaller
+  /// copy when one of the calls that make its image, or the function around it, redraws into a smaller
+  /// context (``addImageRedraws(_:)``), and as a full-size one otherwise.
+  var storesOnlyDownscaledImages: Bool {
+    let redrawn = encodedCallResults.filter { $0.contains(where: redrawingFunctions.contains) }.count
+    guard !encodesFullImages, redrawn == encodedCallResults.count else { return false }
+    return encodesDownscaledImages || redrawn > 0
+  }
 }

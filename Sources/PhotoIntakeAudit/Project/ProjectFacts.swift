@@ -72,6 +72,12 @@ struct ProjectFacts: Sendable {
   /// ``storesOnlyDownscaledImages``).
   var encodesDownscaledImages = false
   var encodesFullImages = false
+  /// Per encode not known to be of a smaller copy (`image.compressed().jpegData(…)`), the names of the calls
+  /// that make its image and of the function around it; and the project's functions that draw an image
+  /// into a smaller context (see ``addImageRedraws(_:)``). Together they say whether it is of a smaller
+  /// copy.
+  var encodedCallResults: [[String]] = []
+  var redrawingFunctions: Set<String> = []
   /// Whether the project assigns larger photo dimensions (see ``addPhotoDimensionSettings(_:)``).
   var setsPhotoDimensions = false
   /// Whether the project cancels image requests outside any cell class, and the cell classes that cancel
@@ -140,6 +146,7 @@ struct ProjectFacts: Sendable {
     addFlickrSizes(file)
     addServiceRenditions(file)
     addImageEncodes(file)
+    addImageRedraws(file)
     addPhotoDimensionSettings(file)
     addImageRequestCancels(file)
     let keywords = StoredProperty.keywordsByScope(in: file)
@@ -377,6 +384,8 @@ struct ProjectFacts: Sendable {
       let call = file.kind(index + 1) == .leftParen
       guard call || (file.isMember(index) && file.kind(index + 1) != .colon) else { continue }
       if Self.declarationKeywords.contains(file.word(index - 1)) { continue }  // a declaration's name
+      // `#selector(imageTapped(_:))` names an action, which runs when the user acts, once, not per cell.
+      if file.isSelectorReference(index) { continue }
       let name = file.text(index)
       if listCalls[name, default: []].count >= Self.listCallsKept { continue }
       if presents, ListContext.isPresented(file, index) { continue }

@@ -108,6 +108,13 @@ final class SourceFile: Sendable {
     range.clamped(to: 0..<count).first { words.contains(source.tokens[$0].word) }
   }
 
+  /// Whether token `index` lies in the parentheses of `#selector(…)`: it names a method an action runs,
+  /// it does not call it.
+  func isSelectorReference(_ index: Int) -> Bool {
+    guard let paren = enclosingParen(of: index) else { return false }
+    return kind(paren - 1) == .pound && text(paren - 1) == "#selector"
+  }
+
   /// Whether a token in `range` is one of a few `words`, written as a literal (`[.async]`): compared one
   /// by one, without building and hashing into a `Set` at each call.
   func contains(_ words: [Word], in range: Range<Int>) -> Bool {
