@@ -63,11 +63,27 @@ extension ProjectFacts {
   /// a downscaling call, or a plain name bound earlier in the same function to an expression that makes
   /// one.
   private static func isDownscaled(_ file: SourceFile, receiverEnd: Int, start: Int) -> Bool {
+    makers(file, receiverEnd: receiverEnd, start: start)?.contains { isDownscalingCall(file, $0) } ?? false
+  }
+
+  /// The names of the calls that make the image ending at `receiverEnd`: a call of the receiver itself
+  /// (`image.compressed(quality: 0.5)`), or the calls of the value a plain name was bound to just before;
+  /// `nil` when it is neither.
+  private static func calls(_ file: SourceFile, receiverEnd: Int, start: Int) -> [String]? {
+    makers(file, receiverEnd: receiverEnd, start: start)?.filter { file.kind($0 + 1) == .leftParen }.map {
+      file.text($0)
+    }
+  }
+
+  /// The identifiers that may make the image ending at `receiverEnd`: the name of the call it is
+  /// (`image.resized(to: size)`), or those of the value a plain name was bound to earlier in the same
+  /// function (`let small = image.resizeImage(…)`); `nil` when it is neither.
+  private static func makers(_ file: SourceFile, receiverEnd: Int, start: Int) -> [Int]? {
     if file.kind(receiverEnd) == .rightParen, let open = file.match(receiverEnd) {
-      return file.kind(open - 1) == .identifier && isDownscalingCall(file, open - 1)
+      return file.kind(open - 1) == .identifier ? [open - 1] : nil
     }
     guard start == receiverEnd, file.kind(receiverEnd) == .identifier, file.kind(receiverEnd - 1) != .dot
-    else { return false }
+    else { return nil }
     let name = file.text(receiverEnd)
     let body = file.body(of: file.enclosingFunction(of: receiverEnd))
     var cursor = receiverEnd - 1
@@ -83,39 +99,8 @@ extension ProjectFacts {
       while equals < receiverEnd, file.word(equals) != .opAssign, !(file.tokens[equals].startsLine) {
         equals += 1
       }
-      guard file.word(equals) == .opAssign else { return false }
-      let value = file.statement(from: equals + 1)
-      return value.contains { file.kind($0) == .identifier && isDownscalingCall(file, $0) }
-    }
-    return false
-  }
-
-  /// The names of the calls that make the image ending at `receiverEnd`: a call of the receiver itself
-  /// (`image.compressed(quality: 0.5)`), or the calls of the value a plain name was bound to just before;
-  /// `nil` when it is neither.
-  private static func calls(_ file: SourceFile, receiverEnd: Int, start: Int) -> [String]? {
-    if file.kind(receiverEnd) == .rightParen, let open = file.match(receiverEnd) {
-      return file.kind(open - 1) == .identifier ? [file.text(open - 1)] : nil
-    }
-    guard start == receiverEnd, file.kind(receiverEnd) == .identifier, file.kind(receiverEnd - 1) != .dot
-    else { return nil }
-    let name = file.text(receiverEnd)
-    let body = file.body(of: file.enclosingFunction(of: receiverEnd))
-    var cursor = receiverEnd - 1
-    let floor = max(body.lowerBound, receiverEnd - bindingWindow)
-    while cursor > floor {
-      defer { cursor -= 1 }
-      guard file.word(cursor) == .let || file.word(cursor) == .var, file.kind(cursor + 1) == .identifier,
-        file.text(cursor + 1) == name
-      else { continue }
-      var equals = cursor + 2
-      while equals < receiverEnd, file.word(equals) != .opAssign, !(file.tokens[equals].startsLine) {
-        equals += 1
-      }
       guard file.word(equals) == .opAssign else { return nil }
-      return file.statement(from: equals + 1).filter {
-        file.kind($0) == .identifier && file.kind($0 + 1) == .leftParen && file.word($0) == .none
-      }.map { file.text($0) }
+      return file.statement(from: equals + 1).filter { file.kind($0) == .identifier }
     }
     return nil
   }
