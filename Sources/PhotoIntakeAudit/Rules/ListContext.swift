@@ -1,11 +1,13 @@
 /// Which code of a file draws list or grid cells, decided once per scope.
 ///
-/// A scope is a list context when it is a `ForEach`/`List`/`LazyVGrid`/`LazyHGrid`/`LazyVStack`/
-/// `LazyHStack`/`Grid` content closure, a cell registration or diffable data source cell provider, a
+/// A scope is a list context when it is a `ForEach` content closure or that of a `List` given its data
+/// (`List(photos) { … }`), a cell registration or diffable data source cell provider, a
 /// `cellForItemAt`/`cellForRowAt` method or a `willDisplay` delegate method (which UIKit calls for each cell
 /// as it appears), or a type that is (or is named like) a cell, row, tile or
 /// thumbnail — or lies inside one. Navigation destinations, sheets and popovers shown from a list are not
-/// cells: a full-size image there is what the user asked to see.
+/// cells: a full-size image there is what the user asked to see. The fixed content of a `List` given no
+/// data (a form's sections) and of a `LazyVGrid`/`LazyHGrid`/`LazyVStack`/`LazyHStack`/`Grid` is made once;
+/// only a `ForEach` inside it makes one view per item.
 enum ListContext {
   static let containers: Set<Word> = [
     .ForEach, .List, .LazyVGrid, .LazyHGrid, .LazyVStack, .LazyHStack, .Grid, .CellRegistration,
