@@ -28,10 +28,11 @@ let package = Package(
   ],
   targets: [
     // MARK: C system libraries (Linux)
-    .systemLibrary(
-      name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .systemLibrary(
-      name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    // SQLite (libsqlite3-dev) and libcrypto (libssl-dev) are not linked either: CSQLite and CCrypto compile
+    // against their headers and open them at the first connection or hash, so a process that needs neither
+    // (`intake audit`, `intake metadata`) starts without mapping them and resolving their symbols (1.3 ms).
+    .target(name: "CSQLite"),
+    .target(name: "CCrypto"),
     // libvips and libheif are not linked: CVips opens them at the first thumbnail (45 ms and 20 MB that a process
     // making none does not pay). CVipsHeaders only gives it their headers; its pkg-config name is GLib's, whose
     // include paths libvips's headers need, because libvips's would also link libvips.

@@ -39,10 +39,25 @@ for variable in PHOTOINTAKE_LIBVIPS PHOTOINTAKE_LIBHEIF PHOTOINTAKE_LIBAVFORMAT;
     failed=1
   fi
 done
+# SQLite and libcrypto are opened at the first connection or hash (CSQLite, CCrypto), not linked: a process that
+# needs neither, such as `intake audit`, does not load them. The imports above used both.
+needed=$(readelf -d "$intake" | grep NEEDED || true)
+if grep -qE 'libsqlite3|libcrypto' <<<"$needed"; then
+  echo "release-hooks-test: $intake links SQLite or libcrypto:" >&2
+  echo "$needed" >&2
+  failed=1
+fi
+loaded=$(LD_DEBUG=files "$intake" audit "$work" 2>&1 >/dev/null | grep -E 'file=lib(sqlite3|crypto)' || true)
+if [ -n "$loaded" ]; then
+  echo "release-hooks-test: intake audit loaded SQLite or libcrypto:" >&2
+  echo "$loaded" >&2
+  failed=1
+fi
 count=$("$intake" list --library "$work/library" --json | grep -c '"sha256"' || true)
 if [ "$count" != 4 ]; then
   echo "release-hooks-test: the library holds $count photos, not 4" >&2
   failed=1
 fi
-[ $failed = 0 ] && echo "release-hooks-test: no test hooks in $intake (4 imports under PHOTOINTAKE_CRASH_AT, 4 stored)"
+[ $failed = 0 ] && echo "release-hooks-test: no test hooks in $intake (4 imports under PHOTOINTAKE_CRASH_AT, 4 stored;" \
+  "SQLite and libcrypto not linked, not loaded by intake audit)"
 exit $failed

@@ -17,7 +17,7 @@ BIN=$(swift build --traits TestHooks --show-bin-path)
 TRIPLE=$(swiftc -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -1)
 # The C modules PhotoIntake imports (module maps under Sources/), and the GLib headers libvips's need.
 cflags=()
-for dir in Sources/CSQLite Sources/CCrypto Sources/CVips/include Sources/CVipsHeaders; do cflags+=(-I "$dir"); done
+for dir in Sources/CSQLite/include Sources/CCrypto/include Sources/CVips/include Sources/CVipsHeaders; do cflags+=(-I "$dir"); done
 for inc in $(pkg-config --cflags-only-I glib-2.0 2>/dev/null); do cflags+=(-Xcc "$inc"); done
 for m in "${modules[@]}"; do
   rm -rf "${OUT:?}/$m" && mkdir -p "$OUT/$m"

@@ -1,5 +1,5 @@
-// The SQLite C API: Debian's libsqlite3 through the CSQLite system library on Linux, the SDK's SQLite3 module
-// on Apple platforms. Only this file and the two below differ between them.
+// The SQLite C API: Debian's libsqlite3 through CSQLite (opened at the first connection) on Linux, the SDK's
+// SQLite3 module on Apple platforms. Only this file and the two below differ between them.
 #if canImport(CSQLite)
   internal import CSQLite
 
@@ -12,6 +12,12 @@
         photointake_sqlite3_bind_text_transient(statement, index, $0.baseAddress, Int32($0.count))
       }
     }
+  }
+
+  /// Why `sqlite3_open_v2` gave no connection: libsqlite3 could not be loaded (CSQLite opens it at the first
+  /// connection), or SQLite could not allocate one.
+  func sqliteOpenFailure() -> String {
+    photointake_sqlite_load_failure().map { String(cString: $0) } ?? "out of memory"
   }
 #elseif canImport(SQLite3)
   internal import SQLite3
@@ -26,4 +32,7 @@
       }
     }
   }
+
+  /// Why `sqlite3_open_v2` gave no connection: SQLite could not allocate one.
+  func sqliteOpenFailure() -> String { "out of memory" }
 #endif

@@ -9,8 +9,10 @@
 
     package init() {
       guard let context = photointake_sha256_new() else {
-        // Allocation of a few hundred bytes failed: the process is out of memory.
-        fatalError("libcrypto could not allocate a SHA-256 context")
+        // libcrypto is part of every Debian system that has the package's dependencies (install-deps.sh), and
+        // a context is a few hundred bytes: either failing leaves nothing to hash with.
+        let reason = photointake_crypto_load_failure().map { String(cString: $0) } ?? "out of memory"
+        fatalError("SHA-256 is unavailable: \(reason)")
       }
       self.context = context
     }

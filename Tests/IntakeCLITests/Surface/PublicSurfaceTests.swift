@@ -17,7 +17,7 @@ import Testing
     var arguments = [
       "swiftc", "-typecheck", "-swift-version", "6", "-I", Repository.path(".build/debug/Modules"),
     ]
-    for map in ["CSQLite", "CCrypto", "CVips/include", "CVipsHeaders"] {
+    for map in ["CSQLite/include", "CCrypto/include", "CVips/include", "CVipsHeaders"] {
       arguments += ["-Xcc", "-fmodule-map-file=" + Repository.path("Sources/\(map)/module.modulemap")]
     }
     for include in ["/usr/include/glib-2.0", "/usr/lib/\(Self.multiarch)/glib-2.0/include"] {
