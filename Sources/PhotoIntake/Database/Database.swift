@@ -97,7 +97,8 @@ final class Database {
     let code = sqlite3_open_v2(filename, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let error =
-        handle.map { DatabaseError(connection: $0) } ?? DatabaseError(code: code, message: sqliteOpenFailure())
+        handle.map { DatabaseError(connection: $0) }
+        ?? DatabaseError(code: code, message: sqliteOpenFailure())
       if let handle { sqlite3_close_v2(handle) }
       throw error
     }
