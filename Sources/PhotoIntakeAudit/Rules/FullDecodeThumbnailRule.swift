@@ -15,7 +15,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     summary:
       "A list or grid cell decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:); downsample instead.",
     reports:
-      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:) (also spelled UIImage.init(data:), or UIImage(named:) of a file's path), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image, builds the row's view (-> some View, @ViewBuilder) or draws the image into the view it is called on (an image view extension that sets self.image, called on a cell's outlet), or an Image or UIImage initializer of the app's (Image(data:)), that each cell or row calls, directly, through a model or through a function the cell calls (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own, and the views a row's view makes, up to 4 levels deep, with their @StateObject loaders), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), or frames an image generator copies in a loop in a file that makes image views in a loop (a trimmer's thumbnail strip), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests the full-size photo from PhotoKit (PHImageManagerMaximumSize, or the asset's own pixelWidth x pixelHeight) in a cell, or stores such a request's image into an array that a ForEach or List iterates (in its result handler, or through a helper that returns it); or shows AsyncImage of a photo kept only at full size.",
+      "A list or grid cell that decodes the full-size photo with UIImage(data:)/UIImage(contentsOfFile:) (also spelled UIImage.init(data:), or UIImage(named:) of a file's path), an image generator's copyCGImage without maximumSize or CGImageSourceCreateImageAtIndex, also in a helper that returns the image (or hands it to a completion closure; an image it is only given, a placeholder, does not count), builds the row's view (-> some View, @ViewBuilder) or draws the image into the view it is called on (an image view extension that sets self.image, called on a cell's outlet), or an Image or UIImage initializer of the app's (Image(data:)), that each cell or row calls, directly, through a model or through a function the cell calls (a NavigationLink(value:) label is a row; so is a SwiftUI view named like a cell or row in a file of its own, and the views a row's view makes, up to 4 levels deep, with their @StateObject loaders), or in code that stores the decoded photos into an array or cache that a ForEach or List iterates or a cell reads by subscript (also in a helper of cellForItemAt, by indexPath), or frames an image generator copies in a loop in a file that makes image views in a loop (a trimmer's thumbnail strip), also when a completion handler, an awaited result (an async function, async let, a task group) or a Combine stage (map, then sink or assign) hands the decoded image on to the code that stores it, through up to 4 functions; requests the full-size photo from PhotoKit (PHImageManagerMaximumSize, or the asset's own pixelWidth x pixelHeight) in a cell, or stores such a request's image into an array that a ForEach or List iterates (in its result handler, or through a helper that returns it); or shows AsyncImage of a photo kept only at full size.",
     leavesAlone:
       "Full-size decodes outside list and grid cells (a detail screen, a sheet, a navigation destination, a view's own body, the pages a ForEach makes in a TabView, the fixed sections of a List given no data and a stack's or grid's own content beside its ForEach, an action a cell installs with #selector, which runs on a tap), in functions that downsample with ImageIO, preparingThumbnail or a generator's maximumSize, frames of a generator its type gives a maximumSize elsewhere (set in configure, copied in loadImage), frames copied in a loop for anything but image views made in a loop (a GIF's frames, an export), decodes of thumbnails and small images (an argument named for a thumbnail, or reading a property or dictionary key named for an avatar, icon or logo, people[row].avatarImg, thumbnailsFolder.appendingPathComponent(name).path, or bound just before from a thumbnail property, album.thumbnailURL, or downloaded from a URL bound just before from a key or property naming an image a service sizes, a profile_image_url key), in properties that cells only read by name on another type (mission.image where the file declares missions: [Mission]), decodes stored where no list reads them (also when handed on through completions, await or Combine into one photo's property), decodes made into thumbnails on the way (preparingThumbnail in the caller's closure or a Combine stage), PhotoKit requests scaled down from the asset's pixel size (pixelWidth / 4) or sized for the cell, AsyncImage of thumbnail URLs or of images a service sizes (avatars, icons, posters) in projects that store no photos of their own, decodes of a stored photo's data (UIImage(data: entry.imageData)) in a project whose every image encode (jpegData, pngData) is of a copy it drew smaller first (image.resizeImage(to:height:), a photo journal's screen-sized copy, or a helper of any name that draws into a smaller image context, compressed(quality:maxWidth:)), decodes in a Flickr client that asks only for renditions of 640 pixels or less (url_z, url_m), or an Unsplash, Pexels, Pixabay, TMDB or Picsum client that never reads their large renditions (urls.regular, full or raw; src.original or large2x; largeImageURL; /t/p/original or w1280; download_url), and has no photos of its own, views that lists create only with such an image (RemoteImage(url: video.thumbnailURL)), and helpers drawing into the view they are called on that cells call only with such an image (cell.avatarView.load(member.profileImageURL), or a name bound just before from one, if let url = photo.thumbImageURL()), and a cell's own methods that lists call only with such an image (cell.setImage(from: show.icon), a tvg-logo key).",
     fix: """
@@ -340,7 +340,7 @@ struct FullDecodeThumbnailRule: AuditRule {
     // A helper that returns the image, or one that builds the view showing it (`-> some View`, a
     // computed `var …: some View`, a `@ViewBuilder` function): a row or cell drawn per list item.
     let returnsImage =
-      imageInitializer || file.contains(Self.imageTypes, in: head) || isViewBuilder
+      imageInitializer || Self.handsOutImage(file, head: head) || isViewBuilder
       || Self.returnsView(file, head: head)
     // Or one that draws the decode itself (`extension UIImageView { func load(_ url: String) { … self.image
     // = downloaded } }`), which cells call on an outlet (`cell.photoView.load(photo.url)`); the cells'
@@ -411,6 +411,28 @@ struct FullDecodeThumbnailRule: AuditRule {
   private static let drawLookahead = 256
 
   /// Whether a declaration's head returns a view: `-> some View` or `var row: some View`.
+  /// Whether the function or computed property declared by `head` hands an image out: its return type, the
+  /// property's type, or a parameter of a completion closure it takes (`completion: @escaping (UIImage?) ->
+  /// Void`). An image it is given (`placeHolder: UIImage?`) is not one it hands out: such a helper counts only
+  /// if it draws the decode itself, and then the cells' arguments say what it draws.
+  private static func handsOutImage(_ file: SourceFile, head: Range<Int>) -> Bool {
+    guard file.word(head.lowerBound) == .func,
+      let paren = head.first(where: { file.kind($0) == .leftParen }),
+      let close = file.match(paren), close < head.upperBound
+    else { return file.contains(imageTypes, in: head) }
+    if file.contains(imageTypes, in: (close + 1)..<head.upperBound) { return true }
+    // Inside the parameter list, an image type nested in parentheses is a closure's parameter.
+    var depth = 0
+    for token in (paren + 1)..<close {
+      switch file.kind(token) {
+      case .leftParen: depth += 1
+      case .rightParen: depth -= 1
+      default: if depth > 0, imageTypes.contains(file.word(token)) { return true }
+      }
+    }
+    return false
+  }
+
   private static func returnsView(_ file: SourceFile, head: Range<Int>) -> Bool {
     head.contains { index in
       file.word(index) == .View && file.text(index - 1) == "some"
