@@ -31,6 +31,8 @@ enum Word: String, CaseIterable, Sendable {
 
   // MARK: Photos picker and PhotoKit
   case UIImagePickerController, sourceType, SourceType, photoLibrary, savedPhotosAlbum, camera
+  case editedImage, originalImage, UIImagePickerControllerEditedImage, UIImagePickerControllerOriginalImage
+  case allowsEditing
   case isSourceTypeAvailable
   case PHPhotoLibrary, PHAccessLevel, readWrite, addOnly, requestAuthorization, authorizationStatus
   case PHAuthorizationStatus, authorized, limited, denied, restricted, notDetermined

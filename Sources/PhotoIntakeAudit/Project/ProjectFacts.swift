@@ -68,6 +68,12 @@ struct ProjectFacts: Sendable {
   /// the names of their large renditions it reads (see ``serviceRenditionsOnly``).
   var photoServicesNamed: Set<Int> = []
   var largeRenditionsRead: Set<String> = []
+  /// How the project takes images from `UIImagePickerController`: whether it reads the edited crop, reads
+  /// the original other than as the crop's fallback, and sets `allowsEditing` to `true` or `false` (see
+  /// ``ownPhotosAreEditedCrops``).
+  var readsEditedImage = false
+  var readsOriginalImage = false
+  var allowsEditingSet: Set<Bool> = []
   /// Whether the project encodes an image it drew smaller first, or one it did not (see
   /// ``storesOnlyDownscaledImages``).
   var encodesDownscaledImages = false
@@ -145,6 +151,7 @@ struct ProjectFacts: Sendable {
     words.formUnion(file.source.words)
     addFlickrSizes(file)
     addServiceRenditions(file)
+    addPickerImageReads(file)
     addImageEncodes(file)
     addImageRedraws(file)
     addPhotoDimensionSettings(file)
