@@ -96,8 +96,8 @@ extension ProjectFacts {
   mutating func addPickerImageReads(_ file: SourceFile) {
     guard
       file.source.words.containsAny([
-        .editedImage, .originalImage, .UIImagePickerControllerEditedImage, .UIImagePickerControllerOriginalImage,
-        .allowsEditing,
+        .editedImage, .originalImage, .UIImagePickerControllerEditedImage,
+        .UIImagePickerControllerOriginalImage, .allowsEditing,
       ])
     else { return }
     var lastEdited = -1
