@@ -7,7 +7,7 @@
 struct InterfaceNames: Sendable {
   /// Identifier-like words of every interface, property list, model and Objective-C file read, by their
   /// ``WordTable/hash(_:)``: kept as numbers, so the thousands of words of a storyboard make no strings.
-  private var words: Set<UInt64> = []
+  private var words = WordHashSet()
 
   /// Whether some interface, property list, model or Objective-C file read spells the word `name`.
   func mentions(_ name: String) -> Bool {
