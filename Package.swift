@@ -31,8 +31,10 @@ let package = Package(
     // SQLite (libsqlite3-dev) and libcrypto (libssl-dev) are not linked either: CSQLite and CCrypto compile
     // against their headers and open them at the first connection or hash, so a process that needs neither
     // (`intake audit`, `intake metadata`) starts without mapping them and resolving their symbols (1.3 ms).
-    .target(name: "CSQLite"),
-    .target(name: "CCrypto"),
+    .target(
+      name: "CSQLite", cSettings: [.define("PHOTOINTAKE_TEST_HOOKS", .when(traits: ["TestHooks"]))]),
+    .target(
+      name: "CCrypto", cSettings: [.define("PHOTOINTAKE_TEST_HOOKS", .when(traits: ["TestHooks"]))]),
     // libvips and libheif are not linked: CVips opens them at the first thumbnail (45 ms and 20 MB that a process
     // making none does not pay). CVipsHeaders only gives it their headers; its pkg-config name is GLib's, whose
     // include paths libvips's headers need, because libvips's would also link libvips.
@@ -47,7 +49,8 @@ let package = Package(
       ]),
     .target(
       name: "CVips", dependencies: [.target(name: "CVipsHeaders", condition: onLinux)],
-      // The PHOTOINTAKE_LIB… variables that name another libvips, libheif or FFmpeg file are read only here.
+      // The PHOTOINTAKE_LIB… variables that name another libvips, libheif or FFmpeg file are read only here (and
+      // PHOTOINTAKE_LIBSQLITE3 and PHOTOINTAKE_LIBCRYPTO only in CSQLite and CCrypto), in TestHooks builds.
       cSettings: [.define("PHOTOINTAKE_TEST_HOOKS", .when(traits: ["TestHooks"]))]),
 
     // MARK: Library targets

@@ -39,6 +39,17 @@ for variable in PHOTOINTAKE_LIBVIPS PHOTOINTAKE_LIBHEIF PHOTOINTAKE_LIBAVFORMAT;
     failed=1
   fi
 done
+# Likewise PHOTOINTAKE_LIBSQLITE3 and PHOTOINTAKE_LIBCRYPTO: a release build opens the system's SQLite and libcrypto.
+for variable in PHOTOINTAKE_LIBSQLITE3 PHOTOINTAKE_LIBCRYPTO; do
+  cp Tests/PhotoIntakeTests/Fixtures/Imaging/exif-thumbnail.jpg "$work/$variable.jpg"
+  printf '%s' "$variable" >>"$work/$variable.jpg"
+  if ! env "$variable=$work/missing.so" "$intake" import --library "$work/$variable-library" --no-renditions \
+    "$work/$variable.jpg" >"$work/$variable.out" 2>&1; then
+    echo "release-hooks-test: $variable=$work/missing.so changed what the release build loads" >&2
+    cat "$work/$variable.out" >&2
+    failed=1
+  fi
+done
 # SQLite and libcrypto are opened at the first connection or hash (CSQLite, CCrypto), not linked: a process that
 # needs neither, such as `intake audit`, does not load them. The imports above used both.
 needed=$(readelf -d "$intake" | grep NEEDED || true)

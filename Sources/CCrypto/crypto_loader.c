@@ -1,9 +1,11 @@
 // Opens libcrypto at run time for SHA-256 (CCrypto.h says why it is not linked).
 #ifdef __linux__
+#define _GNU_SOURCE  // secure_getenv
 #include <dlfcn.h>
 #include <openssl/evp.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "CCrypto.h"
 
@@ -28,10 +30,16 @@ static char failure[400];
 static void load(void) {
     // OpenSSL 3's soname; the unversioned name exists only with libssl-dev and may be another major version,
     // which the lookups below would notice only if a function were missing, so it is not tried.
-    void *handle = dlopen("libcrypto.so.3", RTLD_LAZY | RTLD_LOCAL);
+    const char *name = "libcrypto.so.3";
+#ifdef PHOTOINTAKE_TEST_HOOKS
+    // Only test builds (the TestHooks trait) let the environment name the file, as for libsqlite3.
+    const char *chosen = secure_getenv("PHOTOINTAKE_LIBCRYPTO");
+    if (chosen != NULL && chosen[0] != '\0') name = chosen;
+#endif
+    void *handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL);
     if (handle == NULL) {
         const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "libcrypto could not be loaded: %s", reason ? reason : "libcrypto.so.3");
+        snprintf(failure, sizeof failure, "libcrypto could not be loaded: %s", reason ? reason : name);
         return;
     }
     const char *missing = NULL;
@@ -40,7 +48,7 @@ static void load(void) {
     PHOTOINTAKE_CRYPTO_FUNCTIONS(PHOTOINTAKE_LOOK_UP)
 #undef PHOTOINTAKE_LOOK_UP
     if (missing != NULL) {
-        snprintf(failure, sizeof failure, "libcrypto.so.3 has no function %s", missing);
+        snprintf(failure, sizeof failure, "%s has no function %s", name, missing);
         return;
     }
     loaded = 1;

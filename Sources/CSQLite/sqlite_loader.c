@@ -4,9 +4,11 @@
 // does on Apple platforms. They are hidden (the visibility pragma around the header): they satisfy this package's
 // calls inside the binary that links it, and are never exported to interpose on another library's SQLite.
 #ifdef __linux__
+#define _GNU_SOURCE  // secure_getenv
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #pragma GCC visibility push(hidden)
 #include "CSQLite.h"
@@ -53,7 +55,15 @@ static char failure[400];
 static void load(void) {
     // The versioned name is the one the runtime package (libsqlite3-0) installs; the unversioned one exists only
     // with the -dev package. RTLD_LOCAL: its symbols stay out of the global scope, so nothing else binds to them.
-    static const char *const names[] = {"libsqlite3.so.0", "libsqlite3.so", NULL};
+    static const char *const system_names[] = {"libsqlite3.so.0", "libsqlite3.so", NULL};
+    const char *const *names = system_names;
+#ifdef PHOTOINTAKE_TEST_HOOKS
+    // Only test builds (the TestHooks trait) let the environment name the file, so that the tests can make it
+    // missing; an app or a release `intake` loads the system's own.
+    const char *chosen = secure_getenv("PHOTOINTAKE_LIBSQLITE3");
+    const char *chosen_names[] = {chosen, NULL};
+    if (chosen != NULL && chosen[0] != '\0') names = chosen_names;
+#endif
     void *handle = NULL;
     const char *opened = NULL;
     for (size_t index = 0; names[index] != NULL && handle == NULL; index++) {

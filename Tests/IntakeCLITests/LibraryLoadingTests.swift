@@ -141,6 +141,38 @@
       #expect(FileManager.default.fileExists(atPath: scratch.at("orientation-6.jpg")), "the JPEG was made")
     }
 
+    /// SQLite and libcrypto are opened at the first connection or hash (CSQLite, CCrypto), not linked: an audit
+    /// opens neither, an import both.
+    @Test func sqliteAndLibcryptoAreOpenedWhenFirstUsed() throws {
+      let scratch = TemporaryDirectory()
+      let audited = try Self.librariesOpened(["audit", scratch.path])
+      #expect(!audited.contains("libsqlite3") && !audited.contains("libcrypto"), "\(audited)")
+      let imported = try Self.librariesOpened([
+        "import", "--library", scratch.at("library"), "--no-renditions", ImagingFixture.path("orientation-6.jpg"),
+      ])
+      #expect(imported.contains("libsqlite3") && imported.contains("libcrypto"), "\(imported)")
+    }
+
+    /// Without libsqlite3 a library cannot be opened, and the command says why; without libcrypto nothing can
+    /// be hashed, and the process stops saying why before it stores anything.
+    @Test func aMissingSQLiteOrLibcryptoIsNamed() throws {
+      let scratch = TemporaryDirectory()
+      let library = scratch.at("library")
+      let photo = ImagingFixture.path("orientation-6.jpg")
+      let made = try Self.run(["import", "--library", library, "--no-renditions", photo])
+      #expect(made.status == 0, "\(made.stderr)")
+      let noSQLite = try Self.run(
+        ["list", "--library", library],
+        environment: ["PHOTOINTAKE_LIBSQLITE3": scratch.at("missing/libsqlite3.so.0")])
+      #expect(noSQLite.status != 0)
+      #expect(noSQLite.stderr.contains("libsqlite3 could not be loaded"), "\(noSQLite.stderr)")
+      let noCrypto = try Self.run(
+        ["import", "--library", scratch.at("other"), "--no-renditions", photo],
+        environment: ["PHOTOINTAKE_LIBCRYPTO": scratch.at("missing/libcrypto.so.3")])
+      #expect(noCrypto.status != 0)
+      #expect(noCrypto.stderr.contains("SHA-256 is unavailable: libcrypto could not be loaded"), "\(noCrypto.stderr)")
+    }
+
     /// A file that opens but is not libvips (here libheif) is refused by its missing functions, not called.
     @Test func aLibraryOfTheWrongKindIsRefused() throws {
       let scratch = TemporaryDirectory()
