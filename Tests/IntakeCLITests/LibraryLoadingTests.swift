@@ -148,7 +148,8 @@
       let audited = try Self.librariesOpened(["audit", scratch.path])
       #expect(!audited.contains("libsqlite3") && !audited.contains("libcrypto"), "\(audited)")
       let imported = try Self.librariesOpened([
-        "import", "--library", scratch.at("library"), "--no-renditions", ImagingFixture.path("orientation-6.jpg"),
+        "import", "--library", scratch.at("library"), "--no-renditions",
+        ImagingFixture.path("orientation-6.jpg"),
       ])
       #expect(imported.contains("libsqlite3") && imported.contains("libcrypto"), "\(imported)")
     }
@@ -170,7 +171,9 @@
         ["import", "--library", scratch.at("other"), "--no-renditions", photo],
         environment: ["PHOTOINTAKE_LIBCRYPTO": scratch.at("missing/libcrypto.so.3")])
       #expect(noCrypto.status != 0)
-      #expect(noCrypto.stderr.contains("SHA-256 is unavailable: libcrypto could not be loaded"), "\(noCrypto.stderr)")
+      #expect(
+        noCrypto.stderr.contains("SHA-256 is unavailable: libcrypto could not be loaded"),
+        "\(noCrypto.stderr)")
     }
 
     /// A file that opens but is not libvips (here libheif) is refused by its missing functions, not called.
