@@ -146,6 +146,66 @@ extension ProjectFacts {
     return downscalingNameParts.contains { name.contains($0) }
   }
 
+  /// Records how the file takes images from an image picker: reads of the edited crop (`editedImage`,
+  /// `UIImagePickerControllerEditedImage`), reads of the original that are not the crop's fallback, and the
+  /// values it gives `allowsEditing`. A read of the original is a fallback when an `else` or `??` follows a
+  /// read of the edited crop before it, in the same function (`if let edited = info[.editedImage] … } else
+  /// if let original = info[.originalImage]`): with editing allowed the picker always hands a crop.
+  mutating func addPickerImageReads(_ file: SourceFile) {
+    guard
+      file.source.words.containsAny([
+        .editedImage, .originalImage, .UIImagePickerControllerEditedImage,
+        .UIImagePickerControllerOriginalImage, .allowsEditing,
+      ])
+    else { return }
+    var lastEdited = -1
+    var fallbackOpen = false
+    for index in 0..<file.count where file.isActive(index) {
+      switch file.word(index) {
+      case .editedImage, .UIImagePickerControllerEditedImage:
+        readsEditedImage = true
+        lastEdited = index
+        fallbackOpen = false
+      case .`else`:
+        if lastEdited >= 0 { fallbackOpen = true }
+      case .originalImage, .UIImagePickerControllerOriginalImage:
+        let afterEdited =
+          lastEdited >= 0 && index - lastEdited <= Self.fallbackWindow
+          && file.enclosingFunction(of: index) == file.enclosingFunction(of: lastEdited)
+        // `edited ?? original` has the operator within a few tokens; an `else` branch may come much later.
+        let fallback =
+          fallbackOpen
+          || (index - lastEdited <= 16 && ((lastEdited + 1)..<index).contains { file.text($0) == "??" })
+        if !(afterEdited && fallback) { readsOriginalImage = true }
+      case .allowsEditing:
+        if file.word(index + 1) == .opAssign {
+          if file.word(index + 2) == .true { allowsEditingSet.insert(true) }
+          if file.word(index + 2) == .false { allowsEditingSet.insert(false) }
+        }
+      default: break
+      }
+    }
+  }
+
+  /// How many tokens after a read of the edited crop a read of the original may be its fallback.
+  static let fallbackWindow = 96
+
+  /// Whether every photo of its own the project has is an image picker's edited crop: it sets
+  /// `allowsEditing = true` (never `false`), reads the picker's `editedImage`, reads its `originalImage` at
+  /// most as the crop's fallback (``addPickerImageReads(_:)``), has no other way to a full-size photo (a
+  /// PHPicker or PhotosPicker, the photo library, a capture session's photo output), and names no photo
+  /// service. The crop the picker's editing makes is about the screen's size, so the photos such a project
+  /// uploads or keeps, and later downloads or reads for its rows, decode small.
+  var ownPhotosAreEditedCrops: Bool {
+    readsEditedImage && !readsOriginalImage && allowsEditingSet == [true]
+      && !words.containsAny(
+        Self.fullSizePhotoSources + [
+          .requestImage, .requestImageData, .requestImageDataAndOrientation, .loadTransferable,
+          .loadFileRepresentation, .loadDataRepresentation, .loadObject,
+        ])
+      && photoServicesNamed.isEmpty && !flickrSmallSizes && !flickrLargeSizes
+  }
+
   /// Whether every image the project encodes for keeping was drawn smaller first, and it encodes at least
   /// one: its stored photo data (`entry.imageData`) decodes to a screen-sized image, not the original.
   ///
